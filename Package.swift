@@ -1,0 +1,106 @@
+// swift-tools-version:6.0
+//
+// tictactoe: a terminal tic-tac-toe for two players on a LAN.
+//
+// Dependencies point downward only:
+//
+//   tictactoe (executable, argument-parser commands; thin)
+//     └─ TicTacToeApp     headless match runner, transcripts, exit codes
+//          ├─ GameTransport   SwiftNIO listener + NWConnection-like connection state machine
+//          │    └─ GameProtocol   messages, frame codec with a length limit, session state machine
+//          │         └─ GameRules     pure rules and players; imports nothing
+//          └─ (next issues) TerminalUI over CNCurses, Bonjour over CDNSSD, LocalNetworkPrivacy (the gate)
+//
+// Rooms for the next issues: `CNCurses` + `TerminalUI` (the only importer of ncursesw),
+// `CDNSSD` + `Bonjour` (the only importer of dns_sd), `LocalNetworkPrivacy` (the gate every
+// local-network operation passes through). GameTransport already exposes the `waiting(reason)`
+// state and a `NetworkAccessPolicy` seam that the gate will plug into.
+import PackageDescription
+
+let package = Package(
+    name: "tictactoe",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tictactoe", targets: ["tictactoe"]),
+        .library(name: "GameRules", targets: ["GameRules"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
+        .target(name: "GameRules"),
+        // The wire protocol: messages, frame codec, handshake and session state machine.
+        .target(
+            name: "GameProtocol",
+            dependencies: [
+                "GameRules",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states.
+        .target(
+            name: "GameTransport",
+            dependencies: [
+                "GameProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Runs matches: players + session + connection; transcripts (text / JSON lines), exit codes.
+        .target(
+            name: "TicTacToeApp",
+            dependencies: [
+                "GameRules",
+                "GameProtocol",
+                "GameTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "tictactoe",
+            dependencies: [
+                "TicTacToeApp",
+                "GameRules",
+                "GameTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+        .testTarget(
+            name: "GameProtocolTests",
+            dependencies: [
+                "GameProtocol",
+                "GameRules",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "GameTransportTests",
+            dependencies: [
+                "GameTransport",
+                "GameProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "GameProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)
