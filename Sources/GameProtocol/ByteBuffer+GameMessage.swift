@@ -1,0 +1,139 @@
+import GameRules
+import NIOCore
+
+/// The framing constants of the protocol (docs/PROTOCOL.md).
+public enum GameFrame {
+    /// Bytes of the length header (big-endian UInt16) in front of every frame.
+    public static let headerLength = 2
+    /// The largest frame body (type byte + payload) a receiver accepts by default. No valid message comes close.
+    public static let defaultMaximumLength = 512
+    /// The longest string field (names, reasons, error texts), in UTF-8 bytes.
+    public static let maximumStringLength = 255
+}
+
+extension ByteBuffer {
+    /// Writes `message` as one complete frame: length header, type byte, payload.
+    @discardableResult
+    public mutating func writeGameMessage(_ message: GameMessage) -> Int {
+        // The body can never exceed UInt16.max: the largest payload is two bytes plus one 255-byte string.
+        try! self.writeLengthPrefixed(as: UInt16.self) { buffer in
+            buffer.writeGameMessageBody(message)
+        }
+    }
+
+    /// Writes the body of a frame (type byte + payload) without the length header.
+    @discardableResult
+    public mutating func writeGameMessageBody(_ message: GameMessage) -> Int {
+        var written = self.writeInteger(message.kind.rawValue)
+        switch message {
+        case .hello(let version, let name), .accept(let version, let name):
+            written += self.writeInteger(version)
+            written += self.writeGameString(name)
+        case .reject(let reason, let text):
+            written += self.writeInteger(reason.rawValue)
+            written += self.writeGameString(text)
+        case .start(let game, let joinerMark, let firstMover):
+            written += self.writeInteger(game)
+            written += self.writeInteger(joinerMark.rawValue)
+            written += self.writeInteger(firstMover.rawValue)
+        case .move(let cell):
+            written += self.writeInteger(cell)
+        case .resign, .rematchOffer, .rematchAccept, .rematchDecline:
+            break
+        case .ping(let value), .pong(let value):
+            written += self.writeInteger(value)
+        case .bye(let reason):
+            written += self.writeInteger(reason.rawValue)
+        case .error(let code, let text):
+            written += self.writeInteger(code.rawValue)
+            written += self.writeGameString(text)
+        }
+        return written
+    }
+
+    /// Reads one message from a frame body (type byte + payload); the whole body must be consumed.
+    public mutating func readGameMessageBody() throws -> GameMessage {
+        guard let type: UInt8 = self.readInteger() else { throw GameProtocolError.emptyFrame }
+        guard let kind = GameMessage.Kind(rawValue: type) else { throw GameProtocolError.unknownMessageType(type) }
+        func malformed(_ why: String) -> GameProtocolError { .malformedPayload(type: type, why: why) }
+        func integer<T: FixedWidthInteger>(_: T.Type, _ field: String) throws -> T {
+            guard let value: T = self.readInteger() else { throw malformed("missing \(field)") }
+            return value
+        }
+        func string(_ field: String) throws -> String {
+            guard let slice = self.readLengthPrefixedSlice(as: UInt8.self) else {
+                throw malformed("\(field) is cut short")
+            }
+            guard let text = String(validating: slice.readableBytesView, as: UTF8.self) else {
+                throw malformed("\(field) is not valid UTF-8")
+            }
+            return text
+        }
+        func mark(_ field: String) throws -> Mark {
+            let raw = try integer(UInt8.self, field)
+            guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is neither X (1) nor O (2)") }
+            return mark
+        }
+
+        let message: GameMessage
+        switch kind {
+        case .hello:
+            message = .hello(version: try integer(UInt8.self, "version"), name: try string("name"))
+        case .accept:
+            message = .accept(version: try integer(UInt8.self, "version"), name: try string("name"))
+        case .reject:
+            message = .reject(reason: RejectReason(rawValue: try integer(UInt8.self, "reason")), text: try string("text"))
+        case .start:
+            message = .start(
+                game: try integer(UInt16.self, "game number"),
+                joinerMark: try mark("joiner mark"),
+                firstMover: try mark("first mover")
+            )
+        case .move:
+            message = .move(cell: try integer(UInt8.self, "cell"))
+        case .resign:
+            message = .resign
+        case .rematchOffer:
+            message = .rematchOffer
+        case .rematchAccept:
+            message = .rematchAccept
+        case .rematchDecline:
+            message = .rematchDecline
+        case .ping:
+            message = .ping(try integer(UInt64.self, "value"))
+        case .pong:
+            message = .pong(try integer(UInt64.self, "value"))
+        case .bye:
+            message = .bye(ByeReason(rawValue: try integer(UInt8.self, "reason")))
+        case .error:
+            message = .error(code: ProtocolErrorCode(rawValue: try integer(UInt16.self, "code")), text: try string("text"))
+        }
+        guard self.readableBytes == 0 else {
+            throw malformed("\(self.readableBytes) unexpected trailing bytes")
+        }
+        return message
+    }
+
+    /// Writes a UInt8-length-prefixed UTF-8 string, cut at a character boundary to fit 255 bytes.
+    @discardableResult
+    mutating func writeGameString(_ string: String) -> Int {
+        let text = string.gameWireTruncated()
+        return try! self.writeLengthPrefixed(as: UInt8.self) { buffer in buffer.writeString(text) }
+    }
+}
+
+extension String {
+    /// The longest prefix of `self`, whole characters only, whose UTF-8 form fits `maxBytes`.
+    public func gameWireTruncated(maxBytes: Int = GameFrame.maximumStringLength) -> String {
+        if self.utf8.count <= maxBytes { return self }
+        var result = ""
+        var used = 0
+        for character in self {
+            let size = character.utf8.count
+            if used + size > maxBytes { break }
+            result.append(character)
+            used += size
+        }
+        return result
+    }
+}

@@ -1,0 +1,291 @@
+import GameRules
+
+/// The state machine of a match (a series of games) between two connected peers, after the handshake.
+///
+/// Pure: every input is a `mutating func` that returns the `Action`s the caller must carry out (send a frame,
+/// report an event, ask the local player for a move, close). Both sides run one; each re-checks every move it
+/// receives with `GameRules`, and any violation becomes an `error` frame and a closed connection.
+///
+/// The host decides who plays X in each game (the joiner in odd games, the host in even ones) and X moves first,
+/// so the first player alternates across a series. After a game either side may offer a rematch; offers that
+/// cross count as agreement; on agreement the host sends `start` for the next game. A side that wants no more
+/// games declines (if offered) and says `bye`.
+public struct MatchSession: Sendable {
+    /// Which end of the connection this session is.
+    public enum Role: String, Sendable, Hashable { case host, joiner }
+
+    /// Who did something.
+    public enum Side: String, Sendable, Hashable { case local, peer }
+
+    /// How a match ended.
+    public enum End: Sendable, Hashable {
+        /// Both sides finished normally (a `bye` after the last game, or a declined rematch).
+        case completed(by: Side)
+        /// The peer left during a game or without a `bye` (connection closed, `bye(quit)`, …).
+        case peerLeft(ByeReason?)
+        /// The peer broke the protocol or the rules; we sent it an `error` frame.
+        case peerViolation(code: ProtocolErrorCode, text: String)
+        /// The peer sent us an `error` frame.
+        case peerReportedError(code: ProtocolErrorCode, text: String)
+        /// Nothing arrived from the peer for too long (it vanished: crashed host, cable pulled, …).
+        case peerTimedOut(String)
+        /// We left (quit, signal) before the match ended normally.
+        case localLeft(ByeReason)
+    }
+
+    /// Things the caller reports to the user.
+    public enum Event: Sendable, Hashable {
+        case gameStarted(number: Int, localMark: Mark, firstMover: Mark)
+        case moved(mark: Mark, cell: Int, by: Side)
+        case gameOver(number: Int, result: GameResult, board: Board, score: Score)
+        case rematchOffered
+        case matchOver(End, score: Score)
+    }
+
+    /// What the caller must do, in order.
+    public enum Action: Sendable, Hashable {
+        case send(GameMessage)
+        case emit(Event)
+        /// It is the local player's turn: call `playLocalMove(_:)` (or `resign()`).
+        case requestLocalMove
+        /// A game ended: call `decideRematch(_:)` when the local side has decided.
+        case requestRematchDecision
+        /// Close the connection (after the sends before it are flushed).
+        case close
+    }
+
+    /// Wins and draws so far, from the local point of view.
+    public struct Score: Sendable, Hashable {
+        public var localWins = 0
+        public var peerWins = 0
+        public var draws = 0
+        public var gamesPlayed: Int { localWins + peerWins + draws }
+        public init(localWins: Int = 0, peerWins: Int = 0, draws: Int = 0) {
+            self.localWins = localWins
+            self.peerWins = peerWins
+            self.draws = draws
+        }
+    }
+
+    private enum State: Sendable, Hashable {
+        /// Joiner only: waiting for the host's `start` of game `number`.
+        case awaitingStart(number: Int)
+        case playing(Game, number: Int, localMark: Mark)
+        /// A game ended. `localWants` is nil until decided; `peerOffered` records an offer not yet answered.
+        case betweenGames(lastNumber: Int, localWants: Bool?, peerOffered: Bool)
+        case ended(End)
+    }
+
+    public let role: Role
+    private var state: State
+    public private(set) var score = Score()
+
+    public init(role: Role) {
+        self.role = role
+        self.state = .awaitingStart(number: 1)
+    }
+
+    /// The game in progress, if any.
+    public var currentGame: Game? {
+        if case .playing(let game, _, _) = state { return game }
+        return nil
+    }
+
+    /// The local player's mark in the current game.
+    public var localMark: Mark? {
+        if case .playing(_, _, let mark) = state { return mark }
+        return nil
+    }
+
+    /// How the match ended, once it has.
+    public var end: End? {
+        if case .ended(let end) = state { return end }
+        return nil
+    }
+
+    /// The joiner's mark in game `number`: X (and so first) in odd games, O in even ones.
+    public static func joinerMark(forGame number: Int) -> Mark { number % 2 == 1 ? .x : .o }
+
+    // MARK: Inputs
+
+    /// Call once the handshake has completed. The host starts game 1.
+    public mutating func begin() -> [Action] {
+        guard role == .host, case .awaitingStart(let number) = state else { return [] }
+        return hostStartGame(number)
+    }
+
+    /// A message arrived from the peer.
+    public mutating func receive(_ message: GameMessage) -> [Action] {
+        switch (message, state) {
+        case (_, .ended):
+            return []
+        case (.ping(let value), _):
+            return [.send(.pong(value))]
+        case (.pong, _):
+            return []
+        case (.error(let code, let text), _):
+            return finish(.peerReportedError(code: code, text: text))
+        case (.bye(let reason), .playing(var game, let number, let localMark)):
+            game.forfeit(localMark.opponent)
+            return endGame(game, number: number) + finish(.peerLeft(reason))
+        case (.bye(let reason), _):
+            return finish(reason == .seriesOver ? .completed(by: .peer) : .peerLeft(reason))
+
+        case (.start(let number, let joinerMark, let firstMover), .awaitingStart(let expected)) where role == .joiner:
+            guard Int(number) == expected else {
+                return violation(.unexpectedMessage, "expected game \(expected), got start of game \(number)")
+            }
+            return startGame(number: expected, localMark: joinerMark, firstMover: firstMover)
+
+        case (.move(let cell), .playing(var game, let number, let localMark)):
+            let peerMark = localMark.opponent
+            do {
+                let over = try game.play(Int(cell), by: peerMark)
+                state = .playing(game, number: number, localMark: localMark)
+                var actions: [Action] = [.emit(.moved(mark: peerMark, cell: Int(cell), by: .peer))]
+                if over != nil {
+                    actions += endGame(game, number: number)
+                } else {
+                    actions.append(.requestLocalMove)
+                }
+                return actions
+            } catch let error as MoveError {
+                return violation(ProtocolErrorCode(error), "illegal move: \(error)")
+            } catch {
+                return violation(.unexpectedMessage, "illegal move: \(error)")
+            }
+        case (.move, .betweenGames), (.resign, .betweenGames):
+            return violation(.gameOver, "the game is over")
+
+        case (.resign, .playing(var game, let number, let localMark)):
+            try? game.resign(localMark.opponent)
+            return endGame(game, number: number)
+
+        case (.rematchOffer, .betweenGames(let last, let localWants, false)):
+            switch localWants {
+            case true?:
+                return agreeOnRematch(after: last)
+            case false?:
+                return []  // we already declined; our bye is on its way
+            case nil:
+                state = .betweenGames(lastNumber: last, localWants: nil, peerOffered: true)
+                return [.emit(.rematchOffered)]
+            }
+        case (.rematchAccept, .betweenGames(let last, true?, false)):
+            return agreeOnRematch(after: last)
+        case (.rematchDecline, .betweenGames(_, true?, _)):
+            return finish(.completed(by: .peer))
+
+        default:
+            return violation(.unexpectedMessage, "unexpected \(message.kind) message \(stateName)")
+        }
+    }
+
+    /// The local player places its mark. Throws the rules' `MoveError` (nothing is sent then).
+    public mutating func playLocalMove(_ cell: Int) throws -> [Action] {
+        guard case .playing(var game, let number, let localMark) = state else { throw MoveError.gameOver }
+        let over = try game.play(cell, by: localMark)
+        state = .playing(game, number: number, localMark: localMark)
+        var actions: [Action] = [.send(.move(cell: UInt8(cell))), .emit(.moved(mark: localMark, cell: cell, by: .local))]
+        if over != nil { actions += endGame(game, number: number) }
+        return actions
+    }
+
+    /// The local player resigns the current game.
+    public mutating func resign() -> [Action] {
+        guard case .playing(var game, let number, let localMark) = state else { return [] }
+        try? game.resign(localMark)
+        return [.send(.resign)] + endGame(game, number: number)
+    }
+
+    /// Between games: whether the local side wants another game.
+    public mutating func decideRematch(_ wants: Bool) -> [Action] {
+        guard case .betweenGames(let last, nil, let peerOffered) = state else { return [] }
+        if wants {
+            if peerOffered { return [.send(.rematchAccept)] + agreeOnRematch(after: last) }
+            state = .betweenGames(lastNumber: last, localWants: true, peerOffered: false)
+            return [.send(.rematchOffer)]
+        }
+        return (peerOffered ? [.send(.rematchDecline)] : []) + [.send(.bye(.seriesOver))]
+            + finish(.completed(by: .local))
+    }
+
+    /// The local side leaves (quit, signal): a `bye`, and the game in progress counts as lost.
+    public mutating func leave(_ reason: ByeReason = .quit) -> [Action] {
+        switch state {
+        case .ended:
+            return []
+        case .playing(var game, let number, let localMark):
+            game.forfeit(localMark)
+            return [.send(.bye(reason))] + endGame(game, number: number) + finish(.localLeft(reason))
+        default:
+            return [.send(.bye(reason))] + finish(.localLeft(reason))
+        }
+    }
+
+    /// The connection closed or failed without a `bye`: `end` says why (by default, the peer left). The game in
+    /// progress, if any, is forfeited by the peer.
+    public mutating func connectionClosed(_ end: End = .peerLeft(nil)) -> [Action] {
+        switch state {
+        case .ended:
+            return []
+        case .playing(var game, let number, let localMark):
+            game.forfeit(localMark.opponent)
+            return endGame(game, number: number) + finish(end, close: false)
+        default:
+            return finish(end, close: false)
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func hostStartGame(_ number: Int) -> [Action] {
+        let joinerMark = Self.joinerMark(forGame: number)
+        return [.send(.start(game: UInt16(clamping: number), joinerMark: joinerMark, firstMover: .x))]
+            + startGame(number: number, localMark: joinerMark.opponent, firstMover: .x)
+    }
+
+    private mutating func startGame(number: Int, localMark: Mark, firstMover: Mark) -> [Action] {
+        let game = Game(firstMover: firstMover)
+        state = .playing(game, number: number, localMark: localMark)
+        var actions: [Action] = [.emit(.gameStarted(number: number, localMark: localMark, firstMover: firstMover))]
+        if game.turn == localMark { actions.append(.requestLocalMove) }
+        return actions
+    }
+
+    private mutating func endGame(_ game: Game, number: Int) -> [Action] {
+        guard let result = game.result else { return [] }
+        let localMark = localMark ?? .x
+        switch result.winner {
+        case nil: score.draws += 1
+        case localMark?: score.localWins += 1
+        default: score.peerWins += 1
+        }
+        state = .betweenGames(lastNumber: number, localWants: nil, peerOffered: false)
+        return [.emit(.gameOver(number: number, result: result, board: game.board, score: score)), .requestRematchDecision]
+    }
+
+    private mutating func agreeOnRematch(after last: Int) -> [Action] {
+        if role == .host { return hostStartGame(last + 1) }
+        state = .awaitingStart(number: last + 1)
+        return []
+    }
+
+    private mutating func violation(_ code: ProtocolErrorCode, _ text: String) -> [Action] {
+        [.send(.error(code: code, text: text))] + finish(.peerViolation(code: code, text: text))
+    }
+
+    private mutating func finish(_ end: End, close: Bool = true) -> [Action] {
+        state = .ended(end)
+        return [.emit(.matchOver(end, score: score))] + (close ? [.close] : [])
+    }
+
+    private var stateName: String {
+        switch state {
+        case .awaitingStart: return role == .host ? "before the game started" : "while waiting for the host to start"
+        case .playing: return "during a game"
+        case .betweenGames: return "between games"
+        case .ended: return "after the match ended"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// A player that never loses.
+///
+/// It picks uniformly (via the injected random number generator) among the moves with the best minimax value
+/// (`Minimax.bestMoves(for:)`), so it takes the quickest win and, when it cannot avoid losing, the slowest loss.
+public struct PerfectPlayer<RNG: RandomNumberGenerator>: Player {
+    private var rng: RNG
+
+    /// Creates a perfect player that breaks ties with `rng` (e.g. a seeded `SplitMix64`).
+    public init(rng: RNG) {
+        self.rng = rng
+    }
+
+    /// One of the best moves for `game.turn`, chosen uniformly.
+    ///
+    /// - Throws: `MoveError.gameOver` if the game is over.
+    public mutating func chooseMove(in game: Game) throws -> Int {
+        let best = Minimax.bestMoves(for: game)
+        guard !best.isEmpty else {
+            throw MoveError.gameOver
+        }
+        return best[rng.uniformIndex(below: best.count)]
+    }
+}
+
+extension PerfectPlayer: Sendable where RNG: Sendable {}

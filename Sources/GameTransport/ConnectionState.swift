@@ -1,0 +1,105 @@
+/// The life of a connection, modelled on Network.framework's `NWConnection.State`.
+///
+/// ```
+/// setup ─start→ preparing ─connected+handshake→ ready ─closed→ cancelled / failed
+///   │              │  ↑                                   
+///   └→ waiting ←───┘  └── retry ── waiting(reason)  ──deadline→ failed
+/// ```
+public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
+    /// Created, not started.
+    case setup
+    /// May not or cannot proceed yet; says why. Leaves by itself when the reason goes away (permission granted,
+    /// the peer starts listening) or fails when the connect deadline passes.
+    case waiting(WaitingReason)
+    /// Connecting and performing the handshake.
+    case preparing
+    /// The handshake completed: `peerName` is the other player.
+    case ready(peerName: String)
+    /// Ended with an error.
+    case failed(ConnectionError)
+    /// Ended by the local side (or after a normal end of the match).
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .setup: return "setup"
+        case .waiting(let reason): return "waiting (\(reason))"
+        case .preparing: return "preparing"
+        case .ready(let name): return "ready (playing \(name))"
+        case .failed(let error): return "failed (\(error))"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// A one-word name for machine-readable output.
+    public var name: String {
+        switch self {
+        case .setup: return "setup"
+        case .waiting: return "waiting"
+        case .preparing: return "preparing"
+        case .ready: return "ready"
+        case .failed: return "failed"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// Whether the connection has ended (`failed` or `cancelled`).
+    public var isFinal: Bool {
+        switch self {
+        case .failed, .cancelled: return true
+        default: return false
+        }
+    }
+}
+
+/// Why a connection is waiting.
+public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
+    /// The peer refused or could not be reached; another attempt follows after `retryIn` seconds.
+    case peerUnreachable(String, retryIn: Double)
+    /// A `ConnectionGate` (such as the local network permission) has not allowed the connection yet.
+    case notAllowed(String)
+
+    public var description: String {
+        switch self {
+        case .peerUnreachable(let why, let delay):
+            return "\(why); retrying in \(formatSeconds(delay))"
+        case .notAllowed(let why):
+            return why
+        }
+    }
+}
+
+/// Why a connection failed.
+public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The peer could not be reached before the connect deadline (refused, no route, host unknown).
+    case unreachable(String)
+    /// No TCP connection or no handshake completed within the time allowed.
+    case timedOut(String)
+    /// The host refused us (busy, protocol version, …).
+    case rejected(reason: String, text: String)
+    /// The peer broke the protocol during the handshake.
+    case protocolViolation(String)
+    /// The peer sent an `error` frame during the handshake.
+    case peerError(String)
+    /// The connection closed during the handshake.
+    case closedDuringHandshake
+    /// The address could not be parsed or resolved.
+    case badAddress(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let why): return "peer unreachable: \(why)"
+        case .timedOut(let why): return "timed out: \(why)"
+        case .rejected(let reason, let text): return "rejected by the host (\(reason)): \(text)"
+        case .protocolViolation(let why): return "protocol error by the peer: \(why)"
+        case .peerError(let why): return "the peer reported an error: \(why)"
+        case .closedDuringHandshake: return "the peer closed the connection during the handshake"
+        case .badAddress(let why): return "bad address: \(why)"
+        }
+    }
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    let tenths = (seconds * 10).rounded()
+    return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
+}

@@ -1,0 +1,152 @@
+import GameProtocol
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The host's listener: serves one match at a time, answers any other joiner at once with `reject(busy)`, and keeps
+/// listening after a match ends or a peer misbehaves. Errors are caught per connection, so one bad peer never
+/// stops the host.
+public final class GameListener: Sendable {
+    /// What the listener reports besides matches.
+    public enum Event: Sendable {
+        case listening(host: String, port: Int)
+        case rejectedBusy(remote: String)
+        case handshakeFailed(remote: String, error: String)
+    }
+
+    /// What to do after a match.
+    public enum Next: Sendable { case keepListening, stop }
+
+    public let bindHost: String
+    public let port: Int
+    public let hostName: String
+    private let timeouts: ConnectionTimeouts
+    private let group: EventLoopGroup
+    private let logger: Logger
+    private let busy = NIOLockedValueBox(false)
+    private let serverChannel = NIOLockedValueBox<Channel?>(nil)
+
+    public init(
+        bindHost: String = "0.0.0.0",
+        port: Int = Endpoint.defaultPort,
+        hostName: String,
+        timeouts: ConnectionTimeouts = .default,
+        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "tictactoe.listener")
+    ) {
+        self.bindHost = bindHost
+        self.port = port
+        self.hostName = hostName
+        self.timeouts = timeouts
+        self.group = group
+        self.logger = logger
+    }
+
+    /// Stops listening; `run` returns once the match in progress (if any) has ended.
+    public func stop() {
+        serverChannel.withLockedValue { $0 }?.close(promise: nil)
+    }
+
+    /// Binds and serves until `onMatch` answers `.stop` or `stop()` is called. Throws if the address cannot be bound.
+    public func run(
+        onEvent: @escaping @Sendable (Event) -> Void,
+        onMatch: @escaping @Sendable (inout PeerLink) async -> Next
+    ) async throws {
+        let timeouts = self.timeouts
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .bind(host: bindHost, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let stats = ConnectionStats()
+                    return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats), stats)
+                }
+            }
+        serverChannel.withLockedValue { $0 = server.channel }
+        let boundPort = server.channel.localAddress?.port ?? port
+        onEvent(.listening(host: bindHost, port: boundPort))
+        logger.info("listening on \(bindHost):\(boundPort)")
+
+        try await withThrowingDiscardingTaskGroup { group in
+            try await server.executeThenClose { inbound in
+                for try await (child, stats) in inbound {
+                    let reserved = busy.withLockedValue { isBusy -> Bool in
+                        if isBusy { return false }
+                        isBusy = true
+                        return true
+                    }
+                    group.addTask {
+                        if reserved {
+                            let next = await self.serve(child, stats: stats, onEvent: onEvent, onMatch: onMatch)
+                            self.busy.withLockedValue { $0 = false }
+                            if next == .stop { self.stop() }
+                        } else {
+                            await self.rejectBusy(child, onEvent: onEvent)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handshake, then the match. Returns what the match code wants next; `.keepListening` on any failure.
+    private func serve(
+        _ asyncChannel: GameAsyncChannel,
+        stats: ConnectionStats,
+        onEvent: @Sendable (Event) -> Void,
+        onMatch: @Sendable (inout PeerLink) async -> Next
+    ) async -> Next {
+        let channel = asyncChannel.channel
+        let remote = channel.remoteAddress.map(describe) ?? "?"
+        do {
+            return try await asyncChannel.executeThenClose { inbound, outbound in
+                var link = PeerLink(
+                    peerName: "", role: .host, stats: stats, inbound: inbound.makeAsyncIterator(),
+                    outbound: outbound, channel: channel, linger: timeouts.linger
+                )
+                let first: GameMessage?
+                do {
+                    first = try await link.next()
+                } catch {
+                    onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
+                    return .keepListening
+                }
+                guard let first else {
+                    onEvent(.handshakeFailed(remote: remote, error: "closed before hello"))
+                    return .keepListening
+                }
+                let answer = HostHandshake.answer(to: first, hostName: hostName)
+                try await link.send(answer)
+                guard case .accept = answer, case .hello(_, let peerName) = first else {
+                    onEvent(.handshakeFailed(remote: remote, error: "answered \(answer)"))
+                    await link.closeGracefully()
+                    return .keepListening
+                }
+                link = link.withPeerName(peerName)
+                return await onMatch(&link)
+            }
+        } catch {
+            logger.info("connection from \(remote) ended: \(error)")
+            onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
+            return .keepListening
+        }
+    }
+
+    /// Reads the joiner's hello (so closing does not reset the connection under our answer), answers busy, closes.
+    private func rejectBusy(_ asyncChannel: GameAsyncChannel, onEvent: @Sendable (Event) -> Void) async {
+        let channel = asyncChannel.channel
+        let remote = channel.remoteAddress.map(describe) ?? "?"
+        onEvent(.rejectedBusy(remote: remote))
+        try? await asyncChannel.executeThenClose { inbound, outbound in
+            var link = PeerLink(
+                peerName: "", role: .host, stats: ConnectionStats(), inbound: inbound.makeAsyncIterator(),
+                outbound: outbound, channel: channel, linger: timeouts.linger
+            )
+            _ = try? await link.next()
+            try? await link.send(.reject(reason: .busy, text: "\(hostName) is already playing a game; try again later"))
+            await link.closeGracefully()
+        }
+    }
+}

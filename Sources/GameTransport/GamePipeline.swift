@@ -1,0 +1,51 @@
+import GameProtocol
+import NIOCore
+
+/// Timing of a game connection.
+public struct ConnectionTimeouts: Sendable, Hashable {
+    /// How long the first frame (hello or accept) may take to arrive.
+    public var handshake: TimeAmount
+    /// How often each side pings once the handshake is done.
+    public var pingInterval: TimeAmount
+    /// Silence after which the peer counts as vanished. Ping interval + silence stays under 5 s.
+    public var silence: TimeAmount
+    /// How long a closing side waits for the peer's end after its own last frame before closing hard.
+    public var linger: TimeAmount
+
+    public init(
+        handshake: TimeAmount = .seconds(5),
+        pingInterval: TimeAmount = .seconds(1),
+        silence: TimeAmount = .milliseconds(3500),
+        linger: TimeAmount = .seconds(2)
+    ) {
+        self.handshake = handshake
+        self.pingInterval = pingInterval
+        self.silence = silence
+        self.linger = linger
+    }
+
+    public static let `default` = ConnectionTimeouts()
+}
+
+/// The channel type every game connection uses once its pipeline is configured.
+public typealias GameAsyncChannel = NIOAsyncChannel<GameMessage, GameMessage>
+
+extension Channel {
+    /// Configures the game pipeline (framing with the length limit, error frames, liveness) and wraps the channel.
+    /// Must run on the channel's event loop.
+    func configureGamePipeline(
+        timeouts: ConnectionTimeouts,
+        stats: ConnectionStats,
+        maximumFrameLength: Int = GameFrame.defaultMaximumLength
+    ) throws -> GameAsyncChannel {
+        let operations = self.pipeline.syncOperations
+        try operations.addHandler(ByteToMessageHandler(GameMessageDecoder(maximumFrameLength: maximumFrameLength)))
+        try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
+        try operations.addHandler(ProtocolErrorHandler(linger: timeouts.linger))
+        try operations.addHandler(LivenessHandler(timeouts: timeouts, stats: stats))
+        return try GameAsyncChannel(
+            wrappingChannelSynchronously: self,
+            configuration: .init(inboundType: GameMessage.self, outboundType: GameMessage.self)
+        )
+    }
+}

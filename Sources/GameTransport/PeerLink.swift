@@ -1,0 +1,109 @@
+import GameProtocol
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An established game connection after a successful handshake: the peer's name, its frames and our writer.
+///
+/// Handed to the match code by `GameListener` and `GameConnection` for the duration of one match; the connection
+/// closes when that code returns.
+public struct PeerLink {
+    /// The peer's player name, as it sent it (sanitize before showing it in a terminal).
+    public private(set) var peerName: String
+    /// Our side of the connection.
+    public let role: MatchSession.Role
+    /// The peer's address, for messages and logs.
+    public let remoteAddress: String
+    /// Round-trip measurements from the heartbeat.
+    public let stats: ConnectionStats
+
+    private var inbound: NIOAsyncChannelInboundStream<GameMessage>.AsyncIterator
+    private let outbound: NIOAsyncChannelOutboundWriter<GameMessage>
+    private let channel: Channel
+    private let linger: TimeAmount
+
+    init(
+        peerName: String,
+        role: MatchSession.Role,
+        stats: ConnectionStats,
+        inbound: NIOAsyncChannelInboundStream<GameMessage>.AsyncIterator,
+        outbound: NIOAsyncChannelOutboundWriter<GameMessage>,
+        channel: Channel,
+        linger: TimeAmount
+    ) {
+        self.peerName = peerName
+        self.role = role
+        self.stats = stats
+        self.inbound = inbound
+        self.outbound = outbound
+        self.channel = channel
+        self.linger = linger
+        self.remoteAddress = channel.remoteAddress.map(describe) ?? "?"
+    }
+
+    func withPeerName(_ name: String) -> PeerLink {
+        var copy = self
+        copy.peerName = name
+        return copy
+    }
+
+    /// The next message from the peer; nil when it closed the connection. Throws `GameProtocolError` for bytes that
+    /// are not a valid frame (the peer has already been sent an `error` frame) and `LivenessError` for a peer that
+    /// went silent.
+    public mutating func next() async throws -> GameMessage? {
+        try await inbound.next()
+    }
+
+    /// Sends one message (flushed).
+    public func send(_ message: GameMessage) async throws {
+        try await outbound.write(message)
+    }
+
+    /// Ends the connection without losing our last frames: shuts our output, discards what the peer still sends
+    /// until it closes its end (or `linger` passes), then closes.
+    public mutating func closeGracefully() async {
+        let channel = self.channel
+        try? await channel.close(mode: .output)
+        let hardClose = channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
+        while let _ = try? await inbound.next() {}
+        hardClose.cancel()
+        try? await channel.close()
+    }
+}
+
+func describe(_ address: SocketAddress) -> String {
+    switch address {
+    case .v4, .v6:
+        let ip = address.ipAddress ?? "?"
+        let port = address.port.map(String.init) ?? "?"
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    default:
+        return "\(address)"
+    }
+}
+
+/// A readable reason for a failed connect (refused, unreachable, timed out, unresolvable).
+func describeConnectError(_ error: Error) -> (text: String, permanent: Bool) {
+    if let error = error as? NIOConnectionError {
+        if let first = error.connectionErrors.first { return describeConnectError(first.error) }
+        return ("cannot resolve host '\(error.host)'", true)
+    }
+    if let error = error as? IOError {
+        switch error.errnoCode {
+        case ECONNREFUSED: return ("connection refused (is the host running?)", false)
+        case EHOSTUNREACH: return ("host unreachable", false)
+        case ENETUNREACH: return ("network unreachable", false)
+        case ETIMEDOUT: return ("connection timed out", false)
+        case EADDRNOTAVAIL: return ("address not available", true)
+        default: return ("\(error)", false)
+        }
+    }
+    if let error = error as? ChannelError, case .connectTimeout = error {
+        return ("no answer from the host", false)
+    }
+    return ("\(error)", false)
+}
