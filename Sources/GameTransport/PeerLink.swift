@@ -63,6 +63,9 @@ public struct PeerLink {
         try await outbound.write(message)
     }
 
+    /// The sending half, which can be used from another task than the one reading.
+    public var writer: PeerWriter { PeerWriter(outbound: outbound, channel: channel, linger: linger) }
+
     /// Ends the connection without losing our last frames: shuts our output, discards what the peer still sends
     /// until it closes its end (or `linger` passes), then closes.
     public mutating func closeGracefully() async {
@@ -72,6 +75,31 @@ public struct PeerLink {
         while let _ = try? await inbound.next() {}
         hardClose.cancel()
         try? await channel.close()
+    }
+}
+
+/// The sending half of a `PeerLink`.
+public struct PeerWriter: Sendable {
+    let outbound: NIOAsyncChannelOutboundWriter<GameMessage>
+    let channel: Channel
+    let linger: TimeAmount
+
+    /// Sends one message (flushed).
+    public func send(_ message: GameMessage) async throws {
+        try await outbound.write(message)
+    }
+
+    /// Shuts our output (the peer reads EOF after our last frame) and closes the whole connection after the linger
+    /// time unless the peer closes first. The reader keeps draining until then.
+    public func finish() async {
+        let channel = self.channel
+        try? await channel.close(mode: .output)
+        channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
+    }
+
+    /// Closes the connection now.
+    public func closeNow() {
+        channel.close(promise: nil)
     }
 }
 

@@ -1,0 +1,51 @@
+/// The documented exit codes of `tictactoe` (README.md, `tictactoe --help`).
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// The match (or game) completed.
+    case success = 0
+    /// An unexpected internal error.
+    case failure = 1
+    /// The opponent left before the match was over (connection closed, quit).
+    case peerLeft = 3
+    /// The host refused us (busy with another game, other protocol version).
+    case rejected = 4
+    /// The host could not be reached before the connect timeout (refused, unreachable, unknown host).
+    case unreachable = 5
+    /// A timeout: no handshake in time, or the peer went silent (vanished) during the match.
+    case timeout = 6
+    /// The peer broke the protocol or the rules (we sent it an error frame), or reported an error to us.
+    case protocolError = 7
+    /// Our own script could not be used: unreadable file, bad token, ran out of moves, illegal scripted move.
+    case scriptError = 8
+    /// The host could not listen (address in use, no permission).
+    case cannotListen = 9
+    /// Bad command-line usage (from swift-argument-parser).
+    case usage = 64
+    /// Interrupted by SIGINT (Ctrl-C); the peer was told with a bye.
+    case interrupted = 130
+    /// Stopped by SIGTERM or SIGHUP; the peer was told with a bye.
+    case terminated = 143
+
+    /// One line per code, for `--help` and the README.
+    public var meaning: String {
+        switch self {
+        case .success: return "the match (or game) completed"
+        case .failure: return "unexpected internal error"
+        case .peerLeft: return "the opponent left before the match was over"
+        case .rejected: return "the host refused us (busy, protocol version)"
+        case .unreachable: return "the host could not be reached before --connect-timeout"
+        case .timeout: return "no handshake in time, or the peer went silent (vanished)"
+        case .protocolError: return "protocol or rules violation (by the peer, or reported by it)"
+        case .scriptError: return "our --player script is unreadable, invalid, exhausted or illegal"
+        case .cannotListen: return "the host could not listen (address in use, permission)"
+        case .usage: return "bad command-line usage"
+        case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
+        case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"
+        }
+    }
+
+    /// The table shown at the end of `tictactoe --help`.
+    public static var helpTable: String {
+        "EXIT CODES:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.meaning)" }
+            .joined(separator: "\n")
+    }
+}

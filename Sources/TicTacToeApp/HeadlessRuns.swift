@@ -1,0 +1,191 @@
+import GameProtocol
+import GameRules
+import GameTransport
+import Logging
+import NIOCore
+import NIOPosix
+
+/// What `tictactoe host` and `tictactoe join` share.
+public struct MatchOptions: Sendable {
+    public var name: String
+    public var player: PlayerSpec
+    public var seed: UInt64
+    /// Games in the match; nil for a joiner that follows the host.
+    public var games: Int?
+    public var timeouts: ConnectionTimeouts
+    /// Pause before each of our moves.
+    public var moveDelay: Duration
+
+    public init(
+        name: String, player: PlayerSpec, seed: UInt64, games: Int?, timeouts: ConnectionTimeouts = .default,
+        moveDelay: Duration = .zero
+    ) {
+        self.moveDelay = moveDelay
+        self.name = name
+        self.player = player
+        self.seed = seed
+        self.games = games
+        self.timeouts = timeouts
+    }
+
+    var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }
+}
+
+/// Hosts matches without a terminal UI: listens, plays each joiner with the configured player, keeps listening
+/// after a peer misbehaves or leaves, and stops after `matches` completed matches (0: never).
+public func runHost(
+    _ options: MatchOptions,
+    bindHost: String,
+    port: Int,
+    matches: Int,
+    reporter: MatchReporter,
+    stop: StopSignal,
+    logger: Logger = Logger(label: "tictactoe.host"),
+    onListener: @Sendable (GameListener) -> Void = { _ in }
+) async -> ExitStatus {
+    do {
+        _ = try options.player.makePlayer(seed: options.seed)  // fail on a bad script before listening
+    } catch {
+        reporter.report(.error("\(error)", .scriptError))
+        return .scriptError
+    }
+    reporter.report(.seed(options.seed))
+    let listener = GameListener(
+        bindHost: bindHost, port: port, hostName: options.name, timeouts: options.timeouts, logger: logger
+    )
+    onListener(listener)
+    let state = HostRunState()
+    do {
+        try await listener.run(
+            onEvent: { event in
+                switch event {
+                case .listening(let host, let port):
+                    reporter.report(.listening(host: host, port: port, name: options.name))
+                case .rejectedBusy(let remote):
+                    reporter.report(.rejectedBusy(remote: remote))
+                case .handshakeFailed(let remote, let error):
+                    reporter.report(.peerFailed(remote: remote, error: error))
+                }
+            },
+            onMatch: { link in
+                guard let player = try? options.player.makePlayer(seed: options.seed) else { return .stop }
+                var runner = MatchRunner(
+                    role: .host, player: player, policy: options.policy, reporter: reporter, moveDelay: options.moveDelay
+                )
+                let end = await runner.run(&link, stop: stop)
+                let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
+                let next = state.record(end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
+                                        matches: matches, stopRaised: stop.raised != nil)
+                if let failure = runner.localFailure { reporter.report(.error(failure, .scriptError)) }
+                return next
+            }
+        )
+    } catch {
+        let message = "cannot listen on \(bindHost):\(port): \(error)"
+        reporter.report(.error(message, .cannotListen))
+        return .cannotListen
+    }
+    let (status, last) = state.final(stop: stop.raised)
+    if let last {
+        reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
+                                              exit: status, end: last.end.name)))
+    }
+    return status
+}
+
+private final class HostRunState: @unchecked Sendable {
+    struct Last { var end: MatchSession.End; var score: MatchSession.Score; var rtt: Double? }
+    private let lock = NSLockShim()
+    private var completed = 0
+    private var last: Last?
+    private var scriptFailed = false
+
+    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: String?, matches: Int,
+                stopRaised: Bool) -> GameListener.Next {
+        lock.withLock {
+            last = Last(end: end, score: score, rtt: rtt)
+            if localFailure != nil { scriptFailed = true; return .stop }
+            if stopRaised { return .stop }
+            if case .completed = end { completed += 1 }
+            return matches > 0 && completed >= matches ? .stop : .keepListening
+        }
+    }
+
+    func final(stop: ByeReason?) -> (ExitStatus, Last?) {
+        lock.withLock {
+            if scriptFailed { return (.scriptError, last) }
+            if let stop { return (stop == .shutdown ? .terminated : .interrupted, last) }
+            return (last?.end.exitStatus ?? .success, last)
+        }
+    }
+}
+
+/// Joins a host without a terminal UI and plays one match.
+public func runJoin(
+    _ options: MatchOptions,
+    endpoint: Endpoint,
+    connectTimeout: TimeAmount,
+    gate: ConnectionGate = OpenGate(),
+    reporter: MatchReporter,
+    stop: StopSignal,
+    logger: Logger = Logger(label: "tictactoe.join")
+) async -> ExitStatus {
+    let player: any Player
+    do {
+        player = try options.player.makePlayer(seed: options.seed)
+    } catch {
+        reporter.report(.error("\(error)", .scriptError))
+        return .scriptError
+    }
+    reporter.report(.seed(options.seed))
+    let connection = GameConnection(
+        to: endpoint,
+        localName: options.name,
+        configuration: .init(connectTimeout: connectTimeout, timeouts: options.timeouts),
+        gate: gate,
+        logger: logger,
+        onStateChange: { reporter.report(.connectionState($0)) }
+    )
+    let stopWatcher = Task {
+        for await _ in stop.stream() {
+            connection.cancel()
+            break
+        }
+    }
+    defer { stopWatcher.cancel() }
+    do {
+        let (end, score, rtt, failure) = try await connection.run { link in
+            var runner = MatchRunner(
+                role: .joiner, player: player, policy: options.policy, reporter: reporter, moveDelay: options.moveDelay
+            )
+            let end = await runner.run(&link, stop: stop)
+            return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
+                    runner.localFailure)
+        }
+        var status = end.exitStatus
+        if let failure {
+            reporter.report(.error(failure, .scriptError))
+            status = .scriptError
+        } else if case .localLeft(let reason) = end {
+            status = reason == .shutdown ? .terminated : .interrupted
+        }
+        reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
+                                              exit: status, end: end.name)))
+        return status
+    } catch let error as ConnectionError {
+        let status: ExitStatus
+        switch error {
+        case .unreachable, .badAddress: status = .unreachable
+        case .timedOut: status = .timeout
+        case .rejected: status = .rejected
+        case .protocolViolation, .peerError: status = .protocolError
+        case .closedDuringHandshake: status = .peerLeft
+        }
+        reporter.report(.error("\(error)", status))
+        return status
+    } catch {
+        let status: ExitStatus = stop.raised == .shutdown ? .terminated : (stop.raised != nil ? .interrupted : .failure)
+        reporter.report(.error(stop.raised != nil ? "stopped before the match began" : "\(error)", status))
+        return status
+    }
+}

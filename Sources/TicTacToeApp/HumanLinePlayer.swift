@@ -1,0 +1,65 @@
+import Foundation
+import GameRules
+
+/// What a human can answer instead of a cell.
+public enum HumanChoice: Error {
+    case resign
+    case quit
+}
+
+/// Lines of text from standard input (or a test's list).
+public final class LineInput: @unchecked Sendable {
+    private var lines: [String]?
+    private let prompt: (String) -> Void
+
+    public static let standardInput = LineInput(lines: nil)
+
+    public init(lines: [String]?, prompt: @escaping (String) -> Void = { text in
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }) {
+        self.lines = lines
+        self.prompt = prompt
+    }
+
+    /// Shows `text` and reads one line; nil at end of input.
+    public func readLine(prompt text: String) -> String? {
+        prompt(text)
+        if lines != nil { return lines!.isEmpty ? nil : lines!.removeFirst() }
+        return Swift.readLine(strippingNewline: true)
+    }
+}
+
+/// A person typing cell numbers (1-9, reading order) in line mode; `r` resigns, `q` (or end of input) quits.
+public struct HumanLinePlayer: Player {
+    let input: LineInput
+
+    public init(input: LineInput) {
+        self.input = input
+    }
+
+    public mutating func chooseMove(in game: Game) throws -> Int {
+        while true {
+            guard let line = input.readLine(prompt: "Your move, \(game.turn) (1-9, r = resign, q = quit): ") else {
+                throw HumanChoice.quit
+            }
+            let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+            switch text {
+            case "r", "resign": throw HumanChoice.resign
+            case "q", "quit", "exit": throw HumanChoice.quit
+            case "", "?", "h", "help":
+                print("Cells are numbered like a phone keypad:\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
+                continue
+            default: break
+            }
+            guard let number = Int(text) else {
+                print("'\(line)' is not a cell: type a number from 1 to 9")
+                continue
+            }
+            if let error = game.validate(number - 1, by: game.turn) {
+                print("Can't play there: \(error)")
+                continue
+            }
+            return number - 1
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GameProtocol
+import GameRules
+import GameTransport
+
+/// Everything a headless run tells its user, in the order it happens.
+public enum MatchReport: Sendable {
+    case seed(UInt64)
+    case listening(host: String, port: Int, name: String)
+    case connectionState(ConnectionState)
+    case connected(peerName: String, address: String, role: MatchSession.Role)
+    case session(MatchSession.Event)
+    case rejectedBusy(remote: String)
+    case peerFailed(remote: String, error: String)
+    case summary(MatchSummary)
+    case error(String, ExitStatus)
+}
+
+/// The totals of a run, printed last.
+public struct MatchSummary: Sendable, Hashable {
+    public var score: MatchSession.Score
+    public var seed: UInt64
+    public var roundTripMilliseconds: Double?
+    public var exit: ExitStatus
+    public var end: String
+}
+
+/// Where reports go: a readable transcript or JSON lines.
+public protocol MatchReporter: Sendable {
+    func report(_ report: MatchReport)
+}
+
+extension Board {
+    /// The board as nine characters in reading order: X, O or '.'.
+    public var compactText: String {
+        String((0..<Board.cellCount).map { self[$0].map { Character($0.description) } ?? "." })
+    }
+}
+
+extension MatchSession.End {
+    /// A short machine-readable name.
+    public var name: String {
+        switch self {
+        case .completed: return "completed"
+        case .peerLeft: return "peer-left"
+        case .peerViolation: return "peer-violation"
+        case .peerReportedError: return "peer-error"
+        case .peerTimedOut: return "peer-timeout"
+        case .localLeft: return "local-left"
+        }
+    }
+
+    /// What happened, in words.
+    public var text: String {
+        switch self {
+        case .completed(.local): return "match over"
+        case .completed(.peer): return "match over (the opponent ended it)"
+        case .peerLeft(let reason?) where reason == .seriesOver: return "the opponent left"
+        case .peerLeft(let reason?): return "the opponent left (\(reason))"
+        case .peerLeft(nil): return "the opponent left (connection closed)"
+        case .peerViolation(let code, let text): return "protocol error by the opponent (\(code)): \(text)"
+        case .peerReportedError(let code, let text):
+            return "the opponent reported an error (\(code)): \(DisplayText.sanitize(text, maxLength: 200))"
+        case .peerTimedOut(let text): return "opponent lost: \(text)"
+        case .localLeft(let reason): return "we left (\(reason))"
+        }
+    }
+
+    /// The exit status a headless run ends with.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .completed: return .success
+        case .peerLeft: return .peerLeft
+        case .peerViolation, .peerReportedError: return .protocolError
+        case .peerTimedOut: return .timeout
+        case .localLeft: return .interrupted
+        }
+    }
+}

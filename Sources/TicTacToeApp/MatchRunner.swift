@@ -1,0 +1,160 @@
+import GameProtocol
+import GameRules
+import GameTransport
+
+/// Plays one match over an established `PeerLink`: feeds the peer's frames, the local player's moves and stop
+/// requests into a `MatchSession` and carries out the actions it returns.
+///
+/// All inputs arrive through one queue (frames from a reader task, stop requests from signals), so the session is
+/// only touched from this loop.
+public struct MatchRunner {
+    /// When to play another game.
+    public enum RematchPolicy: Sendable, Hashable {
+        /// Until this many games have been played in the match.
+        case upTo(Int)
+        /// As long as the peer offers (a joiner without --games).
+        case followPeer
+    }
+
+    private enum Input {
+        case message(GameMessage)
+        case closed(MatchSession.End)
+        case stop(ByeReason)
+        case localMoveDue
+    }
+
+    public private(set) var session: MatchSession
+    private var player: any Player
+    private let policy: RematchPolicy
+    private let reporter: MatchReporter
+    /// Pause before each local move (to watch a headless game); frames keep being handled meanwhile.
+    private let moveDelay: Duration
+    private var moveDue = false
+    /// Set when our own player failed (script error); the match then ended with our `bye`.
+    public private(set) var localFailure: String?
+
+    public init(
+        role: MatchSession.Role,
+        player: any Player,
+        policy: RematchPolicy,
+        reporter: MatchReporter,
+        moveDelay: Duration = .zero
+    ) {
+        self.session = MatchSession(role: role)
+        self.player = player
+        self.policy = policy
+        self.reporter = reporter
+        self.moveDelay = moveDelay
+    }
+
+    public mutating func run(_ link: inout PeerLink, stop: StopSignal? = nil) async -> MatchSession.End {
+        reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role))
+        let writer = link.writer
+        let (inputs, continuation) = AsyncStream<Input>.makeStream()
+        var reader = link
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    while let message = try await reader.next() { continuation.yield(.message(message)) }
+                    continuation.yield(.closed(.peerLeft(nil)))
+                } catch let error as GameProtocolError {
+                    continuation.yield(.closed(.peerViolation(code: error.errorCode, text: "\(error)")))
+                } catch let error as LivenessError {
+                    continuation.yield(.closed(.peerTimedOut("\(error)")))
+                } catch {
+                    continuation.yield(.closed(.peerLeft(nil)))
+                }
+                continuation.finish()
+            }
+            if let stop {
+                group.addTask {
+                    for await reason in stop.stream() {
+                        continuation.yield(.stop(reason))
+                        break
+                    }
+                }
+            }
+            var iterator = inputs.makeAsyncIterator()
+            var pending = session.begin()
+            while true {
+                if await perform(&pending, writer: writer) {
+                    // Our last frame is out: let the peer read it, drain until it closes (or the linger passes).
+                    await writer.finish()
+                    while let input = await iterator.next() {
+                        if case .closed = input { break }
+                    }
+                    break
+                }
+                if session.end != nil { break }
+                if moveDue {
+                    moveDue = false
+                    let delay = moveDelay
+                    group.addTask {
+                        try? await Task.sleep(for: delay)
+                        continuation.yield(.localMoveDue)
+                    }
+                }
+                switch await iterator.next() {
+                case .localMoveDue?: pending = localMove()
+                case .message(let message)?: pending = session.receive(message)
+                case .closed(let end)?: pending = session.connectionClosed(end)
+                case .stop(let reason)?: pending = session.leave(reason)
+                case nil: pending = session.connectionClosed()
+                }
+            }
+            writer.closeNow()
+            group.cancelAll()
+            return session.end ?? .peerLeft(nil)
+        }
+    }
+
+    /// Carries out actions in order (appending what local moves produce). Returns true when the session asked to close.
+    private mutating func perform(_ actions: inout [MatchSession.Action], writer: PeerWriter) async -> Bool {
+        var index = 0
+        var closing = false
+        while index < actions.count {
+            let action = actions[index]
+            index += 1
+            switch action {
+            case .send(let message):
+                do {
+                    try await writer.send(message)
+                } catch {
+                    actions += session.connectionClosed(.peerLeft(nil))
+                }
+            case .emit(let event):
+                reporter.report(.session(event))
+                if case .rematchOffered = event, policy == .followPeer {
+                    actions += session.decideRematch(true)
+                }
+            case .requestLocalMove:
+                if moveDelay > .zero { moveDue = true } else { actions += localMove() }
+            case .requestRematchDecision:
+                switch policy {
+                case .upTo(let games): actions += session.decideRematch(session.score.gamesPlayed < games)
+                case .followPeer: break  // answer the host's offer when it comes
+                }
+            case .close:
+                closing = true
+            }
+        }
+        actions = []
+        return closing
+    }
+
+    private mutating func localMove() -> [MatchSession.Action] {
+        // A delayed move can come due after its game ended (resignation, peer left): then there is nothing to play.
+        guard let game = session.currentGame, game.turn == session.localMark else { return [] }
+        do {
+            let cell = try player.chooseMove(in: game)
+            return try session.playLocalMove(cell)
+        } catch HumanChoice.resign {
+            return session.resign()
+        } catch HumanChoice.quit {
+            return session.leave(.quit)
+        } catch {
+            localFailure = "\(error)"
+            return session.leave(.quit)
+        }
+    }
+}

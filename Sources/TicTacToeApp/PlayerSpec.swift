@@ -1,0 +1,69 @@
+import Foundation
+import GameRules
+
+/// A `--player` value: `perfect`, `random`, `script:FILE` (cells 1-9 in reading order), or `human` (line mode).
+public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
+    case perfect
+    case random
+    case script(path: String)
+    case human
+
+    public init?(parsing argument: String) {
+        switch argument {
+        case "perfect": self = .perfect
+        case "random", "easy": self = .random
+        case "human": self = .human
+        default:
+            guard argument.hasPrefix("script:"), argument.count > "script:".count else { return nil }
+            self = .script(path: String(argument.dropFirst("script:".count)))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .perfect: return "perfect"
+        case .random: return "random"
+        case .script(let path): return "script:\(path)"
+        case .human: return "human"
+        }
+    }
+
+    /// Builds the player. Scripts are read and parsed now, so a bad file fails before any network use.
+    public func makePlayer(seed: UInt64, input: LineInput? = nil) throws -> any Player {
+        switch self {
+        case .perfect:
+            return PerfectPlayer(rng: SplitMix64(seed: seed))
+        case .random:
+            return RandomPlayer(rng: SplitMix64(seed: seed))
+        case .human:
+            return HumanLinePlayer(input: input ?? LineInput.standardInput)
+        case .script(let path):
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw PlayerSpecError.unreadableScript(path: path, why: (error as NSError).localizedDescription)
+            }
+            do {
+                return try ScriptedPlayer(parsing: text)
+            } catch {
+                throw PlayerSpecError.invalidScript(path: path, why: "\(error)")
+            }
+        }
+    }
+}
+
+public enum PlayerSpecError: Error, CustomStringConvertible {
+    case unreadableScript(path: String, why: String)
+    case invalidScript(path: String, why: String)
+    /// The script ran out of moves or played an illegal one during the game.
+    case scriptFailed(String)
+
+    public var description: String {
+        switch self {
+        case .unreadableScript(let path, let why): return "cannot read script '\(path)': \(why)"
+        case .invalidScript(let path, let why): return "invalid script '\(path)': \(why)"
+        case .scriptFailed(let why): return "script error: \(why)"
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GameProtocol
+import GameRules
+import GameTransport
+
+/// A readable transcript with the board after every move, on standard output; problems also go to standard error.
+public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
+    private let lock = NSLock()
+    private let localName: String
+    private var peerName = "opponent"
+    private var localMark: Mark = .x
+    private var board = Board()
+    private let write: @Sendable (String) -> Void
+    private let writeError: @Sendable (String) -> Void
+    private let unicode: Bool
+
+    public init(
+        localName: String,
+        unicode: Bool = false,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+        writeError: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        self.localName = DisplayText.sanitize(localName)
+        self.unicode = unicode
+        self.write = write
+        self.writeError = writeError
+    }
+
+    private func name(of side: MatchSession.Side) -> String { side == .local ? "you" : peerName }
+    private func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
+
+    private func scoreLine(_ score: MatchSession.Score) -> String {
+        "you \(score.localWins), \(peerName) \(score.peerWins), draws \(score.draws)"
+    }
+
+    private func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    public func report(_ report: MatchReport) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch report {
+        case .seed(let seed):
+            write("Seed \(seed) (replay with --seed \(seed))")
+        case .listening(let host, let port, let name):
+            write("Hosting as \(localName) on \(host):\(port); join with: tictactoe join ADDRESS:\(port)")
+        case .connectionState(let state):
+            switch state {
+            case .waiting(let reason): write("Waiting: \(reason)")
+            case .preparing: write("Connecting…")
+            case .failed(let error): writeError("Connection failed: \(error)")
+            default: break
+            }
+        case .connected(let peer, let address, _):
+            peerName = DisplayText.sanitize(peer)
+            write("Connected to \(peerName) (\(address))")
+        case .session(let event):
+            switch event {
+            case .gameStarted(let number, let mark, let first):
+                localMark = mark
+                board = Board()
+                write("")
+                write("Game \(number): you play \(mark), \(peerName) plays \(mark.opponent); \(name(of: first)) (\(first)) move\(first == mark ? "" : "s") first")
+            case .moved(let mark, let cell, let side):
+                board[cell] = mark
+                write("  \(name(of: side)) (\(mark)) plays \(cell + 1)")
+                write(indented(board.rendered(unicode: unicode)))
+            case .gameOver(let number, let result, _, let score):
+                let outcome: String
+                switch (result.winner, result.reason) {
+                case (nil, _): outcome = "draw"
+                case (let winner?, .line(let cells)):
+                    outcome = "\(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins") with \(cells.map { String($0 + 1) }.joined(separator: "-"))"
+                case (let winner?, .resignation): outcome = "\(name(of: winner.opponent)) resigned; \(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins")"
+                case (let winner?, .forfeit): outcome = "\(name(of: winner.opponent)) left; \(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins")"
+                case (let winner?, .draw): outcome = "\(name(of: winner)) won"
+                }
+                write("Game \(number): \(outcome). Score: \(scoreLine(score))")
+            case .rematchOffered:
+                write("\(peerName) offers a rematch")
+            case .matchOver(let end, let score):
+                let line = "Match over: \(end.text). Score: \(scoreLine(score))"
+                if end.exitStatus == .success { write(line) } else { writeError(line) }
+            }
+        case .rejectedBusy(let remote):
+            writeError("Turned away \(remote): busy with a game")
+        case .peerFailed(let remote, let error):
+            writeError("Connection from \(remote) ended: \(error)")
+        case .summary(let summary):
+            var line = "Summary: \(summary.score.gamesPlayed) games; \(scoreLine(summary.score)); seed \(summary.seed)"
+            if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
+            write(line)
+        case .error(let message, _):
+            writeError("tictactoe: \(message)")
+        }
+    }
+}

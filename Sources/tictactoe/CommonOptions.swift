@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import GameProtocol
+import GameTransport
+import TicTacToeApp
+
+extension PlayerSpec: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(parsing: argument)
+    }
+}
+
+struct MatchArguments: ParsableArguments {
+    @Option(help: "Your player name, shown to the opponent (default: USER@HOSTNAME).")
+    var name: String?
+
+    @Flag(help: "Play without a terminal UI: a computer or scripted --player plays (default player: perfect).")
+    var headless = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Who plays: perfect, random, script:FILE (cells 1-9, reading order, used in turn), or human (line mode).",
+            valueName: "player"
+        )
+    )
+    var player: PlayerSpec?
+
+    @Option(help: "Seed for the computer players (printed, so a run can be replayed; default: random).")
+    var seed: UInt64?
+
+    @Option(help: "Seconds to pause before each of your moves (to watch a headless game).")
+    var moveDelay: Double = 0
+
+    @Flag(help: "Print one JSON object per line instead of a transcript.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Where the debug log goes (default: \(FileLogHandler.defaultPath)).", valueName: "path"))
+    var logFile: String?
+
+    func bootstrapLogging() {
+        FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+    }
+
+    func validate() throws {
+        if let name, DisplayText.sanitize(name) == "?" || name.utf8.count > 64 {
+            throw ValidationError("--name must have 1 to 64 bytes of printable text")
+        }
+        guard (0...60).contains(moveDelay) else { throw ValidationError("--move-delay must be 0...60 seconds") }
+        if player == .human && headless {
+            throw ValidationError("--headless plays without a person: choose --player perfect, random or script:FILE")
+        }
+    }
+
+    func options(games: Int?) -> MatchOptions {
+        MatchOptions(
+            name: resolvedName, player: resolvedPlayer, seed: resolvedSeed, games: games,
+            moveDelay: .nanoseconds(Int64(moveDelay * 1e9))
+        )
+    }
+
+    var resolvedPlayer: PlayerSpec { player ?? (headless ? .perfect : .human) }
+    var resolvedSeed: UInt64 { seed ?? UInt64.random(in: 0...UInt64(UInt32.max)) }
+
+    var resolvedName: String {
+        if let name { return name }
+        let user = ProcessInfo.processInfo.environment["USER"] ?? "player"
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        return String((host.isEmpty ? user : "\(user)@\(host)").prefix(32))
+    }
+
+    func reporter(name: String) -> MatchReporter {
+        json ? JSONLinesReporter() : TranscriptReporter(localName: name, unicode: Terminal.isUTF8)
+    }
+}
+
+enum Terminal {
+    static var isUTF8: Bool {
+        let env = ProcessInfo.processInfo.environment
+        let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? env["LANG"] ?? ""
+        return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
+    }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP raise the stop signal (the peer gets a bye); a second one, or one while nothing is
+/// running, exits at once.
+enum Signals {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func install(_ stop: StopSignal, onStop: @escaping @Sendable () -> Void = {}) {
+        let queue = DispatchQueue(label: "tictactoe.signals")
+        for (number, reason, status) in [
+            (SIGINT, ByeReason.quit, ExitStatus.interrupted), (SIGTERM, .shutdown, .terminated),
+            (SIGHUP, .shutdown, .terminated),
+        ] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if stop.raised != nil { exit(status.rawValue) }
+                stop.raise(reason)
+                onStop()
+                // Whatever is running gets a moment to say bye; then we go regardless.
+                queue.asyncAfter(deadline: .now() + 2) { exit(status.rawValue) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

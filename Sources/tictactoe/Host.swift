@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import GameTransport
+import TicTacToeApp
+
+struct Host: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Host a game: listen for a joiner and play a match.",
+        discussion: """
+            Serves one match at a time; anyone else who joins meanwhile is told the host is busy. A joiner that \
+            breaks the protocol gets an error frame and the host goes on listening. Stops after --matches \
+            completed matches.
+
+            Example: tictactoe host --headless --player perfect --games 10 --port 7878 --json
+            """
+    )
+
+    @Option(help: "TCP port to listen on (0: any free port, printed).")
+    var port: Int = Endpoint.defaultPort
+
+    @Option(help: "Address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only).")
+    var bind: String = "0.0.0.0"
+
+    @Option(help: "Games in each match; the first player alternates (the joiner is X and starts odd games).")
+    var games: Int = 1
+
+    @Option(help: "Completed matches to serve before exiting (0: keep serving).")
+    var matches: Int = 1
+
+    @OptionGroup var match: MatchArguments
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard games >= 1 else { throw ValidationError("--games must be at least 1") }
+        guard matches >= 0 else { throw ValidationError("--matches must be 0 or more") }
+    }
+
+    func run() async throws {
+        match.bootstrapLogging()
+        let name = match.resolvedName
+        let options = match.options(games: games)
+        let stop = StopSignal()
+        let listenerBox = ListenerBox()
+        Signals.install(stop) { listenerBox.stop() }
+        let status = await runHost(
+            options, bindHost: bind, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,
+            onListener: { listenerBox.set($0) }
+        )
+        throw ExitCode(status.rawValue)
+    }
+}
+
+final class ListenerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var listener: GameListener?
+    func set(_ listener: GameListener) { lock.withLock { self.listener = listener } }
+    func stop() { lock.withLock { listener }?.stop() }
+}

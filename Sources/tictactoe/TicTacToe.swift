@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import TicTacToeApp
+
+@main
+struct TicTacToe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tictactoe",
+        abstract: "Terminal tic-tac-toe for two players on a LAN.",
+        discussion: """
+            With no subcommand, `tictactoe` starts a game against the computer. Two players on a network: one runs \
+            `tictactoe host`, the other `tictactoe join HOST[:PORT]` (default port 7878). With --headless a \
+            computer or scripted player plays for you: no terminal needed, transcripts on stdout (--json for one \
+            JSON object per line), so scripts can run matches.
+
+            Cells are numbered 1-9 in reading order (1 top-left, 3 top-right, 9 bottom-right), like a phone keypad.
+
+            \(ExitStatus.helpTable)
+            """,
+        version: "0.1.0",
+        subcommands: [Play.self, Host.self, Join.self],
+        defaultSubcommand: Play.self
+    )
+}
