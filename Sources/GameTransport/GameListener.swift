@@ -10,6 +10,7 @@ import NIOPosix
 public final class GameListener: Sendable {
     /// What the listener reports besides matches.
     public enum Event: Sendable {
+        /// Listening and free to serve a joiner (again after each match).
         case listening(host: String, port: Int)
         case rejectedBusy(remote: String)
         case handshakeFailed(remote: String, error: String)
@@ -81,7 +82,12 @@ public final class GameListener: Sendable {
                         if reserved {
                             let next = await self.serve(child, stats: stats, onEvent: onEvent, onMatch: onMatch)
                             self.busy.withLockedValue { $0 = false }
-                            if next == .stop { self.stop() }
+                            if next == .stop {
+                                self.stop()
+                            } else {
+                                // Free again: say so, so that scripts know when the next joiner will be served.
+                                onEvent(.listening(host: self.bindHost, port: boundPort))
+                            }
                         } else {
                             await self.rejectBusy(child, onEvent: onEvent)
                         }

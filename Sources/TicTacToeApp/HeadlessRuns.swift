@@ -146,8 +146,10 @@ public func runJoin(
         logger: logger,
         onStateChange: { reporter.report(.connectionState($0)) }
     )
+    // A stop while connecting cancels the attempt; once the match runs, the runner says bye itself.
     let stopWatcher = Task {
         for await _ in stop.stream() {
+            if case .ready = connection.state { break }
             connection.cancel()
             break
         }

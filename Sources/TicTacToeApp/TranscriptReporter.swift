@@ -10,6 +10,7 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
     private var peerName = "opponent"
     private var localMark: Mark = .x
     private var board = Board()
+    private var announced = false
     private let write: @Sendable (String) -> Void
     private let writeError: @Sendable (String) -> Void
     private let unicode: Bool
@@ -44,6 +45,11 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
         case .seed(let seed):
             write("Seed \(seed) (replay with --seed \(seed))")
         case .listening(let host, let port, let name):
+            if announced {
+                write("Waiting for the next joiner on \(host):\(port)")
+                return
+            }
+            announced = true
             write("Hosting as \(localName) on \(host):\(port); join with: tictactoe join ADDRESS:\(port)")
         case .connectionState(let state):
             switch state {

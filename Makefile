@@ -1,0 +1,79 @@
+# tictactoe — terminal tic-tac-toe for two players on a LAN.
+#
+#   make            build (debug)
+#   make play       install what is missing, build, and play
+#   make test       install what is missing, build, and run every test
+#   make deps       install the Debian packages the build and the tests need (sudo when not root)
+#   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
+#   make bench      time headless matches (speed is measured here, never asserted in tests)
+
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BIN      = .build/debug/tictactoe
+
+# Build: ncursesw and Avahi's dns_sd compatibility library (system library targets), pkg-config to find them.
+# Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps.
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi-daemon avahi-utils dbus iproute2 procps
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build deps check-swift play test install uninstall bench clean
+
+all: build
+
+check-swift:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { \
+	  echo "make: no Swift toolchain found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH."; \
+	  exit 1; }
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing \
+	  || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; } \
+	  || { echo "make deps: could not install$$missing (apt-get failed; see above)"; exit 1; }; \
+	fi
+
+build: check-swift
+	$(SWIFT) build
+
+play: deps build
+	@$(BIN)
+
+test: deps check-swift
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-swift-testing
+
+install: check-swift
+	$(SWIFT) build -c release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tictactoe
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/tictactoe" $(DESTDIR)$(PREFIX)/bin/tictactoe
+	cp -R Assets/. $(DESTDIR)$(PREFIX)/share/tictactoe/
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/tictactoe"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tictactoe
+	rm -rf $(DESTDIR)$(PREFIX)/share/tictactoe
+
+bench: check-swift
+	$(SWIFT) build -c release
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/tictactoe"; \
+	for n in 100 1000; do \
+	  out=$$(mktemp); \
+	  "$$bin" host --headless --bind 127.0.0.1 --port 0 --games $$n --seed 1 --json >"$$out" 2>/dev/null & hp=$$!; \
+	  for i in $$(seq 50); do grep -q '"listening"' "$$out" && break; sleep 0.1; done; \
+	  port=$$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$$out" | head -1); \
+	  start=$$(date +%s.%N); \
+	  "$$bin" join 127.0.0.1:$$port --headless --seed 2 --json >/dev/null 2>&1; \
+	  end=$$(date +%s.%N); wait $$hp; \
+	  echo "perfect vs perfect, $$n games over loopback: $$(awk "BEGIN{printf \"%.3f\", $$end - $$start}") s"; \
+	  rm -f "$$out"; \
+	done
+
+clean:
+	rm -rf .build

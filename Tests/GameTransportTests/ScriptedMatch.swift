@@ -1,0 +1,53 @@
+import GameProtocol
+import GameTransport
+
+/// Plays a match over a real `PeerLink` with a `MatchSession`: the local moves come from `moves` in order, and the
+/// side never wants a rematch. Carries out the session's actions like the app's match runner does, closes
+/// gracefully when the session says so, and returns the session at the end.
+func playScriptedMatch(_ role: MatchSession.Role, moves: [Int], over link: inout PeerLink) async -> MatchSession {
+    var session = MatchSession(role: role)
+    var moves = moves[...]
+    var pending = session.begin()
+    while true {
+        var closing = false
+        var index = 0
+        while index < pending.count {
+            let action = pending[index]
+            index += 1
+            switch action {
+            case .send(let message):
+                do {
+                    try await link.send(message)
+                } catch {
+                    pending += session.connectionClosed()
+                }
+            case .emit:
+                break
+            case .requestLocalMove:
+                if let cell = moves.popFirst(), let actions = try? session.playLocalMove(cell) {
+                    pending += actions
+                } else {
+                    pending += session.leave(.quit)
+                }
+            case .requestRematchDecision:
+                pending += session.decideRematch(false)
+            case .close:
+                closing = true
+            }
+        }
+        if closing {
+            await link.closeGracefully()
+            return session
+        }
+        if session.end != nil { return session }
+        do {
+            if let message = try await link.next() {
+                pending = session.receive(message)
+            } else {
+                pending = session.connectionClosed()
+            }
+        } catch {
+            pending = session.connectionClosed(.peerTimedOut("\(error)"))
+        }
+    }
+}
