@@ -15,7 +15,8 @@ public final class LineInput: @unchecked Sendable {
     public static let standardInput = LineInput(lines: nil)
 
     public init(lines: [String]?, prompt: @escaping (String) -> Void = { text in
-        FileHandle.standardOutput.write(Data(text.utf8))
+        print(text, terminator: "")
+        fflush(stdout)
     }) {
         self.lines = lines
         self.prompt = prompt

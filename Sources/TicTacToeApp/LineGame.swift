@@ -58,9 +58,14 @@ public struct LineGame {
                         return score
                     }
                 } else {
-                    guard let cell = try? computer.chooseMove(in: game), (try? game.play(cell, by: humanMark.opponent)) != nil
-                    else { break }
-                    write("Computer plays \(cell + 1)")
+                    do {
+                        let cell = try computer.chooseMove(in: game)
+                        try game.play(cell, by: humanMark.opponent)
+                        write("Computer plays \(cell + 1)")
+                    } catch {
+                        write("The computer could not move: \(error)")
+                        return score
+                    }
                 }
                 write(game.board.rendered(unicode: unicode))
             }
