@@ -30,6 +30,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
+        // System libraries: exactly one module imports each (CursesTerminal, Bonjour).
+        // ncursesw: the shim includes <ncursesw/curses.h> and the modulemap links ncursesw (its pkg-config flags
+        // are only -D defines, which SwiftPM refuses).
+        .systemLibrary(
+            name: "CNCurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .systemLibrary(
+            name: "CDNSSD",
+            pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]
+        ),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
         // The wire protocol: messages, frame codec, handshake and session state machine.
@@ -63,10 +75,39 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Bonjour discovery on Avahi's dns_sd compatibility library: advertise, browse, resolve. The only importer
+        // of CDNSSD.
+        .target(
+            name: "Bonjour",
+            dependencies: [
+                "CDNSSD",
+                "GameTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
+        .target(
+            name: "TerminalUI",
+            dependencies: [
+                "GameRules",
+                "GameProtocol",
+                "TicTacToeApp",
+                "Bonjour",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The real terminal: the only importer of CNCurses.
+        .target(
+            name: "CursesTerminal",
+            dependencies: ["CNCurses", "TerminalUI"]
+        ),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
                 "TicTacToeApp",
+                "TerminalUI",
+                "CursesTerminal",
+                "Bonjour",
                 "GameRules",
                 "GameTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,6 +135,11 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameRules", "TicTacToeApp"]),
+        // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
+        // reason outside CI, a failure in CI.
+        .testTarget(name: "LabTests", dependencies: []),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",

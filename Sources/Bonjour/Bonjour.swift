@@ -1,0 +1,1 @@
+// Bonjour discovery arrives here (issue 4).

@@ -1,0 +1,2 @@
+import CNCurses
+// The ncurses driver arrives here (issue 3).

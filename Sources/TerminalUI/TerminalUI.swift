@@ -1,0 +1,1 @@
+// The terminal seam and screens arrive here (issue 3).
