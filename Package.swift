@@ -19,7 +19,7 @@ import PackageDescription
 
 let package = Package(
     name: "tictactoe",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
         .library(name: "GameRules", targets: ["GameRules"]),
@@ -81,6 +81,7 @@ let package = Package(
             name: "Bonjour",
             dependencies: [
                 "CDNSSD",
+                "GameProtocol",
                 "GameTransport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,8 +92,8 @@ let package = Package(
             dependencies: [
                 "GameRules",
                 "GameProtocol",
+                "GameTransport",
                 "TicTacToeApp",
-                "Bonjour",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -135,7 +136,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour"]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameTransport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameRules", "TicTacToeApp"]),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.

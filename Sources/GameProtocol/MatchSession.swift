@@ -78,6 +78,8 @@ public struct MatchSession: Sendable {
 
     public let role: Role
     private var state: State
+    /// After a local resignation the peer's move may already be on its way: one such crossing move is ignored.
+    private var toleratesCrossingMove = false
     public private(set) var score = Score()
 
     public init(role: Role) {
@@ -116,6 +118,8 @@ public struct MatchSession: Sendable {
 
     /// A message arrived from the peer.
     public mutating func receive(_ message: GameMessage) -> [Action] {
+        let tolerated = toleratesCrossingMove
+        toleratesCrossingMove = false
         switch (message, state) {
         case (_, .ended):
             return []
@@ -127,7 +131,7 @@ public struct MatchSession: Sendable {
             return finish(.peerReportedError(code: code, text: text))
         case (.bye(let reason), .playing(var game, let number, let localMark)):
             game.forfeit(localMark.opponent)
-            return endGame(game, number: number) + finish(.peerLeft(reason))
+            return endGame(game, number: number, askRematch: false) + finish(.peerLeft(reason))
         case (.bye(let reason), _):
             return finish(reason == .seriesOver ? .completed(by: .peer) : .peerLeft(reason))
 
@@ -155,6 +159,7 @@ public struct MatchSession: Sendable {
                 return violation(.unexpectedMessage, "illegal move: \(error)")
             }
         case (.move, .betweenGames), (.resign, .betweenGames):
+            if tolerated { return [] }  // crossed our resignation
             return violation(.gameOver, "the game is over")
 
         case (.resign, .playing(var game, let number, let localMark)):
@@ -194,6 +199,7 @@ public struct MatchSession: Sendable {
     /// The local player resigns the current game.
     public mutating func resign() -> [Action] {
         guard case .playing(var game, let number, let localMark) = state else { return [] }
+        toleratesCrossingMove = game.turn != localMark  // the peer may be sending its move right now
         try? game.resign(localMark)
         return [.send(.resign)] + endGame(game, number: number)
     }
@@ -217,7 +223,7 @@ public struct MatchSession: Sendable {
             return []
         case .playing(var game, let number, let localMark):
             game.forfeit(localMark)
-            return [.send(.bye(reason))] + endGame(game, number: number) + finish(.localLeft(reason))
+            return [.send(.bye(reason))] + endGame(game, number: number, askRematch: false) + finish(.localLeft(reason))
         default:
             return [.send(.bye(reason))] + finish(.localLeft(reason))
         }
@@ -231,7 +237,7 @@ public struct MatchSession: Sendable {
             return []
         case .playing(var game, let number, let localMark):
             game.forfeit(localMark.opponent)
-            return endGame(game, number: number) + finish(end, close: false)
+            return endGame(game, number: number, askRematch: false) + finish(end, close: false)
         default:
             return finish(end, close: false)
         }
@@ -253,7 +259,7 @@ public struct MatchSession: Sendable {
         return actions
     }
 
-    private mutating func endGame(_ game: Game, number: Int) -> [Action] {
+    private mutating func endGame(_ game: Game, number: Int, askRematch: Bool = true) -> [Action] {
         guard let result = game.result else { return [] }
         let localMark = localMark ?? .x
         switch result.winner {
@@ -262,7 +268,8 @@ public struct MatchSession: Sendable {
         default: score.peerWins += 1
         }
         state = .betweenGames(lastNumber: number, localWants: nil, peerOffered: false)
-        return [.emit(.gameOver(number: number, result: result, board: game.board, score: score)), .requestRematchDecision]
+        let over: Action = .emit(.gameOver(number: number, result: result, board: game.board, score: score))
+        return askRematch ? [over, .requestRematchDecision] : [over]
     }
 
     private mutating func agreeOnRematch(after last: Int) -> [Action] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A host and port to connect to.
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort = 7878
@@ -11,7 +13,8 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `HOST`, `HOST:PORT`, `[IPv6]:PORT` or a bare IPv6 address; the port defaults to `defaultPort`.
-    public init(parsing text: String, defaultPort: Int = Endpoint.defaultPort) throws {
+    public init(parsing input: String, defaultPort: Int = Endpoint.defaultPort) throws {
+        let text = input.trimmingCharacters(in: .whitespaces)
         func port(_ text: Substring) throws -> Int {
             guard let value = Int(text), (1...65535).contains(value) else {
                 throw ConnectionError.badAddress("'\(text)' is not a port number (1-65535)")
@@ -23,6 +26,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
                 throw ConnectionError.badAddress("'\(text)' has no closing ']'")
             }
             let host = String(text[text.index(after: text.startIndex)..<close])
+            guard !host.isEmpty else { throw ConnectionError.badAddress("no host between [ ] in '\(text)'") }
             let rest = text[text.index(after: close)...]
             if rest.isEmpty {
                 self.init(host: host, port: defaultPort)

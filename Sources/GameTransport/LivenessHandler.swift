@@ -114,7 +114,7 @@ final class LivenessHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let now = NIODeadline.now()
         if now - lastRead >= timeouts.silence {
             let seconds = Double((now - lastRead).nanoseconds) / 1e9
-            fail(context: context, code: .heartbeatTimeout, error: .peerSilent(seconds: seconds.rounded()))
+            fail(context: context, code: .heartbeatTimeout, error: .peerSilent(seconds: seconds))
             return
         }
         context.writeAndFlush(self.wrapOutboundOut(.ping(now.uptimeNanoseconds)), promise: nil)

@@ -2,8 +2,8 @@ import GameProtocol
 import NIOCore
 
 /// Turns a framing error (oversized, empty, truncated or unknown frame) into an `error` frame for the peer and a
-/// lingering close: our output is shut, the peer's remaining bytes are discarded until it closes (or `linger`
-/// passes), and only then does the application see the error. Closing while the peer's bytes sit unread would
+/// lingering close: our output is shut, the peer's remaining bytes are discarded until it closes (NIO closes the
+/// channel at its end of stream) or `linger` passes, and only then does the application see the error. Closing while the peer's bytes sit unread would
 /// make the kernel send a reset that can destroy the error frame before the peer reads it.
 final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = GameMessage
@@ -45,14 +45,6 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
             context.fireErrorCaught(error)
         }
         context.fireChannelInactive()
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if pendingError != nil, case ChannelEvent.inputClosed = event {
-            context.close(promise: nil)
-            return
-        }
-        context.fireUserInboundEventTriggered(event)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -86,6 +86,8 @@ public final class JSONLinesReporter: MatchReporter, @unchecked Sendable {
             return object
         case .error(let message, let exit):
             return ["event": "error", "message": message, "exit": Int(exit.rawValue)]
+        case .localMoveRejected(let why):
+            return ["event": "move-rejected", "error": why]
         }
     }
 }

@@ -14,6 +14,8 @@ public enum MatchReport: Sendable {
     case peerFailed(remote: String, error: String)
     case summary(MatchSummary)
     case error(String, ExitStatus)
+    /// A UI's move was refused by the rules (the UI should not have offered it).
+    case localMoveRejected(String)
 }
 
 /// The totals of a run, printed last.

@@ -2,6 +2,14 @@ import GameProtocol
 import GameRules
 import GameTransport
 
+/// What a UI asks the match to do for the local player.
+public enum LocalCommand: Sendable, Hashable {
+    case move(Int)
+    case resign
+    case rematch(Bool)
+    case leave(ByeReason)
+}
+
 /// Plays one match over an established `PeerLink`: feeds the peer's frames, the local player's moves and stop
 /// requests into a `MatchSession` and carries out the actions it returns.
 ///
@@ -16,15 +24,25 @@ public struct MatchRunner {
         case followPeer
     }
 
+    /// Who makes the local side's decisions.
+    public enum Controller {
+        /// A computer or scripted player moves; rematches follow the `RematchPolicy`.
+        case player(any Player)
+        /// Someone else (a UI) sends every move, resignation and rematch answer as a `LocalCommand`.
+        case commands(AsyncStream<LocalCommand>)
+    }
+
     private enum Input {
         case message(GameMessage)
         case closed(MatchSession.End)
         case stop(ByeReason)
         case localMoveDue
+        case command(LocalCommand)
     }
 
     public private(set) var session: MatchSession
-    private var player: any Player
+    private var player: (any Player)?
+    private let commands: AsyncStream<LocalCommand>?
     private let policy: RematchPolicy
     private let reporter: MatchReporter
     /// Pause before each local move (to watch a headless game); frames keep being handled meanwhile.
@@ -40,8 +58,25 @@ public struct MatchRunner {
         reporter: MatchReporter,
         moveDelay: Duration = .zero
     ) {
+        self.init(role: role, controller: .player(player), policy: policy, reporter: reporter, moveDelay: moveDelay)
+    }
+
+    public init(
+        role: MatchSession.Role,
+        controller: Controller,
+        policy: RematchPolicy,
+        reporter: MatchReporter,
+        moveDelay: Duration = .zero
+    ) {
         self.session = MatchSession(role: role)
-        self.player = player
+        switch controller {
+        case .player(let player):
+            self.player = player
+            self.commands = nil
+        case .commands(let commands):
+            self.player = nil
+            self.commands = commands
+        }
         self.policy = policy
         self.reporter = reporter
         self.moveDelay = moveDelay
@@ -74,6 +109,11 @@ public struct MatchRunner {
                     }
                 }
             }
+            if let commands {
+                group.addTask {
+                    for await command in commands { continuation.yield(.command(command)) }
+                }
+            }
             var iterator = inputs.makeAsyncIterator()
             var pending = session.begin()
             while true {
@@ -96,6 +136,7 @@ public struct MatchRunner {
                 }
                 switch await iterator.next() {
                 case .localMoveDue?: pending = localMove()
+                case .command(let command)?: pending = handle(command)
                 case .message(let message)?: pending = session.receive(message)
                 case .closed(let end)?: pending = session.connectionClosed(end)
                 case .stop(let reason)?: pending = session.leave(reason)
@@ -124,12 +165,14 @@ public struct MatchRunner {
                 }
             case .emit(let event):
                 reporter.report(.session(event))
-                if case .rematchOffered = event, policy == .followPeer {
+                if case .rematchOffered = event, policy == .followPeer, player != nil {
                     actions += session.decideRematch(true)
                 }
             case .requestLocalMove:
+                guard player != nil else { break }  // a UI sends `.move` when the person has chosen
                 if moveDelay > .zero { moveDue = true } else { actions += localMove() }
             case .requestRematchDecision:
+                guard player != nil else { break }  // a UI sends `.rematch` when the person has decided
                 switch policy {
                 case .upTo(let games): actions += session.decideRematch(session.score.gamesPlayed < games)
                 case .followPeer: break  // answer the host's offer when it comes
@@ -142,9 +185,25 @@ public struct MatchRunner {
         return closing
     }
 
+    private mutating func handle(_ command: LocalCommand) -> [MatchSession.Action] {
+        switch command {
+        case .move(let cell):
+            do {
+                return try session.playLocalMove(cell)
+            } catch {
+                reporter.report(.localMoveRejected("\(error)"))
+                return []
+            }
+        case .resign: return session.resign()
+        case .rematch(let wants): return session.decideRematch(wants)
+        case .leave(let reason): return session.leave(reason)
+        }
+    }
+
     private mutating func localMove() -> [MatchSession.Action] {
         // A delayed move can come due after its game ended (resignation, peer left): then there is nothing to play.
-        guard let game = session.currentGame, game.turn == session.localMark else { return [] }
+        guard var player, let game = session.currentGame, game.turn == session.localMark else { return [] }
+        defer { self.player = player }
         do {
             let cell = try player.chooseMove(in: game)
             return try session.playLocalMove(cell)

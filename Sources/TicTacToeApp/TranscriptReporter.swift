@@ -99,6 +99,8 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
             write(line)
         case .error(let message, _):
             writeError("tictactoe: \(message)")
+        case .localMoveRejected(let why):
+            writeError("Move refused: \(why)")
         }
     }
 }

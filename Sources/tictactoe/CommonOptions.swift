@@ -61,8 +61,10 @@ struct MatchArguments: ParsableArguments {
     var resolvedPlayer: PlayerSpec { player ?? (headless ? .perfect : .human) }
     var resolvedSeed: UInt64 { seed ?? UInt64.random(in: 0...UInt64(UInt32.max)) }
 
-    var resolvedName: String {
-        if let name { return name }
+    var resolvedName: String { name ?? Self.defaultName() }
+
+    /// USER@HOSTNAME (short host name), at most 32 characters.
+    static func defaultName() -> String {
         let user = ProcessInfo.processInfo.environment["USER"] ?? "player"
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         return String((host.isEmpty ? user : "\(user)@\(host)").prefix(32))

@@ -1,25 +1,43 @@
 import ArgumentParser
+import CursesTerminal
+import Foundation
+import TerminalUI
 import TicTacToeApp
 
 extension LineGame.FirstMover: ExpressibleByArgument {}
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play against the computer (the default command).",
-        discussion: "Type a cell number 1-9 (reading order: 1 top-left, 9 bottom-right); r resigns, q quits."
+        abstract: "Open the full-screen game (the default command).",
+        discussion: """
+            The menu offers: play against the computer, host a game, search for games, join by address, settings. \
+            Keys: arrows, hjkl or WASD move; Enter or Space places; 1-9 place directly (reading order: 1 top-left, \
+            9 bottom-right); mouse clicks place; r rematch; q back; ? help. Launching touches no network.
+
+            --plain plays against the computer in line mode instead (also used when there is no terminal).
+            """
     )
 
-    @Flag(help: "Plain line mode (the only mode until the full-screen UI arrives).")
+    @Flag(help: "Line mode against the computer instead of the full-screen UI.")
     var plain = false
 
-    @Option(help: "The computer's strength: perfect (never loses) or random (easy).")
+    @Flag(help: "No colours (the NO_COLOR environment variable does the same).")
+    var noColor = false
+
+    @Option(help: "Your player name (default: USER@HOSTNAME).")
+    var name: String?
+
+    @Option(help: "Line mode: the computer's strength, perfect (never loses) or random (easy).")
     var computer: PlayerSpec = .perfect
 
-    @Option(help: "Who moves first: you, computer, or alternate.")
+    @Option(help: "Line mode: who moves first, you, computer, or alternate.")
     var first: LineGame.FirstMover = .alternate
 
     @Option(help: "Seed for the computer (default: random).")
     var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Where the debug log goes (default: \(FileLogHandler.defaultPath)).", valueName: "path"))
+    var logFile: String?
 
     func validate() throws {
         guard computer == .perfect || computer == .random else {
@@ -28,10 +46,27 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        var game = try LineGame(
-            computer: computer, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), first: first,
-            unicode: Terminal.isUTF8
-        )
-        _ = game.run()
+        let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if plain || !interactive {
+            var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
+            _ = game.run()
+            return
+        }
+        FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+        let environment = ProcessInfo.processInfo.environment
+        let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
+        var settings = UISettings(name: MatchArguments.defaultName())
+        if let name { settings.name = name }
+        let app = UIApp(terminal: CursesTerminal(), settings: settings, colors: colors, seed: seed)
+        app.installSignalHandlers()
+        let status: Int32
+        do {
+            status = try app.run()
+        } catch {
+            FileHandle.standardError.write(Data("tictactoe: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -149,7 +149,9 @@ final class MalformedPayloadTests: XCTestCase {
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(GameMessageDecoder()))
         let input = buffer([0x00, 0x02, 0x11, 0x04] + [0x00, 0x02, 0x12, 0x00])
         XCTAssertThrowsError(try channel.writeInbound(input)) { error in
-            XCTAssertEqual(error as? GameProtocolError, .malformedPayload(type: 0x12, why: "1 unexpected trailing bytes"))
+            XCTAssertEqual(
+                error as? GameProtocolError, .malformedPayload(type: 0x12, why: "1 unexpected trailing bytes")
+            )
         }
         // The good frame in front of the bad one still went through.
         XCTAssertEqual(try channel.readInbound(as: GameMessage.self), .move(cell: 4))

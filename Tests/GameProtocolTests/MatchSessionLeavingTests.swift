@@ -4,14 +4,16 @@ import XCTest
 
 /// Byes, closed connections, leaving, peer errors, and ping/pong.
 ///
-/// When a game in progress is forfeited the session emits `gameOver` and then `matchOver`; it also lists a
-/// `.requestRematchDecision` between them, which a caller answers with `decideRematch`, a no-op once the match has
-/// ended. These tests compare the actions without it (see `withoutDecisionRequest`).
+/// When a game in progress is forfeited the session emits `gameOver` and then `matchOver`, and asks for no rematch
+/// decision: the match is over.
 final class MatchSessionLeavingTests: XCTestCase {
     private let support = MatchSessionTestSupport.self
 
-    private func withoutDecisionRequest(_ actions: [Action]) -> [Action] {
-        actions.filter { $0 != .requestRematchDecision }
+    private func withoutDecisionRequest(_ actions: [Action], file: StaticString = #filePath, line: UInt = #line)
+        -> [Action]
+    {
+        XCTAssertFalse(actions.contains(.requestRematchDecision), "a forfeit asked for a rematch", file: file, line: line)
+        return actions
     }
 
     // MARK: Peer leaves
@@ -151,14 +153,12 @@ final class MatchSessionLeavingTests: XCTestCase {
 
     func testPeerErrorFrameEndsTheMatch() {
         var joiner = support.joinerInGame(after: [4])
+        let end = MatchSession.End.peerReportedError(code: .cellOccupied, text: "cell 5 is already taken")
         XCTAssertEqual(
             joiner.receive(.error(code: .cellOccupied, text: "cell 5 is already taken")),
-            [
-                .emit(.matchOver(.peerReportedError(code: .cellOccupied, text: "cell 5 is already taken"), score: Score())),
-                .close,
-            ]
+            [.emit(.matchOver(end, score: Score())), .close]
         )
-        XCTAssertEqual(joiner.end, .peerReportedError(code: .cellOccupied, text: "cell 5 is already taken"))
+        XCTAssertEqual(joiner.end, end)
     }
 
     // MARK: Liveness frames

@@ -195,3 +195,27 @@ final class MatchSessionViolationTests: XCTestCase {
         assertViolation(&pair.joiner, receiving: .move(cell: 0), .gameOver, "the game is over")
     }
 }
+
+/// A resignation sent while the peer's move was already on its way.
+final class MatchSessionCrossingResignTests: XCTestCase {
+    func testAMoveCrossingOurResignationIsIgnoredOnce() {
+        var host = MatchSession(role: .host)
+        _ = host.begin()  // game 1: the joiner is X and moves first
+        let actions = host.resign()
+        XCTAssertEqual(actions.first, .send(.resign))
+        // The joiner's first move crossed our resign: no violation.
+        XCTAssertEqual(host.receive(.move(cell: 4)), [])
+        XCTAssertNil(host.end)
+        // A second late move is a violation again.
+        XCTAssertEqual(host.receive(.move(cell: 5)).last, .close)
+        XCTAssertEqual(host.end, .peerViolation(code: .gameOver, text: "the game is over"))
+    }
+
+    func testResigningOnOurOwnTurnToleratesNothing() {
+        var host = MatchSession(role: .host)
+        _ = host.begin()
+        _ = host.receive(.move(cell: 4))  // now it is the host's turn
+        _ = host.resign()
+        XCTAssertEqual(host.receive(.move(cell: 0)).last, .close)
+    }
+}

@@ -17,7 +17,9 @@ final class ProtocolCodesTests: XCTestCase {
     }
 
     func testByeReasons() {
-        let expected: [(ByeReason, UInt8, String)] = [(.seriesOver, 0, "series-over"), (.quit, 1, "quit"), (.shutdown, 2, "shutdown")]
+        let expected: [(ByeReason, UInt8, String)] = [
+            (.seriesOver, 0, "series-over"), (.quit, 1, "quit"), (.shutdown, 2, "shutdown"),
+        ]
         for (reason, raw, name) in expected {
             XCTAssertEqual(reason.rawValue, raw)
             XCTAssertEqual(reason.description, name)

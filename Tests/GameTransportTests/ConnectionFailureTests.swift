@@ -13,7 +13,7 @@ final class ConnectionFailureTests: XCTestCase {
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
             to: Endpoint(host: loopback, port: port), localName: "Joiner",
-            configuration: .init(connectTimeout: .seconds(1), timeouts: testTimeouts()),
+            configuration: .init(connectTimeout: .seconds(2), timeouts: testTimeouts()),
             onStateChange: { states.append($0) }
         )
         do {

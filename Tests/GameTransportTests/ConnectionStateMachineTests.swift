@@ -57,8 +57,9 @@ final class ConnectionStateMachineTests: XCTestCase {
         var machine = connecting()
         var delays: [Double] = []
         for _ in 0..<10 {
-            guard case .scheduleRetry(let seconds) = machine.handle(.connectFailed(refused, deadlinePassed: false)) else {
-                return XCTFail("no retry scheduled in \(machine.state)")
+            let action = machine.handle(.connectFailed(refused, deadlinePassed: false))
+            guard case .scheduleRetry(let seconds) = action else {
+                return XCTFail("no retry scheduled in \(machine.state): \(action)")
             }
             XCTAssertEqual(machine.state, .waiting(.peerUnreachable(refused, retryIn: seconds)))
             delays.append(seconds)

@@ -238,7 +238,8 @@ struct RawClient {
         while true {
             if let message = try decoder.decode(buffer: &pending) { return message }
             guard let chunk = try await inbound.next() else {
-                if pending.readableBytes > 0 { throw GameProtocolError.truncatedFrame(bufferedBytes: pending.readableBytes) }
+                let left = pending.readableBytes
+                if left > 0 { throw GameProtocolError.truncatedFrame(bufferedBytes: left) }
                 return nil
             }
             pending.writeImmutableBuffer(chunk)

@@ -5,7 +5,7 @@ import XCTest
 
 /// Raw TCP peers that break the protocol: each gets an `error` (or `reject`) frame, then EOF, and the listener keeps
 /// serving.
-final class MisbehavingPeerTests: XCTestCase {
+final class MisbehavingJoinerTests: XCTestCase {
     /// Sends `bytes` as the first thing on a new connection and returns every frame until the host closes.
     private func framesAfterSending(_ bytes: [UInt8], to listener: RunningListener) async throws -> [GameMessage] {
         try await withRawClient(port: listener.port) { client in

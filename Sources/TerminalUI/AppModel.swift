@@ -1,0 +1,303 @@
+import Foundation
+import GameProtocol
+import GameRules
+import TicTacToeApp
+
+/// What the person can set in Settings.
+public struct UISettings: Hashable, Sendable {
+    public enum Difficulty: String, Hashable, Sendable, CaseIterable { case perfect, easy }
+    public enum Starter: String, Hashable, Sendable, CaseIterable { case you, computer, alternate }
+
+    public var difficulty: Difficulty = .perfect
+    public var starter: Starter = .alternate
+    public var name: String
+    public var port: Int = 7878
+    public var lastAddress: String = ""
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// Timers the model can ask for.
+public enum TimerID: Hashable, Sendable {
+    case computerMove
+    case clearFlash
+    case quitGrace
+}
+
+/// What the network side tells the UI.
+public enum NetworkEvent: Sendable {
+    case report(MatchReport)
+    /// The host/join task ended with this status.
+    case finished(ExitStatus)
+}
+
+/// Every input of the UI model.
+public enum AppInput: Sendable {
+    case key(Key)
+    case resized(TerminalSize)
+    case timer(TimerID)
+    /// A network event of session `session` (the runtime drops events of sessions it has abandoned).
+    case network(NetworkEvent, session: Int = 0)
+    /// SIGINT, SIGTERM or SIGHUP.
+    case signal(ByeReason)
+}
+
+/// What the model asks the runtime to do.
+public enum AppEffect: Hashable, Sendable {
+    case schedule(TimerID, after: Double)
+    case host(name: String, port: Int)
+    case join(name: String, address: String)
+    case command(LocalCommand)
+    /// Stop listening / connecting (the match, if any, has been told to leave already).
+    case cancelNetwork
+    case quit(status: Int32)
+}
+
+/// The smallest window the game draws in.
+public let minimumSize = TerminalSize(rows: 20, columns: 44)
+
+/// The whole state of the terminal UI: a pure value. `handle(_:)` returns the effects the runtime carries out;
+/// `render(into:)` draws it. No curses, no sockets.
+public struct AppModel: Sendable {
+    public enum Screen: Sendable {
+        case menu(selected: Int)
+        case computer(ComputerGame)
+        case form(Form)
+        case network(NetworkGame)
+        case search
+        case settings(selected: Int)
+    }
+
+    public var screen: Screen = .menu(selected: 0)
+    public var settings: UISettings
+    public var size: TerminalSize
+    public var showHelp = false
+    /// A one-line message shown in the status line until the next key or timer.
+    public var flash: String?
+    var seed: UInt64
+    /// Set once the person quits; the runtime exits after the network had a moment to say bye.
+    public private(set) var quitting: Int32?
+
+    public init(settings: UISettings, size: TerminalSize, seed: UInt64) {
+        self.settings = settings
+        self.size = size
+        self.seed = seed
+    }
+
+    public var isTooSmall: Bool { size.rows < minimumSize.rows || size.columns < minimumSize.columns }
+
+    /// Whether a network match or listener is running (so leaving must tell the peer).
+    var networkActive: Bool {
+        if case .network(let game) = screen { return !game.isOver }
+        return false
+    }
+
+    public mutating func handle(_ input: AppInput) -> [AppEffect] {
+        switch input {
+        case .resized(let newSize):
+            size = newSize
+            return []
+        case .timer(.clearFlash):
+            flash = nil
+            return []
+        case .timer(.quitGrace):
+            return [.quit(status: quitting ?? 0)]
+        case .timer(.computerMove):
+            guard case .computer(var game) = screen else { return [] }
+            let effects = game.computerMoves()
+            screen = .computer(game)
+            return effects
+        case .signal(let reason):
+            return quit(status: reason == .shutdown ? 143 : 130, reason: reason)
+        case .network(let event, _):
+            guard case .network(var game) = screen else { return [] }
+            let effects = game.apply(event)
+            screen = .network(game)
+            return effects
+        case .key(let key):
+            if key == .resize { return [] }
+            flash = nil
+            if showHelp {
+                showHelp = false
+                return []
+            }
+            if key == .character("?") {
+                showHelp = true
+                return []
+            }
+            if isTooSmall {
+                if key == .character("q") || key == .escape { return quit(status: 0, reason: .quit) }
+                return []
+            }
+            return handleKey(key)
+        }
+    }
+
+    private mutating func handleKey(_ key: Key) -> [AppEffect] {
+        switch screen {
+        case .menu(let selected):
+            return handleMenu(key, selected: selected)
+        case .computer(var game):
+            if key == .character("q") || key == .escape {
+                screen = .menu(selected: 0)
+                return []
+            }
+            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
+            screen = .computer(game)
+            return effects
+        case .form(var form):
+            switch form.handle(key) {
+            case .none:
+                screen = .form(form)
+                return []
+            case .cancel:
+                screen = .menu(selected: form.kind == .host ? 1 : 3)
+                return []
+            case .submit:
+                return submit(form)
+            }
+        case .network(var game):
+            if key == .character("q") || key == .escape {
+                var effects: [AppEffect] = []
+                if game.inMatch { effects.append(.command(.leave(.quit))) }
+                if !game.isOver { effects.append(.cancelNetwork) }
+                screen = .menu(selected: game.role == .host ? 1 : 3)
+                return effects
+            }
+            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
+            screen = .network(game)
+            return effects
+        case .search:
+            if key == .character("q") || key == .escape {
+                screen = .menu(selected: 2)
+            } else if key == .character("a") || key == .enter {
+                screen = .form(Form(kind: .join, settings: settings))
+            }
+            return []
+        case .settings(let selected):
+            return handleSettings(key, selected: selected)
+        }
+    }
+
+    /// Leaves: tells a connected peer (bye), then quits after a short grace period for the frame to go out.
+    mutating func quit(status: Int32, reason: ByeReason) -> [AppEffect] {
+        guard quitting == nil else { return [.quit(status: status)] }
+        quitting = status
+        if case .network(let game) = screen, !game.isOver {
+            var effects: [AppEffect] = []
+            if game.inMatch { effects.append(.command(.leave(reason))) }
+            effects.append(.cancelNetwork)
+            return effects + [.schedule(.quitGrace, after: 0.3)]
+        }
+        return [.quit(status: status)]
+    }
+
+    // MARK: Menu
+
+    public static let menuItems: [(title: String, shortcut: Character)] = [
+        ("Play against the computer", "p"),
+        ("Host a game", "h"),
+        ("Search for games", "s"),
+        ("Join by address", "a"),
+        ("Settings", "t"),
+        ("Quit", "q"),
+    ]
+
+    private mutating func handleMenu(_ key: Key, selected: Int) -> [AppEffect] {
+        let count = Self.menuItems.count
+        switch key {
+        case .up, .character("k"), .backTab:
+            screen = .menu(selected: (selected + count - 1) % count)
+        case .down, .character("j"), .tab:
+            screen = .menu(selected: (selected + 1) % count)
+        case .enter, .character(" "):
+            return choose(selected)
+        case .escape:
+            return quit(status: 0, reason: .quit)
+        case .click(let row, _):
+            let index = row - MenuLayout.firstRow(size: size)
+            if (0..<count).contains(index) { return choose(index) }
+        case .character(let c):
+            if let index = Self.menuItems.firstIndex(where: { $0.shortcut == Character(c.lowercased()) }) {
+                return choose(index)
+            }
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func choose(_ index: Int) -> [AppEffect] {
+        switch index {
+        case 0:
+            seed &+= 1
+            var game = ComputerGame(settings: settings, seed: seed)
+            let effects = game.begin()
+            screen = .computer(game)
+            return effects
+        case 1: screen = .form(Form(kind: .host, settings: settings))
+        case 2: screen = .search
+        case 3: screen = .form(Form(kind: .join, settings: settings))
+        case 4: screen = .settings(selected: 0)
+        default: return quit(status: 0, reason: .quit)
+        }
+        return []
+    }
+
+    private mutating func submit(_ form: Form) -> [AppEffect] {
+        settings.name = form.name
+        switch form.kind {
+        case .host:
+            settings.port = form.port ?? settings.port
+            screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)"))
+            return [.host(name: form.name, port: settings.port)]
+        case .join:
+            settings.lastAddress = form.address
+            screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))
+            return [.join(name: form.name, address: form.address)]
+        }
+    }
+
+    // MARK: Settings
+
+    static let settingsRows = 3
+
+    private mutating func handleSettings(_ key: Key, selected: Int) -> [AppEffect] {
+        if selected == 2 {  // the name is edited in place: letters are text here
+            switch key {
+            case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
+                if settings.name.count < 32 { settings.name.append(c) }
+                return []
+            case .backspace, .delete:
+                if !settings.name.isEmpty { settings.name.removeLast() }
+                return []
+            default:
+                break
+            }
+        }
+        switch key {
+        case .escape, .character("q"):
+            if settings.name.trimmingCharacters(in: .whitespaces).isEmpty { settings.name = "player" }
+            screen = .menu(selected: 4)
+        case .up, .character("k"), .backTab:
+            screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)
+        case .down, .character("j"), .tab, .enter:
+            screen = .settings(selected: (selected + 1) % Self.settingsRows)
+        case .left, .right, .character(" "), .character("h"), .character("l"):
+            let step = key == .left || key == .character("h") ? -1 : 1
+            if selected == 0 { settings.difficulty = cycle(settings.difficulty, step) }
+            if selected == 1 { settings.starter = cycle(settings.starter, step) }
+        default:
+            break
+        }
+        return []
+    }
+
+    private func cycle<T: CaseIterable & Equatable>(_ value: T, _ step: Int) -> T {
+        let all = Array(T.allCases)
+        let index = all.firstIndex(of: value) ?? 0
+        return all[(index + step + all.count) % all.count]
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Inputs from other threads (network, signals) for the UI loop, with a pipe that wakes the loop's `poll`.
+public final class EventQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [AppInput] = []
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    public init() {
+        var fds: [Int32] = [0, 0]
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+        for fd in fds where fd >= 0 {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// The descriptor that becomes readable when something is posted.
+    public var wakeDescriptor: Int32 { readEnd }
+
+    public func post(_ input: AppInput) {
+        lock.withLock { pending.append(input) }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Everything posted so far, oldest first.
+    public func drain() -> [AppInput] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(readEnd, &buffer, buffer.count) > 0 {}
+        return lock.withLock {
+            defer { pending = [] }
+            return pending
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import GameProtocol
+import GameRules
+import GameTransport
+import TicTacToeApp
+
+/// A game against a person over the network, mirrored from the match's reports.
+public struct NetworkGame: Sendable {
+    public enum Phase: Sendable, Hashable {
+        case starting
+        case listening(port: Int)
+        case connecting
+        case playing
+        case betweenGames
+        case ended(String, failed: Bool)
+    }
+
+    public let role: MatchSession.Role
+    public let localName: String
+    /// What we host on or join ("port 7878", "192.0.2.10:7878").
+    public let target: String
+    public private(set) var phase: Phase = .starting
+    public private(set) var peerName: String?
+    public private(set) var connection: String
+    public private(set) var game: Game?
+    public private(set) var localMark: Mark?
+    public private(set) var number = 0
+    public private(set) var score = MatchSession.Score()
+    public private(set) var cursor = 4
+    public private(set) var localOffered = false
+    public private(set) var peerOffered = false
+    public private(set) var lastResult: GameResult?
+    /// The final board of the last game, as the match reported it.
+    public private(set) var lastBoard: Board?
+    /// The host's advertised name, or why advertising is unavailable (Bonjour).
+    public var advertisement: String?
+    public private(set) var networkFinished = false
+
+    init(role: MatchSession.Role, localName: String, target: String) {
+        self.role = role
+        self.localName = localName
+        self.target = target
+        self.connection = role == .host ? "Starting to host on \(target)…" : "Connecting to \(target)…"
+        if role == .joiner { phase = .connecting }
+    }
+
+    public var isOver: Bool {
+        if case .ended = phase { return true }
+        return false
+    }
+
+    /// Whether a peer is connected (so leaving must say bye).
+    var inMatch: Bool { phase == .playing || phase == .betweenGames }
+
+    public var isLocalTurn: Bool {
+        guard phase == .playing, let game, let localMark else { return false }
+        return !game.isOver && game.turn == localMark
+    }
+
+    var peer: String { peerName ?? "the opponent" }
+
+    mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
+        switch event {
+        case .finished(let status):
+            networkFinished = true
+            if !isOver {
+                phase = .ended(status == .success ? "Match over" : "The connection ended", failed: status != .success)
+                connection = status == .success ? "Match over" : "Disconnected"
+            }
+            return []
+        case .report(let report):
+            apply(report)
+            return []
+        }
+    }
+
+    private mutating func apply(_ report: MatchReport) {
+        switch report {
+        case .seed, .summary, .rejectedBusy, .peerFailed:
+            break
+        case .listening(_, let port, _):
+            if !inMatch, !isOver {
+                phase = .listening(port: port)
+                connection = "Waiting for a joiner on port \(port)"
+            }
+        case .connectionState(let state):
+            switch state {
+            case .preparing: connection = "Connecting to \(target)…"
+            case .waiting(let reason): connection = "Waiting: \(reason)"
+            case .failed(let error):
+                connection = "Failed: \(error)"
+                phase = .ended("Could not join: \(error)", failed: true)
+            default: break
+            }
+        case .connected(let name, _, _):
+            peerName = DisplayText.sanitize(name)
+            connection = "Playing against \(peer)"
+            phase = .playing
+        case .session(let event):
+            apply(event)
+        case .error(let message, _):
+            connection = message
+            phase = .ended(message, failed: true)
+        case .localMoveRejected(let why):
+            connection = "Move refused: \(why)"
+        }
+    }
+
+    private mutating func apply(_ event: MatchSession.Event) {
+        switch event {
+        case .gameStarted(let number, let mark, let first):
+            self.number = number
+            game = Game(firstMover: first)
+            localMark = mark
+            phase = .playing
+            localOffered = false
+            peerOffered = false
+            lastResult = nil
+            cursor = 4
+            connection = "Playing against \(peer)"
+        case .moved(let mark, let cell, _):
+            _ = try? game?.play(cell, by: mark)
+        case .gameOver(_, let result, let board, let score):
+            self.score = score
+            lastResult = result
+            phase = .betweenGames
+            lastBoard = board
+            if case .forfeit = result.reason { return }
+            connection = "Game over: r for a rematch, n to stop, q to leave"
+        case .rematchOffered:
+            peerOffered = true
+            connection = "\(peer) offers a rematch: r to accept, n to decline"
+        case .matchOver(let end, let score):
+            self.score = score
+            switch end {
+            case .completed(.local): phase = .ended("Match over", failed: false)
+            case .completed(.peer): phase = .ended("\(peer) ended the match", failed: false)
+            case .peerLeft: phase = .ended("Opponent left: \(peer) is gone", failed: true)
+            case .peerTimedOut(let why): phase = .ended("Opponent lost: \(why)", failed: true)
+            case .peerViolation(_, let text): phase = .ended("\(peer) broke the rules: \(text)", failed: true)
+            case .peerReportedError(_, let text):
+                phase = .ended("\(peer) reported an error: \(DisplayText.sanitize(text, maxLength: 60))", failed: true)
+            case .localLeft: phase = .ended("You left", failed: false)
+            }
+            if case .ended(let text, _) = phase { connection = text }
+        }
+    }
+
+    mutating func handle(_ key: Key, layout: BoardLayout) -> [AppEffect] {
+        switch phase {
+        case .betweenGames:
+            if key == .character("r"), !localOffered {
+                localOffered = true
+                connection = peerOffered ? "Rematch!" : "Rematch offered; waiting for \(peer)…"
+                return [.command(.rematch(true))]
+            }
+            if key == .character("n") {
+                return [.command(.rematch(false))]
+            }
+            return []
+        case .playing:
+            if let moved = CursorMove.apply(key, to: cursor) {
+                cursor = moved
+                return []
+            }
+            if key == .character("R"), game?.isOver == false {
+                return [.command(.resign)]
+            }
+            guard isLocalTurn, let game, let localMark,
+                  let cell = CursorMove.placement(key, cursor: cursor, layout: layout),
+                  game.validate(cell, by: localMark) == nil
+            else { return [] }
+            cursor = cell
+            return [.command(.move(cell))]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import GameProtocol
+import GameRules
+import TicTacToeApp
+
+enum MenuLayout {
+    static func firstRow(size: TerminalSize) -> Int { max(4, (size.rows - AppModel.menuItems.count) / 2 - 1) }
+}
+
+extension AppModel {
+    /// Draws the whole screen.
+    public func render(unicode: Bool) -> Canvas {
+        var canvas = Canvas(size: size)
+        if isTooSmall {
+            let lines = [
+                "The window is too small:",
+                "make the window at least \(minimumSize.columns)x\(minimumSize.rows)",
+                "(now \(size.columns)x\(size.rows); q quits)",
+            ]
+            let top = max(0, size.rows / 2 - 1)
+            for (i, line) in lines.enumerated() {
+                canvas.put(DisplayWidth.truncate(line, to: size.columns), row: top + i, column: 0, style: i == 1 ? .bold : .normal)
+            }
+            return canvas
+        }
+        canvas.putCentered("TicTacToe", row: 0, style: .title)
+        var status = ""
+        var hints = ""
+        switch screen {
+        case .menu(let selected):
+            renderMenu(&canvas, selected: selected)
+            hints = "↑/↓ or j/k choose · Enter or a letter picks · ? help"
+        case .computer(let game):
+            renderComputer(&canvas, game, unicode: unicode)
+            hints = game.game.isOver
+                ? "r rematch · q back to the menu · ? help"
+                : "arrows/hjkl/wasd move · Enter/Space or 1-9 place · click · q back · ? help"
+            status = "Against the computer (\(game.difficulty.rawValue))"
+        case .form(let form):
+            renderForm(&canvas, form)
+            hints = "Tab switches field · Enter \(form.kind == .host ? "starts hosting" : "joins") · Esc back"
+        case .network(let game):
+            renderNetwork(&canvas, game, unicode: unicode)
+            status = game.connection
+            switch game.phase {
+            case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
+            case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
+            case .ended: hints = "q back to the menu"
+            default: hints = "q cancel"
+            }
+        case .search:
+            renderSearch(&canvas)
+            hints = "a join by address · q back"
+            status = "Discovery: not available yet"
+        case .settings(let selected):
+            renderSettings(&canvas, selected: selected)
+            hints = "↑/↓ choose · ←/→ change · type to edit the name · Esc back"
+        }
+        if let flash { status = flash }
+        if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
+            .replacingOccurrences(of: "←/→", with: "left/right") }
+        canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
+        canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 1, column: 0, style: .status)
+        canvas.put(DisplayWidth.truncate(status, to: size.columns - 2), row: size.rows - 1, column: 1, style: .status)
+        if showHelp { renderHelp(&canvas, unicode: unicode) }
+        return canvas
+    }
+
+    private func renderMenu(_ canvas: inout Canvas, selected: Int) {
+        let top = MenuLayout.firstRow(size: size)
+        canvas.putCentered("Two players, one LAN, nine cells.", row: top - 2, style: .dim)
+        let width = 34
+        let left = max(0, (size.columns - width) / 2)
+        for (index, item) in Self.menuItems.enumerated() {
+            let style: Style = index == selected ? .selected : .normal
+            let line = " [\(item.shortcut)] \(item.title)"
+            canvas.put(line.padding(toLength: width, withPad: " ", startingAt: 0), row: top + index, column: left, style: style)
+            canvas.restyle(row: top + index, column: left + 2, width: 1, style: index == selected ? .selected : .accent)
+        }
+        canvas.putCentered("Playing as \(DisplayText.sanitize(settings.name))", row: top + Self.menuItems.count + 1, style: .dim)
+    }
+
+    private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
+        let layout = BoardLayout(size: size, top: 5)
+        let vertical = unicode ? "│" : "|"
+        let horizontal = unicode ? "─" : "-"
+        let cross = unicode ? "┼" : "+"
+        let blank = String(repeating: " ", count: BoardLayout.cellWidth)
+        for cell in 0..<9 {
+            let row = layout.top + (cell / 3) * (BoardLayout.cellHeight + 1)
+            let column = layout.left + (cell % 3) * (BoardLayout.cellWidth + 1)
+            let style: Style = winning.contains(cell) ? .winning : (cell == cursor ? .cursor : .normal)
+            for dy in 0..<BoardLayout.cellHeight {
+                canvas.put(blank, row: row + dy, column: column, style: style)
+            }
+            let (centreRow, centreColumn) = layout.centre(of: cell)
+            if let mark = board[cell] {
+                let markStyle: Style = winning.contains(cell) ? .winning : (mark == .x ? .markX : .markO)
+                canvas.put(mark.description, row: centreRow, column: centreColumn, style: markStyle)
+            } else {
+                canvas.put(String(cell + 1), row: centreRow, column: centreColumn, style: cell == cursor ? .cursor : .dim)
+            }
+        }
+        for line in 1...2 {
+            let row = layout.top + line * (BoardLayout.cellHeight + 1) - 1
+            let segment = String(repeating: horizontal, count: BoardLayout.cellWidth)
+            canvas.put([segment, segment, segment].joined(separator: cross), row: row, column: layout.left, style: .dim)
+            let column = layout.left + line * (BoardLayout.cellWidth + 1) - 1
+            for y in 0..<BoardLayout.height where (y + 1) % (BoardLayout.cellHeight + 1) != 0 {
+                canvas.put(vertical, row: layout.top + y, column: column, style: .dim)
+            }
+        }
+    }
+
+    private func winningCells(_ result: GameResult?) -> [Int] {
+        if case .line(let cells)? = result?.reason { return cells }
+        return []
+    }
+
+    private func renderComputer(_ canvas: inout Canvas, _ game: ComputerGame, unicode: Bool) {
+        let who = "You: \(game.humanMark)   Computer (\(game.difficulty.rawValue)): \(game.humanMark.opponent)"
+        canvas.putCentered(who, row: 2)
+        canvas.putCentered("Game \(game.number)   Score: you \(game.wins) · computer \(game.losses) · draws \(game.draws)",
+                           row: 3, style: .bold)
+        renderBoard(&canvas, board: game.game.board, cursor: game.isHumanTurn ? game.cursor : nil,
+                    winning: winningCells(game.game.result), unicode: unicode)
+        let line: String
+        let style: Style
+        if let result = game.game.result {
+            style = .accent
+            switch result.winner {
+            case nil: line = "Draw. Press r for a rematch."
+            case game.humanMark?: line = "You win! Press r for a rematch."
+            default: line = "The computer wins. Press r for a rematch."
+            }
+        } else {
+            line = game.isHumanTurn ? "Your turn (\(game.humanMark))" : "The computer is thinking…"
+            style = .bold
+        }
+        canvas.putCentered(line, row: 5 + BoardLayout.height + 1, style: style)
+    }
+
+    private func renderNetwork(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {
+        let peer = DisplayWidth.truncate(game.peerName ?? "…", to: 20)
+        let me = DisplayWidth.truncate(DisplayText.sanitize(game.localName), to: 20)
+        if let mark = game.localMark {
+            canvas.putCentered("You (\(me)): \(mark)   \(peer): \(mark.opponent)", row: 2)
+            let score = game.score
+            canvas.putCentered("Game \(game.number)   Score: you \(score.localWins) · \(peer) \(score.peerWins) · draws \(score.draws)",
+                               row: 3, style: .bold)
+        } else {
+            canvas.putCentered(game.role == .host ? "Hosting as \(me)" : "Joining \(game.target) as \(me)", row: 2)
+        }
+        if let advertisement = game.advertisement { canvas.putCentered(advertisement, row: 4, style: .dim) }
+        let resultRow = 5 + BoardLayout.height + 1
+        if let board = game.game?.board ?? game.lastBoard {
+            renderBoard(&canvas, board: board, cursor: game.isLocalTurn ? game.cursor : nil,
+                        winning: winningCells(game.lastResult ?? game.game?.result), unicode: unicode)
+        } else {
+            let text: String
+            switch game.phase {
+            case .listening(let port): text = "Waiting for someone to join on port \(port)…"
+            case .ended(let why, _): text = why
+            default: text = game.connection
+            }
+            canvas.putCentered(DisplayWidth.truncate(text, to: size.columns - 2), row: 10, style: .bold)
+        }
+        let line: String
+        var style: Style = .bold
+        switch game.phase {
+        case .playing:
+            line = game.isLocalTurn ? "Your turn (\(game.localMark?.description ?? "?"))" : "\(peer)'s turn"
+        case .betweenGames:
+            line = resultText(game.lastResult, localMark: game.localMark, peer: peer)
+                + (game.peerOffered ? " \(peer) wants a rematch." : "")
+            style = .accent
+        case .ended(let why, let failed):
+            line = game.lastResult != nil || game.game != nil ? why : ""
+            style = failed ? .error : .accent
+        default:
+            line = ""
+        }
+        canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: resultRow, style: style)
+    }
+
+    private func resultText(_ result: GameResult?, localMark: Mark?, peer: String) -> String {
+        guard let result else { return "" }
+        switch (result.winner, result.reason) {
+        case (nil, _): return "Draw."
+        case (localMark?, .resignation): return "\(peer) resigned: you win!"
+        case (localMark?, .forfeit): return "\(peer) left: you win."
+        case (localMark?, _): return "You win!"
+        case (_, .resignation): return "You resigned."
+        default: return "\(peer) wins."
+        }
+    }
+
+    private func renderForm(_ canvas: inout Canvas, _ form: Form) {
+        canvas.putCentered(form.title, row: 3, style: .bold)
+        let left = max(1, (size.columns - 40) / 2)
+        let fields = [("Name", form.name), (form.secondLabel, form.second)]
+        for (index, field) in fields.enumerated() {
+            let row = 6 + index * 3
+            canvas.put(field.0, row: row, column: left, style: .dim)
+            let value = DisplayWidth.truncate(field.1, to: 36) + (index == form.field ? "_" : "")
+            canvas.put(" " + value.padding(toLength: 38, withPad: " ", startingAt: 0), row: row + 1, column: left,
+                       style: index == form.field ? .selected : .normal)
+        }
+        if let error = form.error {
+            canvas.put(DisplayWidth.truncate(error, to: size.columns - left - 1), row: 13, column: left, style: .error)
+        }
+        if form.kind == .host {
+            canvas.put("Others join you with your address and this port.", row: 15, column: left, style: .dim)
+        }
+    }
+
+    private func renderSearch(_ canvas: inout Canvas) {
+        canvas.putCentered("Search for games", row: 3, style: .bold)
+        let lines = [
+            "Bonjour discovery is not available yet:",
+            "it comes with the next version.",
+            "",
+            "Until then, ask the host for their address",
+            "and use Join by address (press a).",
+        ]
+        for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index) }
+    }
+
+    private func renderSettings(_ canvas: inout Canvas, selected: Int) {
+        canvas.putCentered("Settings", row: 3, style: .bold)
+        let left = max(1, (size.columns - 40) / 2)
+        let rows = [
+            ("Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
+            ("Who starts", "< \(settings.starter.rawValue) >"),
+            ("Your name", DisplayText.sanitize(settings.name) + (selected == 2 ? "_" : "")),
+        ]
+        for (index, row) in rows.enumerated() {
+            let style: Style = index == selected ? .selected : .normal
+            canvas.put((row.0.padding(toLength: 12, withPad: " ", startingAt: 0) + row.1)
+                .padding(toLength: 40, withPad: " ", startingAt: 0), row: 6 + index * 2, column: left, style: style)
+        }
+    }
+
+    private func renderHelp(_ canvas: inout Canvas, unicode: Bool) {
+        let lines = [
+            "Keys",
+            "",
+            "Menu      ↑/↓ j/k, Enter, or the letter in [ ]",
+            "Board     arrows, hjkl or WASD move the cursor",
+            "          Enter/Space places; 1-9 place directly",
+            "          (1 top-left … 9 bottom-right); click",
+            "Games     r rematch, R resign (network), q back",
+            "Anywhere  ? this help, Ctrl-C quits",
+            "",
+            "Press any key to close",
+        ]
+        let width = min(size.columns - 2, 52)
+        let height = lines.count + 2
+        let top = max(1, (size.rows - height) / 2)
+        let left = max(1, (size.columns - width) / 2)
+        for row in 0..<height {
+            canvas.put(String(repeating: " ", count: width), row: top + row, column: left, style: .selected)
+        }
+        for (index, line) in lines.enumerated() {
+            let text = unicode ? line : line.replacingOccurrences(of: "↑/↓", with: "up/dn").replacingOccurrences(of: "…", with: "..")
+            canvas.put(DisplayWidth.truncate(text, to: width - 4), row: top + 1 + index, column: left + 2,
+                       style: index == 0 ? .bold : .selected)
+        }
+    }
+}

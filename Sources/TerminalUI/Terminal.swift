@@ -1,0 +1,41 @@
+/// A key (or other input) from the terminal, independent of curses.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case enter, escape, backspace, delete, tab, backTab, home, end
+    /// The window changed size.
+    case resize
+    /// A mouse click at a screen position (0-based).
+    case click(row: Int, column: Int)
+}
+
+/// The size of the window in character cells.
+public struct TerminalSize: Hashable, Sendable {
+    public var rows: Int
+    public var columns: Int
+    public init(rows: Int, columns: Int) {
+        self.rows = rows
+        self.columns = columns
+    }
+}
+
+/// The small seam every screen is written against. `CursesTerminal` is the real one; tests use a fake that records
+/// frames and replays keys.
+public protocol Terminal: AnyObject {
+    /// Takes over the screen (curses: initscr and friends).
+    func start(colors: Bool) throws
+    /// Gives the screen back (curses: endwin). Safe to call twice.
+    func stop()
+    var size: TerminalSize { get }
+    /// Whether box-drawing characters can be shown (a UTF-8 locale).
+    var unicode: Bool { get }
+    /// Whether colours are in use (the terminal has them and neither NO_COLOR nor --no-color said no).
+    var colors: Bool { get }
+    /// Shows a frame.
+    func present(_ canvas: Canvas)
+    /// Sleeps until a key is ready, `wakeDescriptor` becomes readable, or `timeout` seconds pass (nil: no limit).
+    /// Returns false when input has ended for good (the fake's script ran out).
+    func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool
+    /// The keys available now, without blocking.
+    func readKeys() -> [Key]
+}

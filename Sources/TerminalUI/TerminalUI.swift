@@ -1,1 +1,0 @@
-// The terminal seam and screens arrive here (issue 3).

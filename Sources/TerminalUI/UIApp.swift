@@ -1,0 +1,112 @@
+import Dispatch
+import Foundation
+import GameProtocol
+import Logging
+
+/// The UI loop: one thread does every terminal call. Keys come from the terminal, network and signal events
+/// through the `EventQueue`, timers from the loop's own deadline list; between them the process sleeps in `poll`.
+public final class UIApp {
+    public let queue = EventQueue()
+    private let terminal: Terminal
+    private let network: NetworkService
+    private let clock: () -> Double
+    private let logger: Logger
+    private var colors: Bool
+    public private(set) var model: AppModel
+    private var timers: [TimerID: Double] = [:]
+    private var handle: NetworkHandle?
+    private var session = 0
+    private var signalSources: [DispatchSourceSignal] = []
+
+    public init(
+        terminal: Terminal,
+        settings: UISettings,
+        network: NetworkService = LiveNetworkService(),
+        colors: Bool = true,
+        seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
+        clock: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        logger: Logger = Logger(label: "tictactoe.ui")
+    ) {
+        self.terminal = terminal
+        self.network = network
+        self.clock = clock
+        self.colors = colors
+        self.logger = logger
+        self.model = AppModel(settings: settings, size: TerminalSize(rows: 24, columns: 80), seed: seed)
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP become `.signal` inputs: the loop tells a connected peer, restores the terminal
+    /// and exits.
+    public func installSignalHandlers() {
+        let handlers: [(Int32, ByeReason)] = [(SIGINT, .quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown)]
+        for (number, reason) in handlers {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [queue] in queue.post(.signal(reason)) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.
+    public func run() throws -> Int32 {
+        try terminal.start(colors: colors)
+        defer { terminal.stop() }
+        model.size = terminal.size
+        var dirty = true
+        while true {
+            if dirty {
+                terminal.present(model.render(unicode: terminal.unicode))
+                dirty = false
+            }
+            let timeout = timers.values.min().map { max(0, $0 - clock()) }
+            let alive = terminal.waitForInput(timeout: timeout, wakeDescriptor: queue.wakeDescriptor)
+            var inputs: [AppInput] = terminal.readKeys().map { $0 == .resize ? .resized(terminal.size) : .key($0) }
+            inputs += queue.drain().filter { input in
+                if case .network(_, let id) = input { return id == session }
+                return true
+            }
+            let now = clock()
+            for (id, deadline) in timers.sorted(by: { $0.value < $1.value }) where deadline <= now {
+                timers[id] = nil
+                inputs.append(.timer(id))
+            }
+            if inputs.isEmpty {
+                if !alive { return 0 }
+                continue
+            }
+            dirty = true
+            for input in inputs {
+                for effect in model.handle(input) {
+                    if let status = perform(effect) { return status }
+                }
+            }
+        }
+    }
+
+    private func perform(_ effect: AppEffect) -> Int32? {
+        switch effect {
+        case .schedule(let id, let seconds):
+            timers[id] = clock() + seconds
+        case .host(let name, let port):
+            handle?.cancel()
+            session += 1
+            let id = session
+            logger.info("hosting as \(name) on port \(port)")
+            handle = network.host(name: name, port: port, events: { [queue] in queue.post(.network($0, session: id)) })
+        case .join(let name, let address):
+            handle?.cancel()
+            session += 1
+            let id = session
+            logger.info("joining \(address) as \(name)")
+            handle = network.join(name: name, address: address, events: { [queue] in queue.post(.network($0, session: id)) })
+        case .command(let command):
+            handle?.send(command)
+        case .cancelNetwork:
+            handle?.cancel()
+        case .quit(let status):
+            return status
+        }
+        return nil
+    }
+}

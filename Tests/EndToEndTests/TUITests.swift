@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// The real full-screen UI in real terminals (tmux).
+final class TUITests: XCTestCase {
+    func testAWholeGameAgainstTheComputerShowsTheResult() throws {
+        let tmux = try Tmux()
+        try tmux.start("solo", tuiCommand("--name solo"))
+        XCTAssertNotNil(tmux.waitFor("solo", text: "Play against the computer"), tmux.screen("solo"))
+        try tmux.keys("solo", "p")
+        XCTAssertNotNil(tmux.waitFor("solo", text: "Score: you 0"), tmux.screen("solo"))
+        // Try every cell in turn, giving the computer time to answer: the game must end.
+        for cell in 1...9 {
+            try tmux.keys("solo", String(cell))
+            _ = tmux.waitFor("solo", timeout: 2) { $0.contains("Your turn") || $0.contains("rematch") }
+        }
+        let screen = try XCTUnwrap(tmux.waitFor("solo", text: "Press r for a rematch"), tmux.screen("solo"))
+        XCTAssertTrue(screen.contains("The computer wins") || screen.contains("Draw."), screen)
+        XCTAssertFalse(screen.contains("You win"), "the perfect computer lost:\n\(screen)")
+        XCTAssertTrue(screen.contains("┼"), "no box drawing in a UTF-8 locale:\n\(screen)")
+        try tmux.keys("solo", "r")
+        XCTAssertNotNil(tmux.waitFor("solo", text: "Game 2"), tmux.screen("solo"))
+    }
+
+    func testHostAndJoinPlayARematchAndTheScoresAgree() throws {
+        let tmux = try Tmux()
+        try tmux.start("host", tuiCommand("--name alice"))
+        try tmux.start("join", tuiCommand("--name bob"))
+        XCTAssertNotNil(tmux.waitFor("host", text: "Host a game"))
+        try tmux.keys("host", "h")
+        XCTAssertNotNil(tmux.waitFor("host", text: "Port"))
+        try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
+        try tmux.literal("host", "0")
+        try tmux.keys("host", "Enter")
+        let waiting = try XCTUnwrap(tmux.waitFor("host", text: "Waiting for someone to join on port"), tmux.screen("host"))
+        let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
+            String(waiting[$0].dropFirst(5))
+        })
+        XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"))
+        try tmux.keys("join", "a")
+        XCTAssertNotNil(tmux.waitFor("join", text: "Address"))
+        try tmux.literal("join", "127.0.0.1:\(port)")
+        try tmux.keys("join", "Enter")
+        XCTAssertNotNil(tmux.waitFor("join", text: "Your turn (X)"), tmux.screen("join"))
+        XCTAssertNotNil(tmux.waitFor("host", text: "bob's turn"), tmux.screen("host"))
+
+        // Game 1: bob (X) takes the top row.
+        for (pane, cell, next) in [("join", "1", "host"), ("host", "4", "join"), ("join", "2", "host"), ("host", "5", "join")] {
+            try tmux.keys(pane, cell)
+            XCTAssertNotNil(tmux.waitFor(next, text: "Your turn"), tmux.screen(next))
+        }
+        try tmux.keys("join", "3")
+        XCTAssertNotNil(tmux.waitFor("join", text: "You win!"), tmux.screen("join"))
+        XCTAssertNotNil(tmux.waitFor("host", text: "bob wins."), tmux.screen("host"))
+
+        // Rematch: both ask; game 2 has alice as X.
+        try tmux.keys("host", "r")
+        XCTAssertNotNil(tmux.waitFor("join", text: "alice wants a rematch"), tmux.screen("join"))
+        try tmux.keys("join", "r")
+        XCTAssertNotNil(tmux.waitFor("host", text: "Game 2"), tmux.screen("host"))
+        XCTAssertNotNil(tmux.waitFor("host", text: "Your turn (X)"), tmux.screen("host"))
+        for (pane, cell, next) in [("host", "1", "join"), ("join", "4", "host"), ("host", "2", "join"), ("join", "5", "host")] {
+            try tmux.keys(pane, cell)
+            XCTAssertNotNil(tmux.waitFor(next, text: "Your turn"), tmux.screen(next))
+        }
+        try tmux.keys("host", "3")
+        let hostScreen = try XCTUnwrap(tmux.waitFor("host", text: "You win!"), tmux.screen("host"))
+        let joinScreen = try XCTUnwrap(tmux.waitFor("join", text: "alice wins."), tmux.screen("join"))
+        XCTAssertTrue(hostScreen.contains("Score: you 1 · bob 1 · draws 0"), hostScreen)
+        XCTAssertTrue(joinScreen.contains("Score: you 1 · alice 1 · draws 0"), joinScreen)
+    }
+
+    func testCtrlCLeavesAUsableTerminalAndTheOpponentSeesItLeft() throws {
+        let tmux = try Tmux()
+        try tmux.start("host", tuiCommand("--name alice"))
+        // The joiner runs from a shell, so the shell's terminal can be checked after Ctrl-C.
+        try tmux.start("join", "env PS1='$ ' bash --norc --noprofile")
+        XCTAssertNotNil(tmux.waitFor("host", text: "Host a game"))
+        try tmux.keys("host", "h")
+        try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
+        try tmux.literal("host", "0")
+        try tmux.keys("host", "Enter")
+        let waiting = try XCTUnwrap(tmux.waitFor("host", text: "Waiting for someone to join on port"))
+        let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
+            String(waiting[$0].dropFirst(5))
+        })
+        try tmux.literal("join", tuiCommand("--name bob"))
+        try tmux.keys("join", "Enter")
+        XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"), tmux.screen("join"))
+        try tmux.keys("join", "a")
+        try tmux.literal("join", "127.0.0.1:\(port)")
+        try tmux.keys("join", "Enter")
+        XCTAssertNotNil(tmux.waitFor("join", text: "Your turn (X)"), tmux.screen("join"))
+        try tmux.keys("join", "5")
+        XCTAssertNotNil(tmux.waitFor("host", text: "Your turn (O)"))
+
+        try tmux.keys("join", "C-c")
+        XCTAssertNotNil(tmux.waitFor("host", text: "Opponent left"), tmux.screen("host"))
+        // Back at the shell: it echoes what we type and runs it, and stty shows a sane line discipline.
+        XCTAssertNotNil(tmux.waitFor("join", text: "$ "), tmux.screen("join"))
+        try tmux.literal("join", "echo ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")
+        try tmux.keys("join", "Enter")
+        let screen = try XCTUnwrap(tmux.waitFor("join", text: "ok-42"), tmux.screen("join"))
+        XCTAssertTrue(screen.contains("icanon,echo,") || screen.contains("echo,icanon,"), screen)
+        XCTAssertFalse(screen.contains("TicTacToe"), "the game's screen was left behind:\n\(screen)")
+    }
+
+    func testIdleUIUsesNoCPU() throws {
+        let tmux = try Tmux()
+        try tmux.start("idle", tuiCommand("--name idle"))
+        XCTAssertNotNil(tmux.waitFor("idle", text: "Play against the computer"))
+        // The figure is written to the test log; tests assert behaviour, not speed: it must simply not spin.
+        guard let shell = tmux.panePID("idle") else { return XCTFail("no pane pid") }
+        let ticks = cpuTicks(ofChildOf: shell)
+        sleep(3)
+        let after = cpuTicks(ofChildOf: shell)
+        print("idle TUI on the menu: \(after - ticks) CPU ticks (1/100 s) over 3 s")
+        XCTAssertLessThan(after - ticks, 150, "the idle UI busy-loops")
+    }
+
+    private func cpuTicks(ofChildOf pid: Int32) -> Int {
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        let target = children.split(separator: " ").first.map(String.init) ?? String(pid)
+        guard let stat = try? String(contentsOfFile: "/proc/\(target)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // utime, stime
+    }
+}

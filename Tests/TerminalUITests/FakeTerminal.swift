@@ -1,0 +1,125 @@
+import Foundation
+import TerminalUI
+
+/// A terminal for tests: replays a script of keys and resizes, records every frame as text, and keeps a virtual
+/// clock that jumps to the next timer when the script is waiting.
+final class FakeTerminal: Terminal {
+    enum Step {
+        case key(Key)
+        case keys(String)
+        case resize(TerminalSize)
+        /// Something from the network or a signal, posted to the app's queue.
+        case input(AppInput)
+        /// Let time pass (timers fire).
+        case wait(Double)
+        /// A network event for the latest host/join.
+        case network(NetworkEvent)
+    }
+
+    private var script: [Step]
+    private(set) var frames: [Canvas] = []
+    private(set) var size: TerminalSize
+    let unicode: Bool
+    private(set) var colors = false
+    private(set) var started = false
+    private(set) var stopped = false
+    var now = 1000.0
+    weak var queue: EventQueue?
+    weak var network: FakeNetwork?
+    private var pendingKeys: [Key] = []
+
+    init(size: TerminalSize = TerminalSize(rows: 30, columns: 100), unicode: Bool = true, script: [Step]) {
+        self.size = size
+        self.unicode = unicode
+        self.script = script
+    }
+
+    func start(colors: Bool) throws {
+        started = true
+        self.colors = colors
+    }
+
+    func stop() { stopped = true }
+
+    func present(_ canvas: Canvas) { frames.append(canvas) }
+
+    var lastFrame: String { frames.last?.text ?? "" }
+
+    func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool {
+        guard !script.isEmpty else {
+            if let timeout {
+                now += timeout
+                return true
+            }
+            return false
+        }
+        switch script.removeFirst() {
+        case .key(let key): pendingKeys.append(key)
+        case .keys(let text): pendingKeys += text.map { Key.character($0) }
+        case .resize(let newSize):
+            size = newSize
+            pendingKeys.append(.resize)
+        case .input(let input): queue?.post(input)
+        case .wait(let seconds): now += seconds
+        case .network(let event): network?.deliver(event)
+        }
+        return true
+    }
+
+    func readKeys() -> [Key] {
+        defer { pendingKeys = [] }
+        return pendingKeys
+    }
+}
+
+/// A network that records what the UI asked for and lets tests answer.
+final class FakeNetwork: NetworkService {
+    final class Handle: NetworkHandle {
+        var sent: [LocalCommandRecord] = []
+        var cancelled = false
+        func send(_ command: LocalCommand) { sent.append(LocalCommandRecord(command)) }
+        func cancel() { cancelled = true }
+    }
+
+    private(set) var hosted: [(name: String, port: Int)] = []
+    private(set) var joined: [(name: String, address: String)] = []
+    private(set) var handles: [Handle] = []
+    private var events: (@Sendable (NetworkEvent) -> Void)?
+
+    func deliver(_ event: NetworkEvent) { events?(event) }
+
+    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+        self.events = events
+        hosted.append((name, port))
+        let handle = Handle()
+        handles.append(handle)
+        return handle
+    }
+
+    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+        self.events = events
+        joined.append((name, address))
+        let handle = Handle()
+        handles.append(handle)
+        return handle
+    }
+}
+
+import TicTacToeApp
+
+struct LocalCommandRecord: Equatable {
+    let command: LocalCommand
+    init(_ command: LocalCommand) { self.command = command }
+}
+
+/// Runs an app over a fake terminal until its script ends; returns the exit status.
+@discardableResult
+func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(), settings: UISettings = UISettings(name: "tester"),
+            seed: UInt64 = 7, colors: Bool = true) throws -> (UIApp, Int32) {
+    let app = UIApp(terminal: terminal, settings: settings, network: network, colors: colors, seed: seed,
+                    clock: { [unowned terminal] in terminal.now })
+    terminal.queue = app.queue
+    terminal.network = network
+    let status = try app.run()
+    return (app, status)
+}

@@ -1,0 +1,112 @@
+import TerminalUI
+import XCTest
+
+final class MenuAndScreensTests: XCTestCase {
+    func testMenuShowsEveryEntryAndLaunchTouchesNoNetwork() throws {
+        let terminal = FakeTerminal(script: [])
+        let network = FakeNetwork()
+        try runApp(terminal, network: network)
+        let frame = terminal.lastFrame
+        for entry in ["Play against the computer", "Host a game", "Search for games", "Join by address", "Settings", "Quit"] {
+            XCTAssertTrue(frame.contains(entry), "menu lacks \(entry):\n\(frame)")
+        }
+        XCTAssertTrue(terminal.started && terminal.stopped)
+        XCTAssertTrue(network.hosted.isEmpty && network.joined.isEmpty)
+    }
+
+    func testArrowsAndJKMoveTheSelectionAndEnterOpens() throws {
+        let terminal = FakeTerminal(script: [.key(.down), .keys("j"), .keys("k"), .key(.down), .key(.down), .key(.enter)])
+        let (app, _) = try runApp(terminal)
+        // down, j, k, down, down: entry 3 (Join by address).
+        guard case .form(let form) = app.model.screen else { return XCTFail("expected the join form: \(app.model.screen)") }
+        XCTAssertEqual(form.kind, .join)
+        XCTAssertTrue(terminal.lastFrame.contains("Join by address"))
+        XCTAssertTrue(terminal.lastFrame.contains("Address (host:port)"))
+    }
+
+    func testSelectionIsHighlighted() throws {
+        let terminal = FakeTerminal(script: [.key(.down)])
+        try runApp(terminal)
+        let canvas = try XCTUnwrap(terminal.frames.last)
+        let row = try XCTUnwrap(canvas.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.contains("Host a game") })
+        XCTAssertTrue(canvas.cells[row].contains { $0.style == .selected })
+        let playRow = row - 1
+        XCTAssertFalse(canvas.cells[playRow].contains { $0.style == .selected })
+    }
+
+    func testShortcutsOpenScreensAndEscapeGoesBack() throws {
+        let terminal = FakeTerminal(script: [.keys("t"), .key(.escape), .keys("s"), .key(.escape), .keys("h")])
+        let (app, _) = try runApp(terminal)
+        let texts = terminal.frames.map(\.text)
+        XCTAssertTrue(texts.contains { $0.contains("Difficulty") && $0.contains("Who starts") })
+        XCTAssertTrue(texts.contains { $0.contains("Bonjour discovery is not available yet") })
+        guard case .form(let form) = app.model.screen else { return XCTFail("expected the host form") }
+        XCTAssertEqual(form.kind, .host)
+        XCTAssertTrue(terminal.lastFrame.contains("Port"))
+    }
+
+    func testQuitFromTheMenu() throws {
+        let terminal = FakeTerminal(script: [.keys("q"), .keys("p")])
+        let (app, status) = try runApp(terminal)
+        XCTAssertEqual(status, 0)
+        // The "p" after quitting was never read: the app had ended.
+        guard case .menu = app.model.screen else { return XCTFail("the app went on after q") }
+    }
+
+    func testHelpOverlayOpensAndCloses() throws {
+        let terminal = FakeTerminal(script: [.keys("?")])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("Press any key to close"))
+        XCTAssertTrue(terminal.lastFrame.contains("1-9 place directly"))
+        let closed = FakeTerminal(script: [.keys("?"), .keys("x")])
+        try runApp(closed)
+        XCTAssertFalse(closed.lastFrame.contains("Press any key to close"))
+    }
+
+    func testResizeToTooSmallAndBack() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("p"), .resize(TerminalSize(rows: 10, columns: 30)), .keys("5"),
+            .resize(TerminalSize(rows: 30, columns: 100)),
+        ])
+        let (app, _) = try runApp(terminal)
+        let small = terminal.frames.map(\.text).first { $0.contains("make the window at least 44x20") }
+        XCTAssertNotNil(small, "no too-small message")
+        XCTAssertTrue(small?.contains("now 30x10") ?? false)
+        // The 5 typed while too small did nothing; after growing, the board is back.
+        guard case .computer(let game) = app.model.screen else { return XCTFail("left the game") }
+        XCTAssertEqual(game.game.moves, [])
+        XCTAssertTrue(terminal.lastFrame.contains("Your turn"))
+        XCTAssertEqual(terminal.frames.last?.size, TerminalSize(rows: 30, columns: 100))
+    }
+
+    func testSettingsChangeDifficultyStarterAndName() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("t"), .key(.right), .key(.down), .key(.right), .key(.down),
+            .key(.backspace), .key(.backspace), .keys("X!"), .key(.escape),
+        ])
+        let (app, _) = try runApp(terminal, settings: UISettings(name: "bob"))
+        XCTAssertEqual(app.model.settings.difficulty, .easy)
+        XCTAssertEqual(app.model.settings.starter, .you)  // alternate → you (wraps)
+        XCTAssertEqual(app.model.settings.name, "bX!")
+    }
+
+    func testASCIIWhenNotUTF8() throws {
+        let terminal = FakeTerminal(unicode: false, script: [.keys("p")])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("-------+-------+-------"), terminal.lastFrame)
+        XCTAssertFalse(terminal.lastFrame.contains("┼"))
+        let unicode = FakeTerminal(unicode: true, script: [.keys("p")])
+        try runApp(unicode)
+        XCTAssertTrue(unicode.lastFrame.contains("───────┼───────┼───────"), unicode.lastFrame)
+    }
+
+    func testColoursFollowTheFlag() throws {
+        let terminal = FakeTerminal(script: [])
+        try runApp(terminal, colors: false)
+        XCTAssertFalse(terminal.colors)
+        let coloured = FakeTerminal(script: [])
+        try runApp(coloured, colors: true)
+        XCTAssertTrue(coloured.colors)
+    }
+}

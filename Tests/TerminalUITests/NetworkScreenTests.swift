@@ -1,0 +1,123 @@
+import GameProtocol
+import GameRules
+import TerminalUI
+import TicTacToeApp
+import XCTest
+
+final class NetworkScreenTests: XCTestCase {
+    private func hostScript(_ tail: [FakeTerminal.Step]) -> [FakeTerminal.Step] {
+        [.keys("h"), .key(.enter)] + tail  // the form starts on the port field, prefilled with 7878
+    }
+
+    func testHostFormStartsHostingWithTheNameAndPort() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: hostScript([
+            .network(.report(.listening(host: "0.0.0.0", port: 7878, name: "tester"))),
+        ]))
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.hosted.first?.name, "tester")
+        XCTAssertEqual(network.hosted.first?.port, 7878)
+        XCTAssertTrue(terminal.lastFrame.contains("Waiting for a joiner on port 7878"), terminal.lastFrame)
+    }
+
+    func testJoinFormValidatesTheAddress() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [.keys("a"), .keys("host:99999"), .key(.enter)])
+        try runApp(terminal, network: network)
+        XCTAssertTrue(network.joined.isEmpty)
+        XCTAssertTrue(terminal.lastFrame.contains("port number"), terminal.lastFrame)
+        let good = FakeTerminal(script: [.keys("a"), .keys("127.0.0.1:7000"), .key(.enter)])
+        let goodNetwork = FakeNetwork()
+        try runApp(good, network: goodNetwork)
+        XCTAssertEqual(goodNetwork.joined.first?.address, "127.0.0.1:7000")
+        XCTAssertTrue(good.lastFrame.contains("Connecting to 127.0.0.1:7000"), good.lastFrame)
+    }
+
+    func testAGameOverTheNetworkSendsMovesAndShowsTheScore() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .o, firstMover: .x)))),
+            .network(.report(.session(.moved(mark: .x, cell: 4, by: .peer)))),
+            .keys("1"),
+        ]))
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.move(0))])
+        XCTAssertTrue(terminal.lastFrame.contains("Your turn (O)"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Playing against bob"), terminal.lastFrame)
+    }
+
+    func testRematchResignAndOpponentLeft() throws {
+        let network = FakeNetwork()
+        let board = Board("XXXOO....")!
+        let terminal = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
+            .keys("R"),
+            .network(.report(.session(.gameOver(number: 1, result: GameResult(winner: .x, reason: .line([0, 1, 2])),
+                                                  board: board, score: .init(localWins: 1))))),
+            .network(.report(.session(.rematchOffered))),
+            .keys("r"),
+            .network(.report(.session(.gameStarted(number: 2, localMark: .o, firstMover: .x)))),
+            .network(.report(.session(.matchOver(.peerLeft(nil), score: .init(localWins: 2))))),
+        ]))
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.resign), LocalCommandRecord(.rematch(true))])
+        let texts = terminal.frames.map(\.text)
+        XCTAssertTrue(texts.contains { $0.contains("bob wants a rematch") }, texts.last ?? "")
+        XCTAssertTrue(terminal.lastFrame.contains("Opponent left"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Score: you 2"), terminal.lastFrame)
+    }
+
+    func testNamesFromTheNetworkAreSanitized() throws {
+        let evil = "ev\u{1b}[31mil\u{07}\u{9b}2J" + String(repeating: "長", count: 40)
+        let terminal = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: evil, address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
+        ]))
+        try runApp(terminal)
+        for canvas in terminal.frames {
+            for row in canvas.cells {
+                for cell in row {
+                    XCTAssertFalse(cell.character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                                   "a control character reached the screen")
+                }
+            }
+        }
+        let frame = terminal.lastFrame
+        XCTAssertTrue(frame.contains("ev[31mil2J"), frame)
+        XCTAssertTrue(frame.contains("…"), "the long name was not cut:\n\(frame)")
+        // Wide characters take two columns and the line still fits the window.
+        for line in frame.split(separator: "\n") { XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 100) }
+    }
+
+    func testLeavingAMatchSaysByeAndCtrlCQuits() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
+            .input(.signal(.quit)),
+        ]))
+        let (_, status) = try runApp(terminal, network: network)
+        XCTAssertEqual(status, 130)
+        XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.leave(.quit))])
+        XCTAssertTrue(network.handles.first?.cancelled ?? false)
+        XCTAssertTrue(terminal.stopped, "the terminal was not restored")
+    }
+
+    func testConnectionWaitingAndFailureAreShownInWords() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.connectionState(.waiting(.peerUnreachable("connection refused (is the host running?)",
+                                                                        retryIn: 0.5))))),
+        ])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("Waiting: connection refused"), terminal.lastFrame)
+        let failed = FakeTerminal(script: [
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.connectionState(.failed(.rejected(reason: "busy", text: "alice is already playing"))))),
+        ])
+        try runApp(failed)
+        XCTAssertTrue(failed.lastFrame.contains("rejected by the host (busy)"), failed.lastFrame)
+    }
+}
