@@ -86,6 +86,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
+        // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
+        .target(
+            name: "LocalNetworkPrivacy",
+            dependencies: [
+                "GameTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         .target(
             name: "TerminalUI",
@@ -136,6 +145,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "LocalNetworkPrivacyTests", dependencies: ["LocalNetworkPrivacy", "GameTransport"]),
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameTransport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameRules", "TicTacToeApp"]),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a

@@ -1,0 +1,1 @@
+// The local network privacy gate arrives here (issue 5).
