@@ -180,6 +180,9 @@ public final class GameConnection: Sendable {
             do {
                 try await outbound.write(.hello(version: GameMessage.protocolVersion, name: localName))
                 first = try await iterator.next()
+                if isCancelled { throw CancellationError() }
+            } catch is CancellationError {
+                throw CancellationError()
             } catch let error as LivenessError {
                 feed(.handshakeFailed(.timedOut("\(error)")))
                 throw state.failure ?? error

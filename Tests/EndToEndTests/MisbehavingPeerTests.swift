@@ -175,7 +175,7 @@ final class MisbehavingPeerTests: XCTestCase {
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
         let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
         processes.append(joiner)
-        XCTAssertNotNil(host.waitForEvent("game-start"))
+        XCTAssertNotNil(joiner.waitForEvent("game-start"), "the joiner never got into the match")
         joiner.signal(SIGINT)
         XCTAssertEqual(joiner.waitForExit(timeout: 10), 130)
         let over = try XCTUnwrap(host.waitForEvent("match-over", timeout: 5))

@@ -136,6 +136,11 @@ final class TicTacToeProcess: @unchecked Sendable {
             usleep(20_000)
         }
         process.waitUntilExit()
+        // The pipe may still hold the last lines: wait until its end has been read.
+        lock.lock()
+        let drained = Date().addingTimeInterval(5)
+        while !stdoutClosed && lock.wait(until: drained) {}
+        lock.unlock()
         return process.terminationStatus
     }
 
