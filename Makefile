@@ -6,6 +6,7 @@
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
 #   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
 #   make bench      time headless matches (speed is measured here, never asserted in tests)
+#   Tests/lab/lan   the LAN lab (network namespaces with their own avahi-daemon): see docs/LAN-LAB.md
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
@@ -18,7 +19,7 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test install uninstall bench clean
+.PHONY: all build deps check-swift play test lab-check install uninstall bench clean
 
 all: build
 
@@ -45,9 +46,23 @@ build: check-swift
 play: deps build
 	@$(BIN)
 
+# The LAN lab tests (Tests/LabTests: real avahi-daemons in network namespaces, Tests/lab/lan) need root. Without
+# root they are skipped with the reason; with CI=true a skip is a failure (the test target fails itself, and so
+# does lab-check).
 test: deps check-swift
 	$(SWIFT) build --build-tests
+	@$(MAKE) --no-print-directory lab-check
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+lab-check:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  echo "make test: running the LAN lab tests too (root: network namespaces with their own avahi-daemon)"; \
+	elif [ "$$CI" = true ]; then \
+	  echo "make test: the LAN lab tests need root, and in CI (CI=true) they must run: run as root"; exit 1; \
+	else \
+	  echo "make test: the LAN lab tests (Tests/LabTests) will be SKIPPED: they need root for network namespaces;"; \
+	  echo "           run 'sudo make test' to include them"; \
+	fi
 
 install: check-swift
 	$(SWIFT) build -c release
@@ -65,7 +80,7 @@ bench: check-swift
 	@bin="$$($(SWIFT) build -c release --show-bin-path)/tictactoe"; \
 	for n in 100 1000; do \
 	  out=$$(mktemp); \
-	  "$$bin" host --headless --bind 127.0.0.1 --port 0 --games $$n --seed 1 --json >"$$out" 2>/dev/null & hp=$$!; \
+	  "$$bin" host --headless --no-advertise --bind 127.0.0.1 --port 0 --games $$n --seed 1 --json >"$$out" 2>/dev/null & hp=$$!; \
 	  for i in $$(seq 50); do grep -q '"listening"' "$$out" && break; sleep 0.1; done; \
 	  port=$$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$$out" | head -1); \
 	  start=$$(date +%s.%N); \

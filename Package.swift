@@ -103,6 +103,8 @@ let package = Package(
                 "GameProtocol",
                 "GameTransport",
                 "TicTacToeApp",
+                "Bonjour",
+                "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -120,6 +122,7 @@ let package = Package(
                 "Bonjour",
                 "GameRules",
                 "GameTransport",
+                "LocalNetworkPrivacy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,9 +148,15 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "LocalNetworkPrivacyTests", dependencies: ["LocalNetworkPrivacy", "GameTransport"]),
+        .testTarget(
+            name: "LocalNetworkPrivacyTests",
+            dependencies: ["LocalNetworkPrivacy", "GameTransport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameTransport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameRules", "TicTacToeApp"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "GameRules", "TicTacToeApp", "Bonjour", "LocalNetworkPrivacy"]
+        ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
         .testTarget(name: "LabTests", dependencies: []),

@@ -1,5 +1,7 @@
+import Bonjour
 import Foundation
 import GameProtocol
+import LocalNetworkPrivacy
 import GameRules
 import TicTacToeApp
 
@@ -31,6 +33,10 @@ public enum NetworkEvent: Sendable {
     case report(MatchReport)
     /// The host/join task ended with this status.
     case finished(ExitStatus)
+    /// What Bonjour says about our advertisement ("Advertised as NAME", or why not).
+    case advertisement(String)
+    /// Hosting waits for local network permission: why, and how to change it.
+    case waiting(String)
 }
 
 /// Every input of the UI model.
@@ -42,6 +48,23 @@ public enum AppInput: Sendable {
     case network(NetworkEvent, session: Int = 0)
     /// SIGINT, SIGTERM or SIGHUP.
     case signal(ByeReason)
+    /// What Search for games reports: the Bonjour browser's events, or why it waits or cannot browse.
+    case discovery(DiscoveryUpdate)
+    /// The gate's answer for something the user asked for, with the prompt's text when it must be asked.
+    case gate(GateVerdict, NetworkIntent, prompt: (title: String, message: String)?)
+    /// The local network decision or the manifest changed (read for Settings).
+    case privacy(PrivacyInfo)
+    /// Start as an app "just recompiled for iOS 14" does: prompt and browse at launch (`--prompt-at-launch`).
+    case launchEagerly
+}
+
+/// Search for games' input: the browser's events, or the privacy state that keeps it from browsing.
+public enum DiscoveryUpdate: Sendable, Hashable {
+    case browser(BrowserEvent)
+    /// Waiting for local network permission; says why and how to change it.
+    case waiting(String)
+    /// Cannot browse at all (NoAuth, a missing manifest).
+    case failed(String)
 }
 
 /// What the model asks the runtime to do.
@@ -52,6 +75,17 @@ public enum AppEffect: Hashable, Sendable {
     case command(LocalCommand)
     /// Stop listening / connecting (the match, if any, has been told to leave already).
     case cancelNetwork
+    /// Search for games: start / stop the Bonjour browser (it waits for permission by itself).
+    case startBrowsing
+    case stopBrowsing
+    /// Ask the privacy gate about `intent` (answered with `.gate`).
+    case checkNetwork(NetworkIntent)
+    /// The prompt's answer, to remember.
+    case answerPrompt(allow: Bool)
+    /// Settings › Privacy › Local Network.
+    case setLocalNetwork(allowed: Bool)
+    case resetLocalNetwork
+    case loadPrivacyInfo
     case quit(status: Int32)
 }
 
@@ -66,7 +100,7 @@ public struct AppModel: Sendable {
         case computer(ComputerGame)
         case form(Form)
         case network(NetworkGame)
-        case search
+        case search(SearchState)
         case settings(selected: Int)
     }
 
@@ -74,6 +108,10 @@ public struct AppModel: Sendable {
     public var settings: UISettings
     public var size: TerminalSize
     public var showHelp = false
+    /// The local network prompt, when shown (modal).
+    public private(set) var prompt: PromptState?
+    /// Settings › Privacy › Local Network (loaded when Settings opens and whenever the decision changes).
+    public private(set) var privacy: PrivacyInfo?
     /// A one-line message shown in the status line until the next key or timer.
     public var flash: String?
     var seed: UInt64
@@ -111,6 +149,19 @@ public struct AppModel: Sendable {
             return effects
         case .signal(let reason):
             return quit(status: reason == .shutdown ? 143 : 130, reason: reason)
+        case .discovery(let update):
+            guard case .search(var search) = screen else { return [] }
+            search.apply(update)
+            screen = .search(search)
+            return []
+        case .gate(let verdict, let intent, let promptText):
+            return gateAnswered(verdict, intent, promptText)
+        case .privacy(let info):
+            privacy = info
+            return []
+        case .launchEagerly:
+            screen = .search(SearchState())
+            return [.checkNetwork(.search)]
         case .network(let event, _):
             guard case .network(var game) = screen else { return [] }
             let effects = game.apply(event)
@@ -122,6 +173,19 @@ public struct AppModel: Sendable {
             if showHelp {
                 showHelp = false
                 return []
+            }
+            if var prompt {
+                switch prompt.handle(key) {
+                case .none:
+                    self.prompt = prompt
+                    return []
+                case .allow:
+                    self.prompt = nil
+                    return [.answerPrompt(allow: true)] + proceed(prompt.intent)
+                case .deny:
+                    self.prompt = nil
+                    return [.answerPrompt(allow: false)] + proceed(prompt.intent)
+                }
             }
             if key == .character("?") {
                 showHelp = true
@@ -169,13 +233,25 @@ public struct AppModel: Sendable {
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
             screen = .network(game)
             return effects
-        case .search:
-            if key == .character("q") || key == .escape {
+        case .search(var search):
+            switch search.handle(key) {
+            case .none:
+                screen = .search(search)
+                return []
+            case .back:
                 screen = .menu(selected: 2)
-            } else if key == .character("a") || key == .enter {
+                return [.stopBrowsing]
+            case .joinByAddress:
                 screen = .form(Form(kind: .join, settings: settings))
+                return [.stopBrowsing]
+            case .join(let name):
+                screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: name))
+                return [.stopBrowsing, .checkNetwork(.join(name: settings.name, address: name))]
+            case .notJoinable(let why):
+                screen = .search(search)
+                flash = why
+                return []
             }
-            return []
         case .settings(let selected):
             return handleSettings(key, selected: selected)
         }
@@ -238,9 +314,13 @@ public struct AppModel: Sendable {
             screen = .computer(game)
             return effects
         case 1: screen = .form(Form(kind: .host, settings: settings))
-        case 2: screen = .search
+        case 2:
+            screen = .search(SearchState())
+            return [.checkNetwork(.search)]
         case 3: screen = .form(Form(kind: .join, settings: settings))
-        case 4: screen = .settings(selected: 0)
+        case 4:
+            screen = .settings(selected: 0)
+            return [.loadPrivacyInfo]
         default: return quit(status: 0, reason: .quit)
         }
         return []
@@ -252,17 +332,72 @@ public struct AppModel: Sendable {
         case .host:
             settings.port = form.port ?? settings.port
             screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)"))
-            return [.host(name: form.name, port: settings.port)]
+            return [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
             settings.lastAddress = form.address
             screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))
-            return [.join(name: form.name, address: form.address)]
+            return [.checkNetwork(.join(name: form.name, address: form.address))]
+        }
+    }
+
+    // MARK: Local network privacy
+
+    /// The gate answered for something the user asked for: go ahead (also when denied: it then waits and says why),
+    /// ask first, or explain why it cannot happen at all.
+    private mutating func gateAnswered(
+        _ verdict: GateVerdict, _ intent: NetworkIntent, _ promptText: (title: String, message: String)?
+    ) -> [AppEffect] {
+        guard isCurrent(intent) else { return [] }  // the user has moved on
+        switch verdict {
+        case .allowed, .exempt, .denied:
+            return proceed(intent)
+        case .needsPrompt:
+            let text = promptText ?? (title: "“TicTacToe” would like to find and connect to devices on your local network.",
+                                      message: "")
+            prompt = PromptState(title: text.title, message: text.message, intent: intent)
+            return []
+        case .noAuth:
+            fail(intent, "\(LocalNetworkGate.noAuthMessage) (the service type is not declared in the app's Info.plist)")
+            return []
+        case .manifestError(let text):
+            fail(intent, "Cannot use the local network: \(text)")
+            return []
+        }
+    }
+
+    private func isCurrent(_ intent: NetworkIntent) -> Bool {
+        switch (intent, screen) {
+        case (.search, .search): return true
+        case (.host, .network(let game)): return game.role == .host && !game.isOver
+        case (.join, .network(let game)): return game.role == .joiner && !game.isOver
+        default: return false
+        }
+    }
+
+    private func proceed(_ intent: NetworkIntent) -> [AppEffect] {
+        switch intent {
+        case .search: return [.startBrowsing]
+        case .host(let name, let port): return [.host(name: name, port: port)]
+        case .join(let name, let address): return [.join(name: name, address: address)]
+        }
+    }
+
+    private mutating func fail(_ intent: NetworkIntent, _ text: String) {
+        switch screen {
+        case .search(var search):
+            search.apply(.failed(text))
+            screen = .search(search)
+        case .network(var game):
+            _ = game.apply(.report(.error(text, .failure)))
+            screen = .network(game)
+        default:
+            flash = text
         }
     }
 
     // MARK: Settings
 
-    static let settingsRows = 3
+    static let settingsRows = 5
 
     private mutating func handleSettings(_ key: Key, selected: Int) -> [AppEffect] {
         if selected == 2 {  // the name is edited in place: letters are text here
@@ -283,12 +418,23 @@ public struct AppModel: Sendable {
             screen = .menu(selected: 4)
         case .up, .character("k"), .backTab:
             screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)
-        case .down, .character("j"), .tab, .enter:
+        case .down, .character("j"), .tab:
             screen = .settings(selected: (selected + 1) % Self.settingsRows)
-        case .left, .right, .character(" "), .character("h"), .character("l"):
+        case .enter where selected == 2:
+            screen = .settings(selected: 3)
+        case .left, .right, .enter, .character(" "), .character("h"), .character("l"):
             let step = key == .left || key == .character("h") ? -1 : 1
-            if selected == 0 { settings.difficulty = cycle(settings.difficulty, step) }
-            if selected == 1 { settings.starter = cycle(settings.starter, step) }
+            switch selected {
+            case 0: settings.difficulty = cycle(settings.difficulty, step)
+            case 1: settings.starter = cycle(settings.starter, step)
+            case 3:
+                // The Local Network toggle: on iOS, Settings › Privacy › Local Network › TicTacToe.
+                let allowed = privacy?.state == .allowed
+                return [.setLocalNetwork(allowed: !allowed)]
+            case 4:
+                if key == .enter || key == .character(" ") { return [.resetLocalNetwork] }
+            default: break
+            }
         default:
             break
         }

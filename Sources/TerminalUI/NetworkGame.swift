@@ -70,6 +70,12 @@ public struct NetworkGame: Sendable {
         case .report(let report):
             apply(report)
             return []
+        case .advertisement(let text):
+            advertisement = text.isEmpty ? nil : text
+            return []
+        case .waiting(let reason):
+            connection = "Waiting: \(reason)"
+            return []
         }
     }
 

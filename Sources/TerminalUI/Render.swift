@@ -47,13 +47,20 @@ extension AppModel {
             case .ended: hints = "q back to the menu"
             default: hints = "q cancel"
             }
-        case .search:
-            renderSearch(&canvas)
-            hints = "a join by address · q back"
-            status = "Discovery: not available yet"
+        case .search(let search):
+            renderSearch(&canvas, search)
+            hints = "↑/↓ choose · Enter joins · a join by address · q back"
+            switch search.status {
+            case .starting: status = "Searching for games…"
+            case .available: status = search.games.isEmpty ? "Searching: no games yet" : "\(search.games.count) game(s) found"
+            case .unavailable(let message): status = message
+            case .waiting(let reason): status = "Waiting: \(reason)"
+            case .failed(let text): status = text
+            }
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
-            hints = "↑/↓ choose · ←/→ change · type to edit the name · Esc back"
+            hints = "↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back"
+            if let state = privacy?.state { status = "Local network: \(state.rawValue)" }
         }
         if let flash { status = flash }
         if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
@@ -61,6 +68,12 @@ extension AppModel {
         canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
         canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 1, column: 0, style: .status)
         canvas.put(DisplayWidth.truncate(status, to: size.columns - 2), row: size.rows - 1, column: 1, style: .status)
+        if let prompt {
+            renderPrompt(&canvas, prompt, unicode: unicode)
+            hints = "←/→ choose · Enter answers · o OK · d Don't Allow"
+            canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 2, column: 0)
+            canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
+        }
         if showHelp { renderHelp(&canvas, unicode: unicode) }
         return canvas
     }
@@ -213,31 +226,146 @@ extension AppModel {
         }
     }
 
-    private func renderSearch(_ canvas: inout Canvas) {
+    private func renderSearch(_ canvas: inout Canvas, _ search: SearchState) {
         canvas.putCentered("Search for games", row: 3, style: .bold)
-        let lines = [
-            "Bonjour discovery is not available yet:",
-            "it comes with the next version.",
-            "",
-            "Until then, ask the host for their address",
-            "and use Join by address (press a).",
-        ]
-        for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index) }
+        let left = max(1, (size.columns - 70) / 2)
+        switch search.status {
+        case .unavailable(let message):
+            canvas.putCentered(DisplayWidth.truncate(message, to: size.columns - 2), row: 6, style: .error)
+            canvas.putCentered("You can still join by address (a) or play the computer.", row: 8)
+            canvas.putCentered("The list comes back by itself when Bonjour does.", row: 9, style: .dim)
+            return
+        case .starting:
+            canvas.putCentered("Looking for games on the local network…", row: 6, style: .dim)
+            return
+        case .waiting(let reason):
+            // As on iOS, a browser without permission looks like nobody is around; one line says why.
+            let lines = wrap(reason, width: min(70, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .dim) }
+            return
+        case .failed(let text):
+            let lines = wrap(text, width: min(70, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
+            canvas.putCentered("See Settings › Privacy and the log for details.", row: 8 + lines.count, style: .dim)
+            return
+        case .available where search.games.isEmpty:
+            canvas.putCentered("No games found yet: when someone hosts, it appears here.", row: 6, style: .dim)
+            return
+        case .available:
+            break
+        }
+        let visible = max(1, size.rows - 10)
+        let first = max(0, min(search.selected - visible + 1, search.games.count - visible))
+        for (offset, game) in search.games.dropFirst(first).prefix(visible).enumerated() {
+            let index = first + offset
+            let name = DisplayWidth.truncate(DisplayText.sanitize(game.name, maxLength: 63), to: 34)
+            var line = " " + name
+            let style: Style
+            switch game.compatibility {
+            case .compatible:
+                style = index == search.selected ? .selected : .normal
+            case .incompatible(let reason):
+                line += "  (not joinable: \(DisplayWidth.truncate(reason, to: 28)))"
+                style = index == search.selected ? .selected : .dim
+            }
+            canvas.put(line.padding(toLength: 70, withPad: " ", startingAt: 0), row: 6 + offset, column: left, style: style)
+        }
     }
 
     private func renderSettings(_ canvas: inout Canvas, selected: Int) {
-        canvas.putCentered("Settings", row: 3, style: .bold)
-        let left = max(1, (size.columns - 40) / 2)
+        canvas.putCentered("Settings", row: 2, style: .bold)
+        let width = min(64, size.columns - 2)
+        let left = max(1, (size.columns - width) / 2)
+        let network: String
+        switch privacy?.state {
+        case .allowed?: network = "< On >"
+        case .denied?: network = "< Off >"
+        case .notDetermined?: network = "< not asked yet >"
+        case nil: network = "…"
+        }
         let rows = [
             ("Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
             ("Who starts", "< \(settings.starter.rawValue) >"),
             ("Your name", DisplayText.sanitize(settings.name) + (selected == 2 ? "_" : "")),
+            ("Local Network", network),
+            ("Reset", "ask again next time (Enter)"),
         ]
         for (index, row) in rows.enumerated() {
             let style: Style = index == selected ? .selected : .normal
-            canvas.put((row.0.padding(toLength: 12, withPad: " ", startingAt: 0) + row.1)
-                .padding(toLength: 40, withPad: " ", startingAt: 0), row: 6 + index * 2, column: left, style: style)
+            let line = row.0.padding(toLength: 15, withPad: " ", startingAt: 0) + row.1
+            canvas.put(DisplayWidth.truncate(line, to: width).padding(toLength: width, withPad: " ", startingAt: 0),
+                       row: 4 + index + (index >= 3 ? 2 : 0), column: left, style: style)
         }
+        canvas.put("Privacy › Local Network", row: 8, column: left, style: .bold)
+        var row = 12
+        var info: [String] = []
+        if let privacy {
+            if let error = privacy.manifestError {
+                info.append("Manifest: \(error)")
+            } else {
+                info.append("Why: \(privacy.usageDescription ?? "(no NSLocalNetworkUsageDescription: a default is shown)")")
+                info.append("Declared services: \(privacy.services.isEmpty ? "none" : privacy.services.joined(separator: ", "))")
+                if let path = privacy.manifestPath { info.append("Manifest: \(path)") }
+            }
+            info.append("Decision: \(privacy.decisionFile)")
+            info.append("Debug log: \(privacy.logFile)")
+        }
+        for line in info {
+            for part in wrap(line, width: width) where row < size.rows - 2 {
+                canvas.put(part, row: row, column: left, style: .dim)
+                row += 1
+            }
+        }
+    }
+
+    /// Splits `text` into lines of at most `width` columns at spaces.
+    func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) > width, !line.isEmpty {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map { DisplayWidth.truncate($0, to: width) }
+    }
+
+    private func renderPrompt(_ canvas: inout Canvas, _ prompt: PromptState, unicode: Bool) {
+        let width = min(56, size.columns - 2)
+        let inner = width - 4
+        let title = wrap(prompt.title, width: inner)
+        let message = wrap(prompt.message, width: inner)
+        let height = title.count + message.count + 5
+        let top = max(1, (size.rows - height) / 2)
+        let left = max(0, (size.columns - width) / 2)
+        let (h, v, tl, tr, bl, br) = unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
+        canvas.put(tl + String(repeating: h, count: width - 2) + tr, row: top, column: left, style: .bold)
+        for y in 1..<(height - 1) {
+            canvas.put(v + String(repeating: " ", count: width - 2) + v, row: top + y, column: left, style: .bold)
+        }
+        canvas.put(bl + String(repeating: h, count: width - 2) + br, row: top + height - 1, column: left, style: .bold)
+        var y = top + 1
+        for line in title {
+            canvas.put(line, row: y, column: left + 2, style: .bold)
+            y += 1
+        }
+        y += 1
+        for line in message {
+            canvas.put(line, row: y, column: left + 2)
+            y += 1
+        }
+        let deny = "[ Don't Allow ]"
+        let ok = "[ OK ]"
+        let buttons = top + height - 2
+        let gap = 6
+        let start = left + (width - DisplayWidth.of(deny) - DisplayWidth.of(ok) - gap) / 2
+        canvas.put(deny, row: buttons, column: start, style: prompt.selected == 0 ? .selected : .normal)
+        canvas.put(ok, row: buttons, column: start + DisplayWidth.of(deny) + gap, style: prompt.selected == 1 ? .selected : .normal)
     }
 
     private func renderHelp(_ canvas: inout Canvas, unicode: Bool) {

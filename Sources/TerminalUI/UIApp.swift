@@ -9,12 +9,16 @@ public final class UIApp {
     public let queue = EventQueue()
     private let terminal: Terminal
     private let network: NetworkService
+    private let privacy: PrivacyService?
+    private let promptAtLaunch: Bool
+    private var stopWatching: (() -> Void)?
     private let clock: () -> Double
     private let logger: Logger
     private var colors: Bool
     public private(set) var model: AppModel
     private var timers: [TimerID: Double] = [:]
     private var handle: NetworkHandle?
+    private var browsing: NetworkHandle?
     private var session = 0
     private var signalSources: [DispatchSourceSignal] = []
 
@@ -22,6 +26,8 @@ public final class UIApp {
         terminal: Terminal,
         settings: UISettings,
         network: NetworkService = LiveNetworkService(),
+        privacy: PrivacyService? = nil,
+        promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
         clock: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
@@ -29,6 +35,8 @@ public final class UIApp {
     ) {
         self.terminal = terminal
         self.network = network
+        self.privacy = privacy
+        self.promptAtLaunch = promptAtLaunch
         self.clock = clock
         self.colors = colors
         self.logger = logger
@@ -51,8 +59,14 @@ public final class UIApp {
     /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.
     public func run() throws -> Int32 {
         try terminal.start(colors: colors)
-        defer { terminal.stop() }
+        defer {
+            browsing?.cancel()
+            stopWatching?()
+            terminal.stop()
+        }
         model.size = terminal.size
+        // Deferred prompting: launching touches no network. Only --prompt-at-launch asks (and browses) right away.
+        if promptAtLaunch, let status = apply(.launchEagerly) { return status }
         var dirty = true
         while true {
             if dirty {
@@ -77,14 +91,40 @@ public final class UIApp {
             }
             dirty = true
             for input in inputs {
-                for effect in model.handle(input) {
-                    if let status = perform(effect) { return status }
-                }
+                if let status = apply(input) { return status }
             }
         }
     }
 
-    private func perform(_ effect: AppEffect) -> Int32? {
+    /// Hands `input` to the model and carries out its effects; answers the runtime has at once (the gate's verdict,
+    /// the privacy state) go back to the model before anything else. Returns the exit status once the model quits.
+    private func apply(_ input: AppInput) -> Int32? {
+        var inputs = [input]
+        while !inputs.isEmpty {
+            let next = inputs.removeFirst()
+            var immediate: [AppInput] = []
+            for effect in model.handle(next) {
+                switch perform(effect) {
+                case .quit(let status): return status
+                case .feed(let more): immediate += more
+                }
+            }
+            inputs = immediate + inputs
+        }
+        return nil
+    }
+
+    private enum Performed {
+        case feed([AppInput])
+        case quit(Int32)
+    }
+
+    private func privacyInfo() -> [AppInput] {
+        guard let privacy else { return [] }
+        return [.privacy(privacy.info())]
+    }
+
+    private func perform(_ effect: AppEffect) -> Performed {
         switch effect {
         case .schedule(let id, let seconds):
             timers[id] = clock() + seconds
@@ -104,9 +144,38 @@ public final class UIApp {
             handle?.send(command)
         case .cancelNetwork:
             handle?.cancel()
+        case .startBrowsing:
+            browsing?.cancel()
+            browsing = network.browse(events: { [queue] in queue.post(.discovery($0)) })
+        case .checkNetwork(let intent):
+            guard let privacy else { return .feed([.gate(.allowed, intent, prompt: nil)]) }
+            let (verdict, prompt) = privacy.verdict(for: intent)
+            logger.info("local network for \(intent): \(verdict)")
+            return .feed([.gate(verdict, intent, prompt: prompt)])
+        case .answerPrompt(let allow):
+            privacy?.answerPrompt(allow: allow)
+            return .feed(privacyInfo())
+        case .setLocalNetwork(let allowed):
+            privacy?.setAllowed(allowed)
+            return .feed(privacyInfo())
+        case .resetLocalNetwork:
+            privacy?.reset()
+            return .feed(privacyInfo())
+        case .loadPrivacyInfo:
+            if stopWatching == nil, let privacy {
+                // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
+                stopWatching = privacy.watch { [weak self, queue] in
+                    guard let info = self?.privacy?.info() else { return }
+                    queue.post(.privacy(info))
+                }
+            }
+            return .feed(privacyInfo())
+        case .stopBrowsing:
+            browsing?.cancel()
+            browsing = nil
         case .quit(let status):
-            return status
+            return .quit(status)
         }
-        return nil
+        return .feed([])
     }
 }

@@ -18,6 +18,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case scriptError = 8
     /// The host could not listen (address in use, no permission).
     case cannotListen = 9
+    /// Bonjour is unavailable (no avahi-daemon): `browse`, or `join NAME`, could not look for games.
+    case bonjourUnavailable = 10
     /// Bad command-line usage (from swift-argument-parser).
     case usage = 64
     /// Interrupted by SIGINT (Ctrl-C); the peer was told with a bye.
@@ -37,6 +39,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .protocolError: return "protocol or rules violation (by the peer, or reported by it)"
         case .scriptError: return "our --player script is unreadable, invalid, exhausted or illegal"
         case .cannotListen: return "the host could not listen (address in use, permission)"
+        case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon): browse or join NAME could not look"
         case .usage: return "bad command-line usage"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"

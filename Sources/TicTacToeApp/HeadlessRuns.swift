@@ -41,8 +41,11 @@ public func runHost(
     reporter: MatchReporter,
     stop: StopSignal,
     logger: Logger = Logger(label: "tictactoe.host"),
+    advertising: HostAdvertising? = nil,
     onListener: @Sendable (GameListener) -> Void = { _ in }
 ) async -> ExitStatus {
+    // Advertised while free for a joiner; withdrawn while a game runs (a host serves one) and at the end.
+    defer { advertising?.stop() }
     do {
         _ = try options.player.makePlayer(seed: options.seed)  // fail on a bad script before listening
     } catch {
@@ -61,6 +64,7 @@ public func runHost(
                 switch event {
                 case .listening(let host, let port):
                     reporter.report(.listening(host: host, port: port, name: options.name))
+                    advertising?.advertise(port: port)
                 case .rejectedBusy(let remote):
                     reporter.report(.rejectedBusy(remote: remote))
                 case .handshakeFailed(let remote, let error):
@@ -68,6 +72,7 @@ public func runHost(
                 }
             },
             onMatch: { link in
+                advertising?.withdraw()
                 guard let player = try? options.player.makePlayer(seed: options.seed) else { return .stop }
                 var runner = MatchRunner(
                     role: .host, player: player, policy: options.policy, reporter: reporter, moveDelay: options.moveDelay
@@ -130,6 +135,23 @@ public func runJoin(
     stop: StopSignal,
     logger: Logger = Logger(label: "tictactoe.join")
 ) async -> ExitStatus {
+    await runJoin(options, endpoints: [endpoint], connectTimeout: connectTimeout, gate: gate, reporter: reporter,
+                  stop: stop, logger: logger)
+}
+
+/// Joins a host reachable at any of `endpoints` (e.g. the addresses Bonjour resolved), trying them in order: every
+/// address but the last gets at most `perAddressTimeout`, the last the whole `connectTimeout`.
+public func runJoin(
+    _ options: MatchOptions,
+    endpoints: [Endpoint],
+    connectTimeout: TimeAmount,
+    perAddressTimeout: TimeAmount = .seconds(3),
+    gate: ConnectionGate = OpenGate(),
+    reporter: MatchReporter,
+    stop: StopSignal,
+    logger: Logger = Logger(label: "tictactoe.join")
+) async -> ExitStatus {
+    precondition(!endpoints.isEmpty, "runJoin needs an endpoint")
     let player: any Player
     do {
         player = try options.player.makePlayer(seed: options.seed)
@@ -138,56 +160,73 @@ public func runJoin(
         return .scriptError
     }
     reporter.report(.seed(options.seed))
-    let connection = GameConnection(
-        to: endpoint,
-        localName: options.name,
-        configuration: .init(connectTimeout: connectTimeout, timeouts: options.timeouts),
-        gate: gate,
-        logger: logger,
-        onStateChange: { reporter.report(.connectionState($0)) }
-    )
-    // A stop while connecting cancels the attempt; once the match runs, the runner says bye itself.
-    let stopWatcher = Task {
-        for await _ in stop.stream() {
-            if case .ready = connection.state { break }
-            connection.cancel()
-            break
+    var remaining = endpoints
+    while true {
+        let endpoint = remaining.removeFirst()
+        let connection = GameConnection(
+            to: endpoint,
+            localName: options.name,
+            configuration: .init(
+                connectTimeout: remaining.isEmpty ? connectTimeout : min(connectTimeout, perAddressTimeout),
+                timeouts: options.timeouts
+            ),
+            gate: gate,
+            logger: logger,
+            onStateChange: { reporter.report(.connectionState($0)) }
+        )
+        // A stop while connecting cancels the attempt; once the match runs, the runner says bye itself.
+        let stopWatcher = Task {
+            for await _ in stop.stream() {
+                if case .ready = connection.state { break }
+                connection.cancel()
+                break
+            }
         }
-    }
-    defer { stopWatcher.cancel() }
-    do {
-        let (end, score, rtt, failure) = try await connection.run { link in
-            var runner = MatchRunner(
-                role: .joiner, player: player, policy: options.policy, reporter: reporter, moveDelay: options.moveDelay
-            )
-            let end = await runner.run(&link, stop: stop)
-            return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
-                    runner.localFailure)
+        defer { stopWatcher.cancel() }
+        do {
+            let (end, score, rtt, failure) = try await connection.run { link in
+                var runner = MatchRunner(
+                    role: .joiner, player: player, policy: options.policy, reporter: reporter,
+                    moveDelay: options.moveDelay
+                )
+                let end = await runner.run(&link, stop: stop)
+                return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
+                        runner.localFailure)
+            }
+            var status = end.exitStatus
+            if let failure {
+                reporter.report(.error(failure, .scriptError))
+                status = .scriptError
+            } else if case .localLeft(let reason) = end {
+                status = reason == .shutdown ? .terminated : .interrupted
+            }
+            reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
+                                                  exit: status, end: end.name)))
+            return status
+        } catch let error as ConnectionError {
+            if let next = remaining.first {
+                switch error {
+                case .unreachable, .timedOut, .badAddress:
+                    logger.info("\(endpoint): \(error); trying \(next)")
+                    continue  // the next address
+                default: break
+                }
+            }
+            let status: ExitStatus
+            switch error {
+            case .unreachable, .badAddress: status = .unreachable
+            case .timedOut: status = .timeout
+            case .rejected: status = .rejected
+            case .protocolViolation, .peerError: status = .protocolError
+            case .closedDuringHandshake: status = .peerLeft
+            }
+            reporter.report(.error("\(error)", status))
+            return status
+        } catch {
+            let status: ExitStatus =
+                stop.raised == .shutdown ? .terminated : (stop.raised != nil ? .interrupted : .failure)
+            reporter.report(.error(stop.raised != nil ? "stopped before the match began" : "\(error)", status))
+            return status
         }
-        var status = end.exitStatus
-        if let failure {
-            reporter.report(.error(failure, .scriptError))
-            status = .scriptError
-        } else if case .localLeft(let reason) = end {
-            status = reason == .shutdown ? .terminated : .interrupted
-        }
-        reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
-                                              exit: status, end: end.name)))
-        return status
-    } catch let error as ConnectionError {
-        let status: ExitStatus
-        switch error {
-        case .unreachable, .badAddress: status = .unreachable
-        case .timedOut: status = .timeout
-        case .rejected: status = .rejected
-        case .protocolViolation, .peerError: status = .protocolError
-        case .closedDuringHandshake: status = .peerLeft
-        }
-        reporter.report(.error("\(error)", status))
-        return status
-    } catch {
-        let status: ExitStatus = stop.raised == .shutdown ? .terminated : (stop.raised != nil ? .interrupted : .failure)
-        reporter.report(.error(stop.raised != nil ? "stopped before the match began" : "\(error)", status))
-        return status
     }
 }

@@ -15,6 +15,7 @@ public final class InteractiveSession: @unchecked Sendable {
     private var connection: GameConnection?
     private var matchRunning = false
     private var matchStatus = ExitStatus.success
+    private var cancelled = false
     private var task: Task<Void, Never>?
 
     private init() {
@@ -28,7 +29,10 @@ public final class InteractiveSession: @unchecked Sendable {
 
     /// Stops listening or connecting. A match in progress is not cut: send `.leave` so the peer hears a bye.
     public func cancel() {
-        let (listener, connection, running) = lock.withLock { (self.listener, self.connection, matchRunning) }
+        let (listener, connection, running) = lock.withLock {
+            cancelled = true
+            return (self.listener, self.connection, matchRunning)
+        }
         listener?.stop()
         if !running { connection?.cancel() }
     }
@@ -42,6 +46,7 @@ public final class InteractiveSession: @unchecked Sendable {
         name: String,
         port: Int,
         bindHost: String = "0.0.0.0",
+        advertising: HostAdvertising? = nil,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
         report: @escaping @Sendable (MatchReport) -> Void,
         finished: @escaping @Sendable (ExitStatus) -> Void
@@ -57,13 +62,16 @@ public final class InteractiveSession: @unchecked Sendable {
                 try await listener.run(
                     onEvent: { event in
                         switch event {
-                        case .listening(let host, let port): reporter.report(.listening(host: host, port: port, name: name))
+                        case .listening(let host, let port):
+                            reporter.report(.listening(host: host, port: port, name: name))
+                            advertising?.advertise(port: port)
                         case .rejectedBusy(let remote): reporter.report(.rejectedBusy(remote: remote))
                         case .handshakeFailed(let remote, let error): reporter.report(.peerFailed(remote: remote, error: error))
                         }
                     },
                     onMatch: { link in
                         session.setMatchRunning(true)
+                        advertising?.withdraw()  // a host serves one game
                         var runner = MatchRunner(role: .host, controller: .commands(commands), policy: .followPeer,
                                                  reporter: reporter)
                         let end = await runner.run(&link)
@@ -79,16 +87,21 @@ public final class InteractiveSession: @unchecked Sendable {
                 reporter.report(.error("cannot listen on port \(port): \(error)", .cannotListen))
                 status = .cannotListen
             }
+            advertising?.stop()
             finished(status)
         }
         return session
     }
 
-    /// Joins `endpoint` and plays one match.
+    /// Joins the host at the first of `endpoints` that answers (every address but the last gets at most
+    /// `perAddressSeconds`, the last the rest of the connect timeout) and plays one match. `resolve`, when given, is
+    /// awaited first to find the endpoints (a Bonjour name).
     public static func join(
         name: String,
-        endpoint: Endpoint,
+        endpoints: [Endpoint],
+        resolve: (@Sendable () async throws -> [Endpoint])? = nil,
         connectTimeoutSeconds: Double = 10,
+        perAddressSeconds: Double = 3,
         gate: ConnectionGate = OpenGate(),
         logger: Logger = Logger(label: "tictactoe.ui.join"),
         report: @escaping @Sendable (MatchReport) -> Void,
@@ -96,38 +109,78 @@ public final class InteractiveSession: @unchecked Sendable {
     ) -> InteractiveSession {
         let session = InteractiveSession()
         let reporter = ClosureReporter(report)
-        let connection = GameConnection(
-            to: endpoint, localName: name,
-            configuration: .init(connectTimeout: .nanoseconds(Int64(connectTimeoutSeconds * 1e9))),
-            gate: gate, logger: logger,
-            onStateChange: { reporter.report(.connectionState($0)) }
-        )
-        session.lock.withLock { session.connection = connection }
         let commands = session.commands
         session.task = Task {
-            do {
-                let end = try await connection.run { link in
-                    session.setMatchRunning(true)
-                    var runner = MatchRunner(role: .joiner, controller: .commands(commands), policy: .followPeer,
-                                             reporter: reporter)
-                    let end = await runner.run(&link)
-                    session.setMatchRunning(false)
-                    return end
+            var targets = endpoints
+            if let resolve {
+                do {
+                    targets = try await resolve()
+                } catch {
+                    reporter.report(.error("\(error)", .unreachable))
+                    finished(.unreachable)
+                    return
                 }
-                finished(end.exitStatus)
-            } catch let error as ConnectionError {
-                // The state change to `failed` has already been reported.
-                switch error {
-                case .rejected: finished(.rejected)
-                case .timedOut: finished(.timeout)
-                default: finished(.unreachable)
-                }
-            } catch {
-                finished(.interrupted)
             }
+            let deadline = ContinuousClock.now + .nanoseconds(Int64(connectTimeoutSeconds * 1e9))
+            var lastStatus = ExitStatus.unreachable
+            for (index, endpoint) in targets.enumerated() {
+                if session.isCancelled { break }
+                let remaining = deadline - .now
+                let isLast = index == targets.count - 1
+                let budget = isLast ? remaining : min(remaining, .nanoseconds(Int64(perAddressSeconds * 1e9)))
+                guard budget > .zero else { break }
+                let connection = GameConnection(
+                    to: endpoint, localName: name,
+                    configuration: .init(connectTimeout: .nanoseconds(budget.components.seconds * 1_000_000_000
+                                                                      + budget.components.attoseconds / 1_000_000_000)),
+                    gate: gate, logger: logger,
+                    onStateChange: { state in
+                        // A failed address that is not the last is not the end: the next one is tried.
+                        if case .failed = state, !isLast { return }
+                        reporter.report(.connectionState(state))
+                    }
+                )
+                session.lock.withLock { session.connection = connection }
+                do {
+                    let end = try await connection.run { link in
+                        session.setMatchRunning(true)
+                        var runner = MatchRunner(role: .joiner, controller: .commands(commands), policy: .followPeer,
+                                                 reporter: reporter)
+                        let end = await runner.run(&link)
+                        session.setMatchRunning(false)
+                        return end
+                    }
+                    finished(end.exitStatus)
+                    return
+                } catch let error as ConnectionError {
+                    switch error {
+                    case .rejected: lastStatus = .rejected
+                    case .timedOut: lastStatus = .timeout
+                    default: lastStatus = .unreachable
+                    }
+                    if case .rejected = error { break }  // the host answered: another address would say the same
+                } catch {
+                    lastStatus = .interrupted
+                    break
+                }
+            }
+            finished(lastStatus)
         }
         return session
     }
+
+    /// Joins one endpoint.
+    public static func join(
+        name: String,
+        endpoint: Endpoint,
+        gate: ConnectionGate = OpenGate(),
+        report: @escaping @Sendable (MatchReport) -> Void,
+        finished: @escaping @Sendable (ExitStatus) -> Void
+    ) -> InteractiveSession {
+        join(name: name, endpoints: [endpoint], gate: gate, report: report, finished: finished)
+    }
+
+    private var isCancelled: Bool { lock.withLock { cancelled } }
 }
 
 /// A reporter that hands every report to a closure.

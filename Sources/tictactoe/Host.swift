@@ -11,6 +11,10 @@ struct Host: AsyncParsableCommand {
             breaks the protocol gets an error frame and the host goes on listening. Stops after --matches \
             completed matches.
 
+            The game is advertised with Bonjour (_tictactoe._tcp, under --name; "Advertised as NAME" gives the name \
+            actually registered) while the host is free, and withdrawn while a game runs. Without avahi-daemon the \
+            host says so and still serves joiners by address; --no-advertise skips Bonjour altogether.
+
             Example: tictactoe host --headless --player perfect --games 10 --port 7878 --json
             """
     )
@@ -27,6 +31,9 @@ struct Host: AsyncParsableCommand {
     @Option(help: "Completed matches to serve before exiting (0: keep serving).")
     var matches: Int = 1
 
+    @Flag(inversion: .prefixedNo, help: "Advertise the game on the local network with Bonjour.")
+    var advertise = true
+
     @OptionGroup var match: MatchArguments
 
     func validate() throws {
@@ -42,9 +49,11 @@ struct Host: AsyncParsableCommand {
         let stop = StopSignal()
         let listenerBox = ListenerBox()
         Signals.install(stop) { listenerBox.stop() }
+        let advertising = advertise
+            ? BonjourHostAdvertising(name: name, reporter: DiscoveryReporter(json: match.json)) : nil
         let status = await runHost(
             options, bindHost: bind, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,
-            onListener: { listenerBox.set($0) }
+            advertising: advertising, onListener: { listenerBox.set($0) }
         )
         throw ExitCode(status.rawValue)
     }

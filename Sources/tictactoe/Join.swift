@@ -1,21 +1,25 @@
 import ArgumentParser
+import Bonjour
 import GameTransport
 import NIOCore
 import TicTacToeApp
 
 struct Join: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Join a hosted game by address and play a match.",
+        abstract: "Join a hosted game by its Bonjour name or by address and play a match.",
         discussion: """
-            ADDRESS is HOST, HOST:PORT, [IPv6]:PORT (default port 7878). While the host refuses or cannot be \
-            reached the connection waits and retries until --connect-timeout. The host decides how many games \
-            are played unless --games limits it.
+            TARGET is a game's Bonjour name as `tictactoe browse` lists it (resolved on the local network), or an \
+            address: an IP address, HOST:PORT, [IPv6]:PORT or localhost (default port 7878). Anything that is not \
+            an IP address and does not end in :PORT is taken as a Bonjour name, so join a DNS host name as \
+            HOST:PORT. While the host refuses or cannot be reached the connection waits and retries until \
+            --connect-timeout. The host decides how many games are played unless --games limits it.
 
-            Example: tictactoe join 127.0.0.1:7878 --headless --player random --seed 42 --json
+            Examples: tictactoe join "Alice's game" --headless --json
+                      tictactoe join 127.0.0.1:7878 --headless --player random --seed 42 --json
             """
     )
 
-    @Argument(help: "The host's address: HOST[:PORT].")
+    @Argument(help: ArgumentHelp("The game's Bonjour name, or the host's address: IP, HOST:PORT.", valueName: "target"))
     var address: String
 
     @Option(help: "Play at most this many games (default: as many as the host offers).")
@@ -32,9 +36,9 @@ struct Join: AsyncParsableCommand {
         guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be positive") }
     }
 
-    private func parsedEndpoint() throws -> Endpoint {
+    private func parsedEndpoint() throws -> JoinTarget {
         do {
-            return try Endpoint(parsing: address)
+            return try JoinTarget(parsing: address)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -46,10 +50,19 @@ struct Join: AsyncParsableCommand {
         let options = match.options(games: games)
         let stop = StopSignal()
         Signals.install(stop)
-        let status = await runJoin(
-            options, endpoint: try parsedEndpoint(), connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
-            reporter: match.reporter(name: name), stop: stop
-        )
+        let status: ExitStatus
+        switch try parsedEndpoint() {
+        case .address(let endpoint):
+            status = await runJoin(
+                options, endpoint: endpoint, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
+                reporter: match.reporter(name: name), stop: stop
+            )
+        case .bonjour(let gameName):
+            status = await joinByName(
+                gameName, options: options, connectTimeout: connectTimeout, matchReporter: match.reporter(name: name),
+                discoveryReporter: DiscoveryReporter(json: match.json), stop: stop
+            )
+        }
         throw ExitCode(status.rawValue)
     }
 }

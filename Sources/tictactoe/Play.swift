@@ -1,6 +1,7 @@
 import ArgumentParser
 import CursesTerminal
 import Foundation
+import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
 
@@ -39,6 +40,12 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Where the debug log goes (default: \(FileLogHandler.defaultPath)).", valueName: "path"))
     var logFile: String?
 
+    @Flag(help: "Ask for local network access at launch and browse at once, like an app just recompiled for iOS 14 (the jarring way; by default nothing is asked until you search, host or join).")
+    var promptAtLaunch = false
+
+    @Option(help: ArgumentHelp("The app manifest (default: the installed share/tictactoe/Info.plist, else the source tree's Assets/Info.plist).", valueName: "path"))
+    var infoPlist: String?
+
     func validate() throws {
         guard computer == .perfect || computer == .random else {
             throw ValidationError("--computer must be perfect or random")
@@ -53,12 +60,19 @@ struct Play: ParsableCommand {
             _ = game.run()
             return
         }
-        FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+        let logPath = logFile ?? FileLogHandler.defaultPath
+        FileLogHandler.bootstrap(path: logPath, level: .debug)
         let environment = ProcessInfo.processInfo.environment
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         var settings = UISettings(name: MatchArguments.defaultName())
         if let name { settings.name = name }
-        let app = UIApp(terminal: CursesTerminal(), settings: settings, colors: colors, seed: seed)
+        // The gate reads nothing yet: the manifest and the decision are read when the user first needs the network.
+        let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
+        let app = UIApp(
+            terminal: CursesTerminal(), settings: settings, network: LiveNetworkService(gate: gate),
+            privacy: LivePrivacyService(gate: gate, logFile: logPath), promptAtLaunch: promptAtLaunch, colors: colors,
+            seed: seed
+        )
         app.installSignalHandlers()
         let status: Int32
         do {

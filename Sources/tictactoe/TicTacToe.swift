@@ -9,7 +9,8 @@ struct TicTacToe: AsyncParsableCommand {
         abstract: "Terminal tic-tac-toe for two players on a LAN.",
         discussion: """
             With no subcommand, `tictactoe` starts a game against the computer. Two players on a network: one runs \
-            `tictactoe host`, the other `tictactoe join HOST[:PORT]` (default port 7878). With --headless a \
+            `tictactoe host` (advertised with Bonjour), the other `tictactoe browse` to list games and \
+            `tictactoe join NAME`, or `tictactoe join HOST:PORT` (default port 7878). With --headless a \
             computer or scripted player plays for you: no terminal needed, transcripts on stdout (--json for one \
             JSON object per line), so scripts can run matches.
 
@@ -18,7 +19,7 @@ struct TicTacToe: AsyncParsableCommand {
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self],
+        subcommands: [Play.self, Host.self, Join.self, Browse.self, Privacy.self],
         defaultSubcommand: Play.self
     )
 }

@@ -118,8 +118,8 @@ final class HeadlessMatchTests: XCTestCase {
     }
 
     func testUsageErrorsExit64() throws {
-        for arguments in [["join"], ["host", "--games", "0"], ["join", "host:99999", "--headless"],
-                          ["host", "--player", "grandmaster", "--headless"]] {
+        for arguments in [["join"], ["host", "--no-advertise", "--games", "0"], ["join", "host:99999", "--headless"],
+                          ["host", "--no-advertise", "--player", "grandmaster", "--headless"]] {
             let process = track(try TicTacToeProcess(arguments))
             XCTAssertEqual(process.waitForExit(), 64, "\(arguments): \(process.standardError)")
             XCTAssertFalse(process.standardError.isEmpty)
@@ -156,8 +156,8 @@ final class HeadlessMatchTests: XCTestCase {
         _ = probe.waitForExit()
         let joiner = try join(port, ["--connect-timeout", "20", "--player", "random", "--seed", "1"])
         XCTAssertNotNil(joiner.waitForEvent("state", where: { $0["state"] as? String == "waiting" }))
-        let host = track(try TicTacToeProcess(["host", "--headless", "--bind", "127.0.0.1", "--port", "\(port)", "--json",
-                                               "--games", "2"]))
+        let host = track(try TicTacToeProcess(["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port",
+                                               "\(port)", "--json", "--games", "2"]))
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
         XCTAssertEqual(host.waitForExit(), 0, host.standardError)
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 2)

@@ -32,6 +32,13 @@ final class TUITests: XCTestCase {
         try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
         try tmux.literal("host", "0")
         try tmux.keys("host", "Enter")
+        // Deferred prompting: hosting on the LAN is the first thing that needs the local network.
+        let prompt = try XCTUnwrap(tmux.waitFor("host", text: "[ OK ]"), tmux.screen("host"))
+        let words = prompt.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ")
+        XCTAssertTrue(words.contains("“TicTacToe” would like to find and connect to devices on your local network."), prompt)
+        XCTAssertTrue(words.contains("TicTacToe uses the local network to discover players around you."), prompt)
+        try tmux.keys("host", "o")
         let waiting = try XCTUnwrap(tmux.waitFor("host", text: "Waiting for someone to join on port"), tmux.screen("host"))
         let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
             String(waiting[$0].dropFirst(5))
@@ -80,6 +87,8 @@ final class TUITests: XCTestCase {
         try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
         try tmux.literal("host", "0")
         try tmux.keys("host", "Enter")
+        XCTAssertNotNil(tmux.waitFor("host", text: "[ OK ]"), tmux.screen("host"))
+        try tmux.keys("host", "o")
         let waiting = try XCTUnwrap(tmux.waitFor("host", text: "Waiting for someone to join on port"))
         let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
             String(waiting[$0].dropFirst(5))

@@ -26,6 +26,8 @@ final class TicTacToeProcess: @unchecked Sendable {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-e2e-state"
+        // Loopback tests run in the machine's own network namespace: no Bonjour here, ever (the LAN lab has it).
+        environment["TICTACTOE_BONJOUR"] = "off"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe()
@@ -160,9 +162,12 @@ final class TicTacToeProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 }
 
-/// Starts a headless host on loopback with an OS-chosen port and returns it with the port it listens on.
+/// Starts a headless host on loopback with an OS-chosen port and returns it with the port it listens on. Hosts here
+/// run in the machine's own network namespace: `--no-advertise` keeps them away from Bonjour (mDNS runs only in the
+/// LAN lab, Tests/lab/lan).
 func startHost(_ extra: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (TicTacToeProcess, Int) {
-    let host = try TicTacToeProcess(["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--json"] + extra)
+    let host = try TicTacToeProcess(["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0",
+                                     "--json"] + extra)
     guard let listening = host.waitForEvent("listening"), let port = listening["port"] as? Int else {
         host.terminate()
         XCTFail("host did not start listening; stderr: \(host.standardError)", file: file, line: line)

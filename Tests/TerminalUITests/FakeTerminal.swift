@@ -1,4 +1,6 @@
+import Bonjour
 import Foundation
+import LocalNetworkPrivacy
 import TerminalUI
 
 /// A terminal for tests: replays a script of keys and resizes, records every frame as text, and keeps a virtual
@@ -14,6 +16,10 @@ final class FakeTerminal: Terminal {
         case wait(Double)
         /// A network event for the latest host/join.
         case network(NetworkEvent)
+        /// A browser event for the running search.
+        case discovery(BrowserEvent)
+        /// Search is waiting for permission, or cannot browse.
+        case discoveryUpdate(DiscoveryUpdate)
     }
 
     private var script: [Step]
@@ -45,6 +51,9 @@ final class FakeTerminal: Terminal {
 
     var lastFrame: String { frames.last?.text ?? "" }
 
+    /// The last frame's words in reading order, box lines and wrapping removed (to find sentences that wrap).
+    var lastFrameWords: String { flattened(lastFrame) }
+
     func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool {
         guard !script.isEmpty else {
             if let timeout {
@@ -62,6 +71,8 @@ final class FakeTerminal: Terminal {
         case .input(let input): queue?.post(input)
         case .wait(let seconds): now += seconds
         case .network(let event): network?.deliver(event)
+        case .discovery(let event): network?.deliverDiscovery(.browser(event))
+        case .discoveryUpdate(let update): network?.deliverDiscovery(update)
         }
         return true
     }
@@ -88,6 +99,20 @@ final class FakeNetwork: NetworkService {
 
     func deliver(_ event: NetworkEvent) { events?(event) }
 
+    private(set) var browses = 0
+    private(set) var browseHandles: [Handle] = []
+    private var discovery: (@Sendable (DiscoveryUpdate) -> Void)?
+
+    func deliverDiscovery(_ update: DiscoveryUpdate) { discovery?(update) }
+
+    func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> NetworkHandle {
+        browses += 1
+        discovery = events
+        let handle = Handle()
+        browseHandles.append(handle)
+        return handle
+    }
+
     func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
         self.events = events
         hosted.append((name, port))
@@ -113,13 +138,57 @@ struct LocalCommandRecord: Equatable {
 }
 
 /// Runs an app over a fake terminal until its script ends; returns the exit status.
+/// A privacy gate stand-in: a fixed verdict per intent kind, and a record of what the UI did with it.
+final class FakePrivacy: PrivacyService {
+    var state: LocalNetworkAuthorization = .notDetermined
+    var noAuth = false
+    private(set) var answers: [Bool] = []
+    private(set) var verdictRequests: [NetworkIntent] = []
+    let title = "“TicTacToe” would like to find and connect to devices on your local network."
+    let message = "TicTacToe uses the local network to discover players around you."
+
+    func verdict(for intent: NetworkIntent) -> (GateVerdict, prompt: (title: String, message: String)?) {
+        verdictRequests.append(intent)
+        if case .join(_, let address) = intent, address.hasPrefix("127.") { return (.exempt, nil) }
+        if noAuth { return (.noAuth(serviceType: "_tictactoe._tcp"), nil) }
+        switch state {
+        case .allowed: return (.allowed, nil)
+        case .denied: return (.denied, nil)
+        case .notDetermined: return (.needsPrompt, (title, message))
+        }
+    }
+
+    func answerPrompt(allow: Bool) {
+        answers.append(allow)
+        state = allow ? .allowed : .denied
+    }
+
+    func setAllowed(_ allowed: Bool) { state = allowed ? .allowed : .denied }
+    func reset() { state = .notDetermined }
+
+    func info() -> PrivacyInfo {
+        PrivacyInfo(state: state, usageDescription: message, services: ["_tictactoe._tcp"], manifestPath: "/x/Info.plist",
+                    manifestError: nil, decisionFile: "/x/local-network.json", logFile: "/x/tictactoe.log")
+    }
+
+    func watch(_ changed: @escaping @Sendable () -> Void) -> () -> Void { {} }
+}
+
 @discardableResult
-func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(), settings: UISettings = UISettings(name: "tester"),
+func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(), privacy: PrivacyService? = nil,
+            promptAtLaunch: Bool = false, settings: UISettings = UISettings(name: "tester"),
             seed: UInt64 = 7, colors: Bool = true) throws -> (UIApp, Int32) {
-    let app = UIApp(terminal: terminal, settings: settings, network: network, colors: colors, seed: seed,
+    let app = UIApp(terminal: terminal, settings: settings, network: network, privacy: privacy,
+                    promptAtLaunch: promptAtLaunch, colors: colors, seed: seed,
                     clock: { [unowned terminal] in terminal.now })
     terminal.queue = app.queue
     terminal.network = network
     let status = try app.run()
     return (app, status)
+}
+
+/// Screen text with box-drawing characters dropped and all whitespace collapsed to single spaces.
+func flattened(_ screen: String) -> String {
+    screen.replacingOccurrences(of: "│", with: " ").replacingOccurrences(of: "|", with: " ")
+        .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
 }

@@ -11,7 +11,7 @@ final class MenuAndScreensTests: XCTestCase {
             XCTAssertTrue(frame.contains(entry), "menu lacks \(entry):\n\(frame)")
         }
         XCTAssertTrue(terminal.started && terminal.stopped)
-        XCTAssertTrue(network.hosted.isEmpty && network.joined.isEmpty)
+        XCTAssertTrue(network.hosted.isEmpty && network.joined.isEmpty && network.browses == 0)
     }
 
     func testArrowsAndJKMoveTheSelectionAndEnterOpens() throws {
@@ -40,7 +40,7 @@ final class MenuAndScreensTests: XCTestCase {
         let (app, _) = try runApp(terminal)
         let texts = terminal.frames.map(\.text)
         XCTAssertTrue(texts.contains { $0.contains("Difficulty") && $0.contains("Who starts") })
-        XCTAssertTrue(texts.contains { $0.contains("Bonjour discovery is not available yet") })
+        XCTAssertTrue(texts.contains { $0.contains("Looking for games on the local network") })
         guard case .form(let form) = app.model.screen else { return XCTFail("expected the host form") }
         XCTAssertEqual(form.kind, .host)
         XCTAssertTrue(terminal.lastFrame.contains("Port"))

@@ -1,1 +1,0 @@
-// Bonjour discovery arrives here (issue 4).

@@ -1,0 +1,72 @@
+import GameTransport
+
+/// Whether a discovered service is a game this program can join.
+public enum Compatibility: Sendable, Hashable {
+    case compatible
+    /// Listed but not joinable (another program of the same service type, or another protocol version).
+    case incompatible(reason: String)
+
+    public var isCompatible: Bool { self == .compatible }
+}
+
+/// One game on the local network, deduplicated by name across interfaces and IP versions.
+public struct DiscoveredGame: Sendable, Hashable, CustomStringConvertible {
+    /// The Bonjour instance name (what the host registered: the player's name, possibly renamed by Avahi).
+    public var name: String
+    public var compatibility: Compatibility
+
+    public init(name: String, compatibility: Compatibility) {
+        self.name = name
+        self.compatibility = compatibility
+    }
+
+    public var isJoinable: Bool { compatibility.isCompatible }
+
+    public var description: String {
+        switch compatibility {
+        case .compatible: return name
+        case .incompatible(let reason): return "\(name) (incompatible: \(reason))"
+        }
+    }
+}
+
+/// What a browser reports. Lists are debounced; after `.unavailable` the list is empty until the daemon is back.
+public enum BrowserEvent: Sendable, Hashable {
+    /// The current list of games (sorted by name, our own instance hidden).
+    case updated([DiscoveredGame])
+    /// Browsing stopped working (no daemon); it is retried with backoff and resumes by itself.
+    case unavailable(BonjourError)
+    /// Browsing works (first start, or the daemon came back).
+    case available
+}
+
+/// What an advertiser reports.
+public enum AdvertiserEvent: Sendable, Hashable {
+    /// Registered under `name`: the name actually used (Avahi renames on a collision, e.g. "alice #2").
+    case registered(name: String)
+    /// Advertising is not possible right now; it is retried with backoff and resumes by itself.
+    case unavailable(BonjourError)
+    /// Withdrawn (the game started, or the host stopped).
+    case withdrawn
+}
+
+/// A resolved game: where to connect.
+public struct ResolvedGame: Sendable, Hashable {
+    public var name: String
+    /// The host's mDNS name, e.g. `host-a.local.`.
+    public var hostTarget: String
+    public var port: Int
+    public var txt: TXTRecord
+    /// Addresses to try in order, each with the service's port.
+    public var endpoints: [Endpoint]
+
+    public init(name: String, hostTarget: String, port: Int, txt: TXTRecord, endpoints: [Endpoint]) {
+        self.name = name
+        self.hostTarget = hostTarget
+        self.port = port
+        self.txt = txt
+        self.endpoints = endpoints
+    }
+
+    public var compatibility: Compatibility { GameService.compatibility(of: txt) }
+}

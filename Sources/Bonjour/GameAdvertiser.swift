@@ -1,0 +1,137 @@
+import CDNSSD
+import Logging
+
+/// Advertises our game as `_tictactoe._tcp` with a TXT record carrying the protocol version (`proto=1`), and reports
+/// the name actually registered (Avahi renames on a collision: "alice" becomes "alice #2").
+///
+/// Without a daemon, or when it dies, subscribers get `.unavailable`; registration is retried with backoff and
+/// resumes by itself. `withdraw()` (the game started) deallocates the registration, which withdraws it at once.
+///
+/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`).
+public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
+    /// The name asked for (cut to the 63 bytes a DNS label allows).
+    public let requestedName: String
+    public let txt: TXTRecord
+
+    private let loop: DNSSDLoop
+    private let logger: Logger
+    private var broadcaster: EventBroadcaster<AdvertiserEvent>!
+
+    // Loop thread only.
+    private var wanted = false
+    private var port: Int?
+    private var ref: ServiceRef?
+    private var state: AdvertiserEvent?
+    private var backoff: Backoff
+    private var retryTimer: DNSSDLoop.TimerID?
+
+    public init(
+        name: String, txt: TXTRecord = GameService.txtRecord(), backoff: Backoff = Backoff(),
+        logger: Logger = Logger(label: "tictactoe.bonjour.advertiser")
+    ) {
+        self.requestedName = GameService.instanceName(name)
+        self.txt = txt
+        self.loop = .shared
+        self.logger = logger
+        self.backoff = backoff
+        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in self?.state.map { [$0] } ?? [] }
+    }
+
+    deinit {
+        let ref = self.ref
+        loop.execute { ref?.cancel() }
+    }
+
+    public func advertise(port: Int) {
+        loop.execute { [self] in
+            let samePort = self.port == port
+            wanted = true
+            self.port = port
+            if samePort && (ref != nil || retryTimer != nil) { return }
+            ref?.cancel()
+            ref = nil
+            loop.cancelTimer(retryTimer)
+            retryTimer = nil
+            register()
+        }
+    }
+
+    public func withdraw() {
+        loop.execute { [self] in withdrawOnLoop() }
+    }
+
+    public func stop() {
+        loop.sync { [self] in
+            withdrawOnLoop()
+            broadcaster.finishAll()
+        }
+    }
+
+    public func events() -> AsyncStream<AdvertiserEvent> { broadcaster.stream() }
+
+    /// Events to a handler on the Bonjour thread (keep it short: hop to your own queue).
+    public func observe(_ handler: @escaping @Sendable (AdvertiserEvent) -> Void) -> BonjourSubscription {
+        broadcaster.observe(handler)
+    }
+
+    // MARK: loop thread
+
+    private func withdrawOnLoop() {
+        wanted = false
+        loop.cancelTimer(retryTimer)
+        retryTimer = nil
+        let wasRegistered = ref != nil
+        ref?.cancel()  // DNSServiceRefDeallocate: Avahi withdraws the service (goodbye packets)
+        ref = nil
+        backoff.reset()
+        if wasRegistered || state != nil { setState(.withdrawn) }
+    }
+
+    private func register() {
+        retryTimer = nil
+        guard wanted, let port else { return }
+        let context = RegisterContext { [weak self] error, name in self?.registered(error: error, name: name) }
+        let bytes = txt.wire
+        let name = requestedName
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
+            reference, contextPointer in
+            bytes.withUnsafeBytes { buffer in
+                DNSServiceRegister(reference, 0, 0, name, GameService.type, nil, nil, UInt16(port).bigEndian,
+                                   UInt16(buffer.count), buffer.baseAddress, RegisterContext.callback, contextPointer)
+            }
+        }
+        switch result {
+        case .success(let ref):
+            logger.debug("registering '\(name)' on port \(port)")
+            self.ref = ref
+        case .failure(let error):
+            lost(error)
+        }
+    }
+
+    private func registered(error: DNSServiceErrorType, name: String?) {
+        guard error == kDNSServiceErr_NoError else {
+            lost(BonjourError(code: error))
+            return
+        }
+        backoff.reset()
+        let actual = name ?? requestedName
+        logger.info("advertised as '\(actual)'")
+        setState(.registered(name: actual))
+    }
+
+    private func lost(_ error: BonjourError) {
+        logger.debug("advertising failed: \(error)")
+        ref?.cancel()
+        ref = nil
+        setState(.unavailable(error))
+        guard wanted, error.isRetryable, retryTimer == nil else { return }
+        retryTimer = loop.schedule(after: backoff.next()) { [weak self] in self?.register() }
+    }
+
+    private func setState(_ event: AdvertiserEvent) {
+        guard event != state else { return }
+        state = event
+        broadcaster.publish(event)
+    }
+}

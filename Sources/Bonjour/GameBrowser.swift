@@ -1,0 +1,218 @@
+import CDNSSD
+import Logging
+
+/// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
+/// across interfaces and IP versions, debounced, each instance resolved once to read its TXT record (games without
+/// our protocol version are listed as incompatible), our own instance hidden (`setHiddenNames`).
+///
+/// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
+/// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
+///
+/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`).
+public final class GameBrowser: GameBrowsing, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// List updates wait for this long without changes…
+        public var debounceQuiet: Duration = .milliseconds(100)
+        /// …but not longer than this after the first change.
+        public var debounceMaxDelay: Duration = .milliseconds(400)
+        /// Retry delays while the daemon is away.
+        public var backoff = Backoff()
+        /// How long reading an instance's TXT record may take before it is listed as not answering.
+        public var classifyTimeout: Duration = .seconds(5)
+
+        public init() {}
+    }
+
+    private let loop: DNSSDLoop
+    private let configuration: Configuration
+    private let logger: Logger
+    private let resolver = GameResolver()
+    private var broadcaster: EventBroadcaster<BrowserEvent>!
+
+    // Loop thread only.
+    private var running = false
+    private var browseRef: ServiceRef?
+    private var registry = BrowseRegistry()
+    private var debouncer: Debouncer
+    private var backoff: Backoff
+    private var retryTimer: DNSSDLoop.TimerID?
+    private var flushTimer: DNSSDLoop.TimerID?
+    private var hidden: Set<String> = []
+    private var classifying: [String: ResolveOperation] = [:]
+    private var availability: BrowserEvent?
+    private var lastList: [DiscoveredGame] = []
+
+    public init(configuration: Configuration = .init(), logger: Logger = Logger(label: "tictactoe.bonjour.browser")) {
+        self.loop = .shared
+        self.configuration = configuration
+        self.logger = logger
+        self.debouncer = Debouncer(quiet: configuration.debounceQuiet, maxDelay: configuration.debounceMaxDelay)
+        self.backoff = configuration.backoff
+        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in
+            guard let self else { return [] }
+            return (availability.map { [$0] } ?? []) + [.updated(lastList)]
+        }
+    }
+
+    deinit {
+        let ref = browseRef
+        let operations = classifying
+        loop.execute {
+            ref?.cancel()
+            for operation in operations.values { operation.cancel() }
+        }
+    }
+
+    public func start() {
+        loop.execute { [self] in
+            guard !running else { return }
+            running = true
+            attemptBrowse()
+        }
+    }
+
+    public func stop() {
+        loop.sync { [self] in
+            running = false
+            loop.cancelTimer(retryTimer)
+            loop.cancelTimer(flushTimer)
+            retryTimer = nil
+            flushTimer = nil
+            dropResults()
+            availability = nil
+            lastList = []
+            backoff.reset()
+            broadcaster.finishAll()
+        }
+    }
+
+    public func setHiddenNames(_ names: Set<String>) {
+        loop.execute { [self] in
+            hidden = names
+            if running { emitList() }
+        }
+    }
+
+    public func events() -> AsyncStream<BrowserEvent> { broadcaster.stream() }
+
+    /// Events to a handler on the Bonjour thread (keep it short: hop to your own queue).
+    public func observe(_ handler: @escaping @Sendable (BrowserEvent) -> Void) -> BonjourSubscription {
+        broadcaster.observe(handler)
+    }
+
+    public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
+        try await resolver.resolve(name, timeout: timeout)
+    }
+
+    // MARK: loop thread
+
+    private func attemptBrowse() {
+        retryTimer = nil
+        guard running else { return }
+        let context = BrowseContext { [weak self] flags, interface, error, name in
+            self?.browsed(flags: flags, interface: interface, error: error, name: name)
+        }
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
+            DNSServiceBrowse($0, 0, 0, GameService.type, GameService.domain, BrowseContext.callback, $1)
+        }
+        switch result {
+        case .success(let ref):
+            logger.debug("browsing \(GameService.type)")
+            browseRef = ref
+            backoff.reset()
+            setAvailability(.available)
+        case .failure(let error):
+            logger.debug("browse failed: \(error)")
+            setAvailability(.unavailable(error))
+            scheduleRetry()
+        }
+    }
+
+    private func browsed(flags: DNSServiceFlags, interface: UInt32, error: DNSServiceErrorType, name: String?) {
+        guard error == kDNSServiceErr_NoError else {
+            lost(BonjourError(code: error))
+            return
+        }
+        guard let name else { return }
+        if flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0 {
+            logger.trace("add \(name) on \(interface)")
+            if registry.add(name, interface: interface) == .appeared { classify(name) }
+        } else {
+            logger.trace("remove \(name) on \(interface)")
+            if registry.remove(name, interface: interface) == .disappeared {
+                classifying.removeValue(forKey: name)?.cancel()
+            }
+        }
+        changed()
+    }
+
+    /// Resolves a new instance once to read its TXT record.
+    private func classify(_ name: String) {
+        classifying[name]?.cancel()
+        let operation = ResolveOperation(name: name, wantAddresses: false, timeout: configuration.classifyTimeout,
+                                         loop: loop) { [weak self] result in
+            guard let self else { return }
+            classifying[name] = nil
+            switch result {
+            case .success(let game):
+                registry.classify(name, as: game.compatibility)
+            case .failure(let error):
+                logger.debug("could not read the TXT record of \(name): \(error)")
+                registry.classify(name, as: .incompatible(reason: "does not answer"))
+            }
+            changed()
+        }
+        classifying[name] = operation
+        operation.start()
+    }
+
+    /// The daemon went away (or the browse broke): flush what it told us, say so, retry with backoff.
+    private func lost(_ error: BonjourError) {
+        logger.debug("browse lost: \(error)")
+        dropResults()
+        setAvailability(.unavailable(error))
+        emitList()
+        scheduleRetry()
+    }
+
+    private func dropResults() {
+        browseRef?.cancel()
+        browseRef = nil
+        for operation in classifying.values { operation.cancel() }
+        classifying = [:]
+        registry.flush()
+        debouncer.reset()
+        loop.cancelTimer(flushTimer)
+        flushTimer = nil
+    }
+
+    private func scheduleRetry() {
+        guard running, retryTimer == nil, case .unavailable(let error)? = availability, error.isRetryable else {
+            return
+        }
+        retryTimer = loop.schedule(after: backoff.next()) { [weak self] in self?.attemptBrowse() }
+    }
+
+    private func changed() {
+        let deadline = debouncer.changed(at: .now)
+        loop.cancelTimer(flushTimer)
+        flushTimer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            flushTimer = nil
+            if debouncer.fire(at: .now) { emitList() }
+        }
+    }
+
+    private func emitList() {
+        let list = registry.games(hiding: hidden)
+        guard list != lastList else { return }
+        lastList = list
+        broadcaster.publish(.updated(list))
+    }
+
+    private func setAvailability(_ event: BrowserEvent) {
+        guard event != availability else { return }
+        availability = event
+        broadcaster.publish(event)
+    }
+}

@@ -1,0 +1,208 @@
+import CDNSSD
+import Foundation
+import GameTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves game names to endpoints: `DNSServiceResolve` (host target, port, TXT), then `DNSServiceQueryRecord` for
+/// the host target's A and AAAA records (Avahi's compatibility library has no `DNSServiceGetAddrInfo`, and
+/// getaddrinfo would need nss-mdns). Thread-safe; the work runs on the Bonjour thread.
+public final class GameResolver: GameResolving {
+    private let loop: DNSSDLoop
+
+    public init() {
+        self.loop = .shared
+    }
+
+    /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`). Throws `BonjourError`: `.unavailable` without a
+    /// daemon, `.notFound` when nothing answered within `timeout`, `.noAddress` when the host gave no address.
+    public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
+        let handle = OperationHandle()
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResolvedGame, Error>) in
+                loop.execute {
+                    handle.continuation = continuation
+                    if handle.cancelled {
+                        handle.resume(.failure(CancellationError()))
+                        return
+                    }
+                    let operation = ResolveOperation(name: name, wantAddresses: true, timeout: timeout, loop: loop) {
+                        handle.resume($0.mapError { $0 as Error })
+                    }
+                    handle.operation = operation
+                    operation.start()
+                }
+            }
+        } onCancel: {
+            loop.execute {
+                handle.cancelled = true
+                handle.operation?.cancel()
+                handle.resume(.failure(CancellationError()))
+            }
+        }
+    }
+
+    /// Touched on the loop thread only; resumes its continuation once.
+    private final class OperationHandle: @unchecked Sendable {
+        var operation: ResolveOperation?
+        var cancelled = false
+        var continuation: CheckedContinuation<ResolvedGame, Error>?
+
+        func resume(_ result: Result<ResolvedGame, Error>) {
+            let continuation = self.continuation
+            self.continuation = nil
+            operation = nil
+            continuation?.resume(with: result)
+        }
+    }
+}
+
+/// One resolution on the loop thread. Completes at most once: with the service (and, if wanted, its addresses), or
+/// with an error; after `cancel()` it completes never.
+final class ResolveOperation {
+    typealias Completion = (Result<ResolvedGame, BonjourError>) -> Void
+
+    let name: String
+    private let wantAddresses: Bool
+    private let timeout: Duration
+    private let loop: DNSSDLoop
+    private var completion: Completion?
+    private var refs: [ServiceRef] = []
+    private var timer: DNSSDLoop.TimerID?
+    private var graceTimer: DNSSDLoop.TimerID?
+    private var service: ResolveContext.Answer?
+    private var addresses: [String] = []
+    /// How long to wait for more addresses (the other IP version) after the first.
+    static let addressGrace: Duration = .milliseconds(150)
+
+    init(
+        name: String, wantAddresses: Bool, timeout: Duration, loop: DNSSDLoop = .shared,
+        completion: @escaping Completion
+    ) {
+        self.name = name
+        self.wantAddresses = wantAddresses
+        self.timeout = timeout
+        self.loop = loop
+        self.completion = completion
+    }
+
+    func start() {
+        // The timer keeps this operation alive until it completes.
+        timer = loop.schedule(after: timeout) { [self] in timedOut() }
+        let context = ResolveContext { [weak self] error, answer in self?.resolved(error: error, answer: answer) }
+        let onFailure: (BonjourError) -> Void = { [weak self] in self?.finish(.failure($0)) }
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: onFailure) {
+            DNSServiceResolve($0, 0, 0, name, GameService.type, GameService.domain, ResolveContext.callback, $1)
+        }
+        switch result {
+        case .success(let ref): refs.append(ref)
+        case .failure(let error): finish(.failure(error))
+        }
+    }
+
+    /// Drops the operation without calling its completion.
+    func cancel() {
+        completion = nil
+        finish(.failure(.notFound(name: name)))
+    }
+
+    private func resolved(error: DNSServiceErrorType, answer: ResolveContext.Answer?) {
+        guard service == nil else { return }  // one answer per interface and IP version: the first will do
+        guard error == kDNSServiceErr_NoError, let answer else {
+            // Avahi reports a resolver timeout with kDNSServiceErr_Unknown too: the name did not answer.
+            finish(.failure(.notFound(name: name)))
+            return
+        }
+        service = answer
+        guard wantAddresses else {
+            finish(.success(game(endpoints: [])))
+            return
+        }
+        for type in [UInt16(kDNSServiceType_A), UInt16(kDNSServiceType_AAAA)] {
+            let context = QueryContext { [weak self] flags, interface, error, type, data in
+                self?.answered(flags: flags, interface: interface, error: error, type: type, data: data)
+            }
+            let host = answer.hostTarget
+            let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
+                DNSServiceQueryRecord($0, 0, 0, host, type, UInt16(kDNSServiceClass_IN), QueryContext.callback, $1)
+            }
+            switch result {
+            case .success(let ref): refs.append(ref)
+            case .failure(let error): finish(.failure(error))
+            }
+        }
+    }
+
+    private func answered(
+        flags: DNSServiceFlags, interface: UInt32, error: DNSServiceErrorType, type: UInt16, data: [UInt8]
+    ) {
+        guard error == kDNSServiceErr_NoError, flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0,
+              let address = Self.addressText(type: type, data: data, interface: interface),
+              !addresses.contains(address)
+        else { return }
+        addresses.append(address)
+        if graceTimer == nil {
+            graceTimer = loop.schedule(after: Self.addressGrace) { [weak self] in self?.finishWithAddresses() }
+        }
+    }
+
+    private func finishWithAddresses() {
+        guard let service else { return }
+        // IPv4 first: on a simple LAN it is the one that works; IPv6 follows.
+        let ordered = addresses.filter { !$0.contains(":") } + addresses.filter { $0.contains(":") }
+        finish(.success(game(endpoints: ordered.map { Endpoint(host: $0, port: service.port) })))
+    }
+
+    private func timedOut() {
+        timer = nil
+        if service == nil {
+            finish(.failure(.notFound(name: name)))
+        } else if addresses.isEmpty {
+            finish(.failure(.noAddress(name: name)))
+        } else {
+            finishWithAddresses()
+        }
+    }
+
+    private func game(endpoints: [Endpoint]) -> ResolvedGame {
+        let service = self.service!
+        return ResolvedGame(name: name, hostTarget: service.hostTarget, port: service.port,
+                            txt: TXTRecord(wire: service.txt), endpoints: endpoints)
+    }
+
+    private func finish(_ result: Result<ResolvedGame, BonjourError>) {
+        for ref in refs { ref.cancel() }
+        refs = []
+        loop.cancelTimer(timer)
+        loop.cancelTimer(graceTimer)
+        timer = nil
+        graceTimer = nil
+        let completion = self.completion
+        self.completion = nil
+        completion?(result)
+    }
+
+    /// Text form of an A (4 bytes) or AAAA (16 bytes) record; link-local IPv6 gets its interface as scope.
+    static func addressText(type: UInt16, data: [UInt8], interface: UInt32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch (type, data.count) {
+        case (UInt16(kDNSServiceType_A), 4):
+            guard inet_ntop(AF_INET, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            return String(cString: buffer)
+        case (UInt16(kDNSServiceType_AAAA), 16):
+            guard inet_ntop(AF_INET6, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            let text = String(cString: buffer)
+            if data[0] == 0xfe && data[1] & 0xc0 == 0x80 {  // fe80::/10 needs a scope
+                var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+                guard interface != 0, if_indextoname(interface, &name) != nil else { return nil }
+                return text + "%" + String(cString: name)
+            }
+            return text
+        default:
+            return nil
+        }
+    }
+}

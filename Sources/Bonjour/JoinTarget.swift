@@ -1,0 +1,42 @@
+import GameTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `tictactoe join TARGET` means: an address to connect to directly, or a Bonjour name to resolve.
+///
+/// The rule: TARGET is an address when it is an IPv4 or IPv6 literal, `[IPv6]` or `[IPv6]:PORT`, `localhost`, or
+/// ends in `:DIGITS` with one colon (`HOST:PORT`, the port then checked). Anything else (names with spaces,
+/// apostrophes, any script) is a Bonjour instance name. So a DNS host name is joined as `HOST:PORT`.
+public enum JoinTarget: Sendable, Hashable {
+    case address(Endpoint)
+    case bonjour(name: String)
+
+    /// Throws `ConnectionError.badAddress` for something that looks like an address but is not a valid one
+    /// (`host:99999`), or an empty target.
+    public init(parsing text: String) throws {
+        if Self.looksLikeAddress(text) {
+            self = .address(try Endpoint(parsing: text))
+        } else if text.isEmpty {
+            throw ConnectionError.badAddress("empty address")
+        } else {
+            self = .bonjour(name: text)
+        }
+    }
+
+    static func looksLikeAddress(_ text: String) -> Bool {
+        if text.hasPrefix("[") || text == "localhost" || isIPLiteral(text) { return true }
+        let colons = text.filter { $0 == ":" }.count
+        if colons == 1, let colon = text.firstIndex(of: ":") {
+            let port = text[text.index(after: colon)...]
+            return !port.isEmpty && port.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        return false
+    }
+
+    static func isIPLiteral(_ text: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
+    }
+}

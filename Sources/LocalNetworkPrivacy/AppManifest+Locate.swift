@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+
+extension AppManifest {
+    /// Where the manifest is looked for, in order: `--info-plist PATH` if given (and only it); else the installed
+    /// share directory next to the executable (`<bin>/../share/tictactoe/Info.plist`, where `make install` copies
+    /// Assets/); else the source tree, for development builds (`Assets/Info.plist` of the checkout this module was
+    /// built from).
+    public static func candidatePaths(
+        explicitPath: String?,
+        executablePath: String? = currentExecutablePath,
+        sourceTreeManifest: String? = sourceTreeManifestPath
+    ) -> [String] {
+        if let explicitPath { return [explicitPath] }
+        var paths: [String] = []
+        if let executablePath {
+            let bin = (executablePath as NSString).deletingLastPathComponent
+            paths.append(
+                ((bin as NSString).appendingPathComponent("../share/tictactoe/Info.plist") as NSString)
+                    .standardizingPath)
+        }
+        if let sourceTreeManifest, !paths.contains(sourceTreeManifest) { paths.append(sourceTreeManifest) }
+        return paths
+    }
+
+    /// Finds and reads the manifest (see `candidatePaths`). With an explicit path only that file is read. Otherwise
+    /// the first candidate that exists is read, and a file that exists but cannot be read or parsed is an error
+    /// (never silently skipped). Throws `ManifestError` naming the paths tried.
+    public static func locate(explicitPath: String?) throws -> AppManifest {
+        try locate(explicitPath: explicitPath, candidates: candidatePaths(explicitPath: explicitPath))
+    }
+
+    /// `locate(explicitPath:)` over the given candidate paths (for tests and custom layouts).
+    public static func locate(
+        explicitPath: String?, candidates: [String], logger: Logger = Logger(label: "tictactoe.privacy")
+    ) throws -> AppManifest {
+        if let explicitPath {
+            do {
+                return try AppManifest(contentsOf: explicitPath, logger: logger)
+            } catch ManifestError.notFound {
+                throw ManifestError.notFound(tried: [explicitPath], explicit: true)
+            }
+        }
+        for path in candidates where FileManager.default.fileExists(atPath: path) {
+            return try AppManifest(contentsOf: path, logger: logger)
+        }
+        throw ManifestError.notFound(tried: candidates, explicit: false)
+    }
+
+    /// This process's executable (`/proc/self/exe`, else argv[0] made absolute).
+    public static var currentExecutablePath: String? {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            target.hasPrefix("/")
+        {
+            return target
+        }
+        guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
+        if first.hasPrefix("/") { return first }
+        return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(first) as NSString)
+            .standardizingPath
+    }
+
+    /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/LocalNetworkPrivacy/ → ../../),
+    /// or nil when that checkout is not there (an installed build on another machine).
+    public static var sourceTreeManifestPath: String? {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Sources/LocalNetworkPrivacy
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // the checkout
+        let path = root.appendingPathComponent("Assets/Info.plist").path
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? path : nil
+    }
+}

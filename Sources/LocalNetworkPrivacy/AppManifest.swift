@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+
+/// The app's declaration, read from an XML property list like an iOS app's Info.plist (`Assets/Info.plist`).
+///
+/// - `CFBundleDisplayName` (else `CFBundleName`, else "TicTacToe"): the name in the prompt.
+/// - `NSLocalNetworkUsageDescription`: why the app wants the local network, shown under the prompt's title. When it
+///   is missing the prompt still appears, with `defaultUsageDescription` (and a warning in the log).
+/// - `NSBonjourServices`: the Bonjour service types the app may browse and advertise. Any other type fails at once
+///   with NoAuth (kDNSServiceErr_NoAuth, -65555), without a prompt, as on iOS.
+public struct AppManifest: Sendable, Hashable {
+    /// The file this manifest was read from.
+    public let path: String
+    public let displayName: String
+    /// `NSLocalNetworkUsageDescription`, or nil when the key is missing or empty.
+    public let usageDescription: String?
+    /// `NSBonjourServices` as written (empty when the key is missing).
+    public let bonjourServices: [String]
+
+    /// The reason shown in the prompt when the manifest has no `NSLocalNetworkUsageDescription`.
+    public static let defaultUsageDescription =
+        "This app would like to find and connect to devices on your local network (no reason was given)."
+
+    /// The display name used when the manifest has neither `CFBundleDisplayName` nor `CFBundleName`.
+    public static let fallbackDisplayName = "TicTacToe"
+
+    /// The prompt's title, as iOS words it.
+    public var promptTitle: String {
+        "“\(displayName)” would like to find and connect to devices on your local network."
+    }
+
+    /// The text under the prompt's title: the usage description, or the default one.
+    public var promptMessage: String { usageDescription ?? Self.defaultUsageDescription }
+
+    /// True when the manifest gives no usage description (the prompt uses `defaultUsageDescription`).
+    public var usesDefaultUsageDescription: Bool { usageDescription == nil }
+
+    public init(path: String, displayName: String, usageDescription: String?, bonjourServices: [String]) {
+        self.path = path
+        self.displayName = displayName
+        self.usageDescription = usageDescription
+        self.bonjourServices = bonjourServices
+    }
+
+    /// Reads and checks the property list at `path`. Throws `ManifestError` when it cannot be read or is not a
+    /// dictionary with the expected value types. Logs a warning when `NSLocalNetworkUsageDescription` is missing.
+    public init(contentsOf path: String, logger: Logger = Logger(label: "tictactoe.privacy")) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) {
+                throw ManifestError.notFound(tried: [path], explicit: false)
+            }
+            throw ManifestError.unreadable(path: path, reason: Self.describeReadFailure(path: path, error: error))
+        }
+        try self.init(path: path, data: data, logger: logger)
+    }
+
+    /// Parses property list `data` that was read from `path`.
+    public init(path: String, data: Data, logger: Logger = Logger(label: "tictactoe.privacy")) throws {
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ManifestError.invalid(path: path, reason: "not a property list (\(Self.describe(error)))")
+        }
+        guard let dictionary = plist as? [String: Any] else {
+            throw ManifestError.invalid(path: path, reason: "the top level is not a <dict>")
+        }
+        func string(_ key: String) throws -> String? {
+            guard let value = dictionary[key] else { return nil }
+            guard let text = value as? String else {
+                throw ManifestError.invalid(path: path, reason: "\(key) must be a <string>")
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        let displayName = try string("CFBundleDisplayName") ?? string("CFBundleName") ?? Self.fallbackDisplayName
+        let usage = try string("NSLocalNetworkUsageDescription")
+        var services: [String] = []
+        if let value = dictionary["NSBonjourServices"] {
+            guard let array = value as? [Any], let strings = array as? [String] else {
+                throw ManifestError.invalid(path: path, reason: "NSBonjourServices must be an <array> of <string>")
+            }
+            services = strings
+        }
+        self.init(path: path, displayName: displayName, usageDescription: usage, bonjourServices: services)
+        if usage == nil {
+            let text = "app manifest \(path) has no NSLocalNetworkUsageDescription: the local network prompt will "
+                + "show the default reason \"\(Self.defaultUsageDescription)\""
+            logger.warning("\(text)")
+        }
+        if dictionary["NSBonjourServices"] == nil {
+            let text = "app manifest \(path) has no NSBonjourServices: browsing or advertising any Bonjour service "
+                + "type will fail with NoAuth (-65555)"
+            logger.warning("\(text)")
+        }
+    }
+
+    /// Whether `NSBonjourServices` lists `serviceType` (compared without case and without a trailing dot, so
+    /// "_tictactoe._tcp." matches "_tictactoe._tcp").
+    public func declares(serviceType: String) -> Bool {
+        let wanted = Self.normalize(serviceType)
+        return bonjourServices.contains { Self.normalize($0) == wanted }
+    }
+
+    static func normalize(_ serviceType: String) -> String {
+        var text = serviceType.trimmingCharacters(in: .whitespaces).lowercased()
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// Why reading `path` failed, in words ("is a directory", "permission denied", …).
+    static func describeReadFailure(path: String, error: Error) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        if access(path, R_OK) != 0 { return String(cString: strerror(errno)) }
+        return describe(error)
+    }
+
+    static func describe(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(nsError.code)))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == CocoaError.fileReadNoPermission.rawValue {
+            return "permission denied"
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// Why the app manifest could not be used. The text says which paths were tried and what to do.
+public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No file at any of the paths tried. `explicit`: the only path was given with `--info-plist`.
+    case notFound(tried: [String], explicit: Bool)
+    /// The file exists but cannot be read (permissions, a directory, …).
+    case unreadable(path: String, reason: String)
+    /// The file is not an XML property list dictionary with the expected value types.
+    case invalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let tried, true):
+            return "cannot read the app manifest \(tried.joined(separator: ", ")) (given with --info-plist): "
+                + "no such file. "
+                + "Check the path, or leave out --info-plist to use the installed Info.plist"
+        case .notFound(let tried, false):
+            return "no app manifest (Info.plist) found; tried \(tried.joined(separator: ", ")). "
+                + "Run `make install` (it copies Assets/ to PREFIX/share/tictactoe), or pass --info-plist PATH"
+        case .unreadable(let path, let reason):
+            return "cannot read the app manifest \(path): \(reason). Fix its permissions, or pass --info-plist PATH"
+        case .invalid(let path, let reason):
+            return "the app manifest \(path) is not valid: \(reason). "
+                + "Fix it (see Assets/Info.plist), or pass --info-plist PATH"
+        }
+    }
+}

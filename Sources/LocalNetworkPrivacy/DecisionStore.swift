@@ -1,0 +1,281 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remembered answer: the state, when it was decided, and by what (`prompt`, `cli`, `settings`, …).
+public struct LocalNetworkDecision: Sendable, Hashable {
+    public var state: LocalNetworkAuthorization
+    public var decidedAt: Date?
+    public var source: String?
+
+    public init(state: LocalNetworkAuthorization, decidedAt: Date? = nil, source: String? = nil) {
+        self.state = state
+        self.decidedAt = decidedAt
+        self.source = source
+    }
+}
+
+/// The per-user local network decision: `local-network.json` in `$TICTACTOE_CONFIG_DIR`, else
+/// `$XDG_CONFIG_HOME/tictactoe/`, else `~/.config/tictactoe/`.
+///
+/// Writers take an exclusive `flock` on `local-network.lock` (a separate file, so the decision file itself can be
+/// replaced), write a temporary file in the same directory, fsync it, rename it over the decision file and fsync
+/// the directory: readers (which take no lock) see the old file or the new one, never a mix, and a crash leaves one
+/// of the two. No file means "not determined"; so does a corrupt or unknown one (with a warning in the log).
+public final class DecisionStore: Sendable {
+    public static let fileName = "local-network.json"
+    public static let lockFileName = "local-network.lock"
+    /// The format written in `version`.
+    public static let formatVersion = 1
+
+    /// The directory holding the decision and its lock.
+    public let directory: String
+    let logger: Logger
+    private let lastWarning = Locked<String?>(nil)
+
+    /// A store in `directory`, or in `defaultDirectory(environment:)` when nil.
+    public init(
+        directory: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "tictactoe.privacy")
+    ) {
+        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.logger = logger
+    }
+
+    /// `$TICTACTOE_CONFIG_DIR` (tests), else `$XDG_CONFIG_HOME/tictactoe` (when absolute, as the XDG spec asks), else
+    /// `~/.config/tictactoe`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let override = environment["TICTACTOE_CONFIG_DIR"], !override.isEmpty { return override }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return (xdg as NSString).appendingPathComponent("tictactoe")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".config/tictactoe")
+    }
+
+    /// The decision file.
+    public var decisionPath: String { (directory as NSString).appendingPathComponent(Self.fileName) }
+    /// The lock file writers serialize on.
+    public var lockPath: String { (directory as NSString).appendingPathComponent(Self.lockFileName) }
+
+    // MARK: Reading
+
+    /// The remembered state: `.notDetermined` when there is no decision file, or when it is corrupt or unknown.
+    public func read() -> LocalNetworkAuthorization { decision()?.state ?? .notDetermined }
+
+    /// The remembered decision, or nil when there is none (no file, or a corrupt or unknown one: logged).
+    public func decision() -> LocalNetworkDecision? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: decisionPath))
+        } catch {
+            if FileManager.default.fileExists(atPath: decisionPath) {
+                warnOnce(
+                    "cannot read the local network decision \(decisionPath) "
+                        + "(\(AppManifest.describeReadFailure(path: decisionPath, error: error))): "
+                        + "treating it as not determined"
+                )
+            }
+            return nil
+        }
+        switch Self.parse(data) {
+        case .success(let decision):
+            lastWarning.withLock { $0 = nil }
+            return decision
+        case .failure(let problem):
+            warnOnce(
+                "the local network decision \(decisionPath) is \(problem.text): treating it as not determined "
+                    + "(`tictactoe privacy reset` removes it)"
+            )
+            return nil
+        }
+    }
+
+    struct ParseProblem: Error {
+        var text: String
+    }
+
+    /// Parses the decision file's contents.
+    static func parse(_ data: Data) -> Result<LocalNetworkDecision, ParseProblem> {
+        guard data.count <= 64 * 1024 else { return .failure(ParseProblem(text: "too large (\(data.count) bytes)")) }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any]
+        else {
+            return .failure(ParseProblem(text: "not a JSON object (corrupt)"))
+        }
+        guard let stateText = dictionary["state"] as? String else {
+            return .failure(ParseProblem(text: "missing its \"state\""))
+        }
+        guard let state = LocalNetworkAuthorization(rawValue: stateText) else {
+            return .failure(ParseProblem(text: "of an unknown state \"\(stateText)\""))
+        }
+        let decidedAt = (dictionary["decided_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
+        return .success(
+            LocalNetworkDecision(state: state, decidedAt: decidedAt, source: dictionary["source"] as? String))
+    }
+
+    /// The bytes written for a decision (keys sorted, one line).
+    static func encode(_ decision: LocalNetworkDecision) -> Data {
+        var object: [String: Any] = ["version": formatVersion, "state": decision.state.rawValue]
+        if let date = decision.decidedAt { object["decided_at"] = ISO8601DateFormatter().string(from: date) }
+        if let source = decision.source { object["source"] = source }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return data + Data("\n".utf8)
+    }
+
+    private func warnOnce(_ text: String) {
+        let fresh = lastWarning.withLock { last -> Bool in
+            defer { last = text }
+            return last != text
+        }
+        if fresh { logger.warning("\(text)") }
+    }
+
+    // MARK: Writing
+
+    /// Remembers `state` (`.notDetermined` is the same as `reset()`), atomically and under the lock.
+    public func write(_ state: LocalNetworkAuthorization, source: String? = nil) throws {
+        if state == .notDetermined { return try reset() }
+        try withExclusiveLock {
+            removeStaleTemporaryFiles()
+            let decision = LocalNetworkDecision(state: state, decidedAt: Date(), source: source)
+            try replaceDecisionFile(with: Self.encode(decision))
+        }
+        logger.info(
+            "local network decision stored: \(state.rawValue)\(source.map { " (by \($0))" } ?? "") in \(decisionPath)")
+    }
+
+    /// Forgets the decision: the next operation that needs the local network prompts again (`tccutil reset`).
+    public func reset() throws {
+        try withExclusiveLock {
+            removeStaleTemporaryFiles()
+            if unlink(decisionPath) != 0, errno != ENOENT {
+                throw DecisionStoreError.cannotWrite(path: decisionPath, reason: Self.lastErrorText())
+            }
+            try syncDirectory()
+        }
+        logger.info("local network decision reset (not determined): removed \(decisionPath)")
+    }
+
+    /// Creates the directory (0700) if needed.
+    func ensureDirectory() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw DecisionStoreError.cannotWrite(path: directory, reason: "it exists and is not a directory")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            // Another process may have created it meanwhile.
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+                return
+            }
+            throw DecisionStoreError.cannotWrite(path: directory, reason: AppManifest.describe(error))
+        }
+    }
+
+    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+        try ensureDirectory()
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: lockPath, reason: Self.lastErrorText()) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                throw DecisionStoreError.cannotWrite(path: lockPath, reason: "cannot lock: \(Self.lastErrorText())")
+            }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    private static let temporaryPrefix = "." + fileName + "."
+    private static let temporarySuffix = ".tmp"
+
+    /// Temporary files left by a writer that crashed: safe to remove under the lock (no live writer has one).
+    private func removeStaleTemporaryFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(Self.temporarySuffix) {
+            unlink((directory as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// Temp file in the same directory → write → fsync → rename over → fsync the directory.
+    private func replaceDecisionFile(with data: Data) throws {
+        let temporary = (directory as NSString).appendingPathComponent(
+            "\(Self.temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)"
+        )
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: temporary, reason: Self.lastErrorText()) }
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            try data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw DecisionStoreError.cannotWrite(path: temporary, reason: Self.lastErrorText())
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(fd) == 0 else {
+                throw DecisionStoreError.cannotWrite(path: temporary, reason: "fsync: \(Self.lastErrorText())")
+            }
+        }
+        guard rename(temporary, decisionPath) == 0 else {
+            throw DecisionStoreError.cannotWrite(path: decisionPath, reason: "rename: \(Self.lastErrorText())")
+        }
+        renamed = true
+        try syncDirectory()
+    }
+
+    private func syncDirectory() throws {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: directory, reason: Self.lastErrorText()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw DecisionStoreError.cannotWrite(path: directory, reason: "fsync: \(Self.lastErrorText())")
+        }
+    }
+
+    static func lastErrorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// The decision could not be stored.
+public enum DecisionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason):
+            return
+                "cannot store the local network decision (\(path): \(reason)); check that the directory is writable, "
+                + "or choose another with XDG_CONFIG_HOME or TICTACTOE_CONFIG_DIR"
+        }
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

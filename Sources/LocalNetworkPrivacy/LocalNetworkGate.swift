@@ -1,0 +1,279 @@
+import Foundation
+import GameTransport
+import Logging
+
+/// The one place every local-network operation passes through: browse, advertise, listen for LAN peers, connect to
+/// a non-loopback address. Nothing should reach Avahi or a socket unless `evaluate` says `.allowed` or `.exempt`.
+///
+/// Order of checks, as on iOS: loopback is exempt; then the manifest is needed (loaded lazily on first use, so a
+/// missing one is an error at the moment of network use, not at launch); a Bonjour type missing from
+/// `NSBonjourServices` is NoAuth at once, without a prompt; then the remembered decision (read fresh each time, so a
+/// decision made in another process counts): not determined → `.needsPrompt`, denied → `.denied`, allowed.
+///
+/// Every decision, NoAuth with the key to add, each waiting reason and each transition of the state is logged
+/// (label "tictactoe.privacy").
+public final class LocalNetworkGate: Sendable {
+    /// kDNSServiceErr_NoAuth.
+    public static let noAuthErrorCode: Int32 = -65555
+    /// How iOS shows NoAuth.
+    public static let noAuthMessage = "Not allowed to access the network"
+
+    /// Where the decision is remembered.
+    public let store: DecisionStore
+    private let loadManifest: @Sendable () throws -> AppManifest
+    private let isLoopbackHost: @Sendable (String) -> Bool
+    private let logger: Logger
+    private let state = Locked(State())
+
+    private struct State {
+        var manifest: AppManifest?
+        var lastAuthorization: LocalNetworkAuthorization?
+        var promptHandler: (@Sendable (LocalNetworkPromptRequest) -> Void)?
+        var promptOutstanding = false
+    }
+
+    /// A gate reading the manifest with `AppManifest.locate(explicitPath:)` (when first needed) and the decision
+    /// from `store`.
+    public convenience init(
+        explicitManifestPath: String? = nil,
+        store: DecisionStore = DecisionStore(),
+        logger: Logger = Logger(label: "tictactoe.privacy")
+    ) {
+        self.init(store: store, logger: logger) {
+            try AppManifest.locate(explicitPath: explicitManifestPath)
+        }
+    }
+
+    /// A gate with its own way of loading the manifest (called on first need; a failure is retried next time).
+    public convenience init(
+        store: DecisionStore,
+        logger: Logger = Logger(label: "tictactoe.privacy"),
+        loadManifest: @escaping @Sendable () throws -> AppManifest
+    ) {
+        self.init(
+            store: store, logger: logger, loadManifest: loadManifest, isLoopbackHost: { Loopback.isLoopback(host: $0) })
+    }
+
+    /// Tests: `isLoopbackHost` decides which hosts are exempt.
+    init(
+        store: DecisionStore,
+        logger: Logger,
+        loadManifest: @escaping @Sendable () throws -> AppManifest,
+        isLoopbackHost: @escaping @Sendable (String) -> Bool
+    ) {
+        self.store = store
+        self.logger = logger
+        self.loadManifest = loadManifest
+        self.isLoopbackHost = isLoopbackHost
+    }
+
+    // MARK: Manifest and state
+
+    /// The app manifest, loaded on first call and kept (a failure is not kept: the next call tries again).
+    public func manifest() throws -> AppManifest {
+        if let manifest = state.withLock({ $0.manifest }) { return manifest }
+        do {
+            let manifest = try loadManifest()
+            state.withLock { $0.manifest = manifest }
+            let usage = manifest.usageDescription.map { "\"\($0)\"" } ?? "missing (the default is used)"
+            let text = "app manifest \(manifest.path): display name \"\(manifest.displayName)\", "
+                + "NSBonjourServices \(manifest.bonjourServices), usage description \(usage)"
+            logger.info("\(text)")
+            return manifest
+        } catch {
+            logger.error("app manifest: \(error)")
+            throw error
+        }
+    }
+
+    /// The remembered state (read fresh from the store).
+    public var authorization: LocalNetworkAuthorization { observe(store.read()) }
+
+    /// Why a local-network operation is waiting now, and how to change it.
+    public var waitingReason: String { Self.waitingReason(for: authorization) }
+
+    /// The waiting reason for a state ("" for `.allowed`).
+    public static func waitingReason(for authorization: LocalNetworkAuthorization) -> String {
+        switch authorization {
+        case .notDetermined:
+            return "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`"
+        case .denied:
+            return
+                "local network permission denied: turn on Local Network in Settings › Privacy, "
+                + "or run `tictactoe privacy grant`"
+        case .allowed:
+            return ""
+        }
+    }
+
+    /// Notes the state seen; logs a transition.
+    @discardableResult
+    func observe(_ current: LocalNetworkAuthorization) -> LocalNetworkAuthorization {
+        let previous = state.withLock { state -> LocalNetworkAuthorization?? in
+            guard state.lastAuthorization != current else { return .none }
+            defer {
+                state.lastAuthorization = current
+                if current != .notDetermined { state.promptOutstanding = false }
+            }
+            return .some(state.lastAuthorization)
+        }
+        switch previous {
+        case .none: break
+        case .some(nil): logger.info("local network permission: \(current)")
+        case .some(let before?): logger.info("local network permission changed: \(before) -> \(current)")
+        }
+        return current
+    }
+
+    // MARK: The gate
+
+    /// Decides whether `operation` may go ahead now. Logs the decision.
+    public func evaluate(_ operation: LocalNetworkOperation) -> GateVerdict {
+        let verdict = decide(operation)
+        switch verdict {
+        case .allowed, .exempt:
+            logger.info("gate: \(operation): \(verdict)")
+        case .noAuth(let type):
+            let path = state.withLock { $0.manifest?.path } ?? "the app manifest"
+            let text = "gate: \(operation): NoAuth (kDNSServiceErr_NoAuth, \(Self.noAuthErrorCode)): "
+                + "\(Self.noAuthMessage). NSBonjourServices must list \"\(type)\": add it to NSBonjourServices in "
+                + "\(path). No prompt is shown."
+            logger.error("\(text)")
+        case .needsPrompt, .denied:
+            let reason = Self.waitingReason(for: verdict == .denied ? .denied : .notDetermined)
+            logger.info("gate: \(operation): \(verdict); waiting: \(reason)")
+        case .manifestError(let text):
+            logger.error("gate: \(operation): cannot decide, \(text)")
+        }
+        if verdict == .needsPrompt { requestPrompt(for: operation) }
+        return verdict
+    }
+
+    private func decide(_ operation: LocalNetworkOperation) -> GateVerdict {
+        switch operation {
+        case .connect(let endpoint) where isLoopbackHost(endpoint.host): return .exempt
+        case .listen(let host) where isLoopbackHost(host): return .exempt
+        default: break
+        }
+        let manifest: AppManifest
+        do {
+            manifest = try self.manifest()
+        } catch {
+            return .manifestError("\(error)")
+        }
+        if let type = operation.serviceType, !manifest.declares(serviceType: type) {
+            return .noAuth(serviceType: type)
+        }
+        switch authorization {
+        case .allowed: return .allowed
+        case .denied: return .denied
+        case .notDetermined: return .needsPrompt
+        }
+    }
+
+    /// Stores the user's answer to the prompt (remembered until `tictactoe privacy reset`).
+    public func answerPrompt(allow: Bool) throws {
+        state.withLock { $0.promptOutstanding = false }
+        logger.info("local network prompt answered: \(allow ? "OK (allow)" : "Don't Allow")")
+        try store.write(allow ? .allowed : .denied, source: "prompt")
+        observe(allow ? .allowed : .denied)
+    }
+
+    // MARK: Prompting
+
+    /// Gives the gate a prompt presenter: called (on the thread that called `evaluate`; it must not block) when an
+    /// operation needs the prompt and none is showing. Show the prompt, then call `answerPrompt(allow:)`, or
+    /// `promptDismissed()` if it went away unanswered. Nil removes it.
+    public func setPromptHandler(_ handler: (@Sendable (LocalNetworkPromptRequest) -> Void)?) {
+        state.withLock { $0.promptHandler = handler }
+    }
+
+    /// The prompt went away without an answer: the next operation that needs it asks again.
+    public func promptDismissed() {
+        state.withLock { $0.promptOutstanding = false }
+    }
+
+    /// The prompt for `operation` (needs the manifest).
+    public func promptRequest(for operation: LocalNetworkOperation) throws -> LocalNetworkPromptRequest {
+        let manifest = try manifest()
+        return LocalNetworkPromptRequest(
+            title: manifest.promptTitle, message: manifest.promptMessage,
+            usesDefaultMessage: manifest.usesDefaultUsageDescription, operation: operation
+        )
+    }
+
+    private func requestPrompt(for operation: LocalNetworkOperation) {
+        let handler = state.withLock { state -> (@Sendable (LocalNetworkPromptRequest) -> Void)? in
+            guard let handler = state.promptHandler, !state.promptOutstanding else { return nil }
+            state.promptOutstanding = true
+            return handler
+        }
+        guard let handler, let request = try? promptRequest(for: operation) else { return }
+        logger.info("local network prompt shown for \(operation): \"\(request.title)\" / \"\(request.message)\"")
+        handler(request)
+    }
+
+    // MARK: Waiting
+
+    /// The state each time it changes (from this process or another), as `DecisionStore.changes()`; transitions are
+    /// logged.
+    public func changes() -> AsyncStream<LocalNetworkAuthorization> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: LocalNetworkAuthorization.self, bufferingPolicy: .bufferingNewest(8)
+        )
+        startWatching(continuation) { state in continuation.yield(state) }
+        return stream
+    }
+
+    /// Watches the store until `continuation` terminates, noting each new state; finishes it if watching fails.
+    func startWatching<Element>(
+        _ continuation: AsyncStream<Element>.Continuation,
+        onChange: @escaping @Sendable (LocalNetworkAuthorization) -> Void
+    ) {
+        do {
+            let watch = try store.watch { [self] state in
+                observe(state)
+                onChange(state)
+            }
+            continuation.onTermination = { _ in watch.cancel() }
+        } catch {
+            logger.error("cannot watch the local network decision for changes: \(error)")
+            continuation.finish()
+        }
+    }
+
+    /// Returns when `operation` may go ahead (at once when it already may). While it must wait, `onWaiting` gets the
+    /// reason (again each time the reason changes); the wait ends by itself when the decision changes, here or in
+    /// another process. Throws `LocalNetworkPrivacyError` (NoAuth, manifest error, cannot watch) or
+    /// `CancellationError`.
+    public func waitUntilAllowed(
+        _ operation: LocalNetworkOperation, onWaiting: (String) -> Void = { _ in }
+    ) async throws {
+        let stream: AsyncStream<LocalNetworkAuthorization> = changes()
+        var iterator = stream.makeAsyncIterator()
+        var lastReason: String?
+        while true {
+            try Task.checkCancellation()
+            switch evaluate(operation) {
+            case .allowed, .exempt:
+                return
+            case .noAuth(let type):
+                throw LocalNetworkPrivacyError.noAuth(
+                    serviceType: type, manifestPath: state.withLock { $0.manifest?.path })
+            case .manifestError(let text):
+                throw LocalNetworkPrivacyError.manifest(text)
+            case .needsPrompt, .denied:
+                let reason = waitingReason
+                if reason != lastReason, !reason.isEmpty {
+                    lastReason = reason
+                    onWaiting(reason)
+                }
+                guard await iterator.next() != nil else {
+                    try Task.checkCancellation()
+                    throw LocalNetworkPrivacyError.cannotWatch(
+                        "the decision in \(store.directory) cannot be watched (see the log)")
+                }
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The local network privacy gate arrives here (issue 5).

@@ -1,0 +1,76 @@
+import Bonjour
+
+/// Search for games: the live list from the Bonjour browser.
+public struct SearchState: Sendable, Hashable {
+    public enum Status: Sendable, Hashable {
+        case starting
+        case available
+        case unavailable(String)
+        /// No browsing until local network access is allowed (as on iOS, the list stays empty): why, and how to change it.
+        case waiting(String)
+        /// Browsing is impossible (NoAuth, no manifest).
+        case failed(String)
+    }
+
+    enum Outcome {
+        case none, back, joinByAddress
+        case join(String)
+        case notJoinable(String)
+    }
+
+    public private(set) var status: Status = .starting
+    public private(set) var games: [DiscoveredGame] = []
+    public private(set) var selected = 0
+
+    public init() {}
+
+    mutating func apply(_ update: DiscoveryUpdate) {
+        switch update {
+        case .browser(let event): apply(event)
+        case .waiting(let reason):
+            status = .waiting(reason)
+            games = []
+        case .failed(let text):
+            status = .failed(text)
+            games = []
+        }
+    }
+
+    mutating func apply(_ event: BrowserEvent) {
+        switch event {
+        case .available:
+            status = .available
+        case .unavailable(let error):
+            status = .unavailable(error.description)
+            games = []
+        case .updated(let list):
+            let current = games.indices.contains(selected) ? games[selected].name : nil
+            games = list
+            selected = current.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
+            status = .available
+        }
+    }
+
+    mutating func handle(_ key: Key) -> Outcome {
+        switch key {
+        case .escape, .character("q"):
+            return .back
+        case .character("a"):
+            return .joinByAddress
+        case .up, .character("k"):
+            if !games.isEmpty { selected = (selected + games.count - 1) % games.count }
+        case .down, .character("j"), .tab:
+            if !games.isEmpty { selected = (selected + 1) % games.count }
+        case .enter, .character(" "):
+            guard games.indices.contains(selected) else { return .none }
+            let game = games[selected]
+            if case .incompatible(let reason) = game.compatibility {
+                return .notJoinable("\(DisplayWidth.truncate(game.name, to: 30)) cannot be joined: \(reason)")
+            }
+            return .join(game.name)
+        default:
+            break
+        }
+        return .none
+    }
+}

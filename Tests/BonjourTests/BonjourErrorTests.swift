@@ -1,0 +1,58 @@
+import Bonjour
+import GameTransport
+import XCTest
+
+final class BonjourErrorTests: XCTestCase {
+    func testDaemonAbsentIsUnavailableWithAnActionableMessage() {
+        XCTAssertEqual(BonjourError(code: -65537), .unavailable)  // kDNSServiceErr_Unknown: what Avahi reports
+        XCTAssertEqual(BonjourError(code: -65563), .unavailable)  // ServiceNotRunning (Apple's)
+        XCTAssertEqual(BonjourError.unavailable.description,
+                       "Bonjour is unavailable: is avahi-daemon running? (sudo systemctl start avahi-daemon)")
+        XCTAssertTrue(BonjourError.unavailable.isRetryable)
+    }
+
+    func testNoAuthIsNotAllowed() {
+        XCTAssertEqual(BonjourError(code: -65555), .notAllowed)  // kDNSServiceErr_NoAuth
+        XCTAssertTrue(BonjourError.notAllowed.description.hasPrefix("Not allowed to access the network"))
+        XCTAssertFalse(BonjourError.notAllowed.isRetryable)
+    }
+
+    func testTheSwitchTurnsBonjourOff() {
+        XCTAssertTrue(BonjourSwitch.isDisabled(environment: ["TICTACTOE_BONJOUR": "off"]))
+        XCTAssertTrue(BonjourSwitch.isDisabled(environment: ["TICTACTOE_BONJOUR": "0"]))
+        XCTAssertFalse(BonjourSwitch.isDisabled(environment: [:]))
+        XCTAssertFalse(BonjourSwitch.isDisabled(environment: ["TICTACTOE_BONJOUR": "on"]))
+        XCTAssertFalse(BonjourError.disabled.isRetryable)
+    }
+
+    func testOtherCodesKeepTheirNumber() {
+        XCTAssertEqual(BonjourError(code: -65540), .failed(code: -65540))  // BadParam
+        XCTAssertTrue(BonjourError.failed(code: -65540).description.contains("-65540"))
+    }
+}
+
+final class JoinTargetTests: XCTestCase {
+    func testAddressesStayDirect() throws {
+        XCTAssertEqual(try JoinTarget(parsing: "127.0.0.1:7878"), .address(Endpoint(host: "127.0.0.1", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "192.0.2.10"), .address(Endpoint(host: "192.0.2.10", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "[::1]:9"), .address(Endpoint(host: "::1", port: 9)))
+        XCTAssertEqual(try JoinTarget(parsing: "::1"), .address(Endpoint(host: "::1", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "fe80::1"), .address(Endpoint(host: "fe80::1", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "localhost"), .address(Endpoint(host: "localhost", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "host-a.example:80"),
+                       .address(Endpoint(host: "host-a.example", port: 80)))
+    }
+
+    func testBadAddressesAreErrorsNotNames() {
+        XCTAssertThrowsError(try JoinTarget(parsing: "host:99999"))
+        XCTAssertThrowsError(try JoinTarget(parsing: ":7878"))
+        XCTAssertThrowsError(try JoinTarget(parsing: "[::1"))
+        XCTAssertThrowsError(try JoinTarget(parsing: ""))
+    }
+
+    func testEverythingElseIsABonjourName() throws {
+        for name in ["alice", "Bob's game", "Partie d’Élodie 🎲", "alice@laptop", "a: b", "game:one", "my.host"] {
+            XCTAssertEqual(try JoinTarget(parsing: name), .bonjour(name: name), name)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Bonjour
+import XCTest
+
+final class BrowseRegistryTests: XCTestCase {
+    func testDedupesAcrossInterfacesAndIPVersions() {
+        var registry = BrowseRegistry()
+        XCTAssertEqual(registry.add("alice", interface: 2), .appeared)
+        XCTAssertEqual(registry.add("alice", interface: 2), .unchanged, "same interface, the other IP version")
+        XCTAssertEqual(registry.add("alice", interface: 3), .unchanged, "another interface")
+        registry.classify("alice", as: .compatible)
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "alice", compatibility: .compatible)])
+        XCTAssertEqual(registry.remove("alice", interface: 2), .unchanged)
+        XCTAssertEqual(registry.remove("alice", interface: 3), .unchanged)
+        XCTAssertEqual(registry.games().count, 1, "still seen once on interface 2")
+        XCTAssertEqual(registry.remove("alice", interface: 2), .disappeared)
+        XCTAssertEqual(registry.games(), [])
+    }
+
+    func testUnclassifiedNamesWaitForTheirTXTRecord() {
+        var registry = BrowseRegistry()
+        _ = registry.add("bob", interface: 2)
+        XCTAssertEqual(registry.unclassifiedNames, ["bob"])
+        XCTAssertEqual(registry.games(), [])
+        registry.classify("bob", as: .incompatible(reason: "x"))
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "bob", compatibility: .incompatible(reason: "x"))])
+        XCTAssertEqual(registry.unclassifiedNames, [])
+    }
+
+    func testClassificationIsForgottenWhenTheNameGoes() {
+        var registry = BrowseRegistry()
+        _ = registry.add("bob", interface: 2)
+        registry.classify("bob", as: .compatible)
+        _ = registry.remove("bob", interface: 2)
+        XCTAssertEqual(registry.add("bob", interface: 2), .appeared, "back: resolve it again")
+        XCTAssertEqual(registry.games(), [])
+        registry.classify("gone", as: .compatible)  // a late answer for a name that left: ignored
+        XCTAssertEqual(registry.unclassifiedNames, ["bob"])
+    }
+
+    func testRemovesNeverAddedAreIgnored() {
+        var registry = BrowseRegistry()
+        XCTAssertEqual(registry.remove("ghost", interface: 2), .unchanged)
+        _ = registry.add("a", interface: 2)
+        XCTAssertEqual(registry.remove("a", interface: 9), .unchanged)
+        XCTAssertTrue(registry.isPresent("a"))
+    }
+
+    func testHiddenNamesAndSorting() {
+        var registry = BrowseRegistry()
+        for name in ["carol", "Bob", "alice", "me"] {
+            _ = registry.add(name, interface: 1)
+            registry.classify(name, as: .compatible)
+        }
+        XCTAssertEqual(registry.games(hiding: ["me"]).map(\.name), ["alice", "Bob", "carol"])
+    }
+
+    func testFlushForgetsEverything() {
+        var registry = BrowseRegistry()
+        _ = registry.add("a", interface: 1)
+        registry.classify("a", as: .compatible)
+        registry.flush()
+        XCTAssertEqual(registry.games(), [])
+        XCTAssertEqual(registry.add("a", interface: 1), .appeared)
+    }
+}
+
+final class DebouncerTests: XCTestCase {
+    let t0 = ContinuousClock.now
+
+    func testWaitsForAQuietPeriod() {
+        var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
+        XCTAssertNil(debouncer.deadline)
+        XCTAssertEqual(debouncer.changed(at: t0), t0 + .milliseconds(100))
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(50)), t0 + .milliseconds(150))
+        XCTAssertFalse(debouncer.fire(at: t0 + .milliseconds(120)))
+        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(150)))
+        XCTAssertNil(debouncer.deadline, "the burst is over")
+        XCTAssertFalse(debouncer.fire(at: t0 + .seconds(10)))
+    }
+
+    func testASteadyStreamStillShowsWithinMaxDelay() {
+        var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
+        var now = t0
+        var deadline = debouncer.changed(at: now)
+        for _ in 0..<10 {
+            now = now + .milliseconds(60)
+            deadline = debouncer.changed(at: now)
+        }
+        XCTAssertEqual(deadline, t0 + .milliseconds(400))
+        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(400)))
+    }
+
+    func testResetDropsThePendingUpdate() {
+        var debouncer = Debouncer()
+        debouncer.changed(at: t0)
+        debouncer.reset()
+        XCTAssertNil(debouncer.deadline)
+        XCTAssertFalse(debouncer.fire(at: t0 + .seconds(1)))
+    }
+}
+
+final class BackoffTests: XCTestCase {
+    func testDoublesUpToTheMaximumAndResets() {
+        var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(4))
+        let delays = (0..<8).map { _ in backoff.next() }
+        XCTAssertEqual(delays, [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4),
+                                .seconds(4), .seconds(4), .seconds(4)])
+        backoff.reset()
+        XCTAssertEqual(backoff.next(), .milliseconds(250))
+    }
+
+    func testManyAttemptsDoNotOverflow() {
+        var backoff = Backoff()
+        for _ in 0..<100 { _ = backoff.next() }
+        XCTAssertEqual(backoff.next(), .seconds(4))
+    }
+}

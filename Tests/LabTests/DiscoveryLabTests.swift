@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+/// Bonjour discovery between lab hosts, against real peers (avahi-publish, avahi-browse) and between tictactoes.
+final class DiscoveryLabTests: LabTestCase {
+    func testGamesPublishedByAvahiAppearInBrowse() throws {
+        let published = ["Bob's game", "Partie d’Élodie 🎲", "two  spaces and 'quotes'"]
+        for name in published { _ = try publish(on: "host-a", name: name) }
+        let (games, status, process) = try browse(on: "host-b")
+        XCTAssertEqual(status, 0, process.standardError)
+        XCTAssertEqual(names(games).sorted(), published.sorted(), "\(process.output)")
+        for game in games { XCTAssertEqual(game["compatible"] as? Bool, true, "\(game)") }
+        // AVAHI_COMPAT_NOWARN: Avahi's compatibility banner never reaches the terminal.
+        XCTAssertEqual(process.standardError, "")
+    }
+
+    func testIncompatibleServicesAreListedAsIncompatible() throws {
+        _ = try publish(on: "host-a", name: "iOS sample game", txt: [])        // another program: no version
+        _ = try publish(on: "host-a", name: "From the future", txt: ["proto=2"])
+        _ = try publish(on: "host-c", name: "Plain old game", txt: ["proto=1"])
+        let (games, status, process) = try browse(on: "host-b")
+        XCTAssertEqual(status, 0, process.standardError)
+        let byName = Dictionary(uniqueKeysWithValues: games.map { ($0["name"] as! String, $0) })
+        XCTAssertEqual(Set(byName.keys), ["iOS sample game", "From the future", "Plain old game"])
+        XCTAssertEqual(byName["Plain old game"]?["compatible"] as? Bool, true)
+        XCTAssertEqual(byName["iOS sample game"]?["compatible"] as? Bool, false)
+        XCTAssertEqual(byName["From the future"]?["compatible"] as? Bool, false)
+        XCTAssertTrue((byName["iOS sample game"]?["reason"] as? String ?? "").contains("no protocol version"))
+        XCTAssertTrue((byName["From the future"]?["reason"] as? String ?? "").contains("version 2"))
+        // The text listing says so too.
+        let text = try tictactoe(on: "host-b", ["browse", "--timeout", "3"])
+        XCTAssertEqual(text.waitForExit(), 0)
+        XCTAssertTrue(text.output.contains { $0.hasPrefix("iOS sample game") && $0.contains("not joinable") },
+                      "\(text.output)")
+    }
+
+    func testHostIsSeenByAvahiBrowseWithPortAndTXT() throws {
+        let (_, port, registered) = try startHost(on: "host-a", name: "Carol's table ☕", port: 7979)
+        XCTAssertEqual(registered, "Carol's table ☕")
+        let fields = try XCTUnwrap(avahiBrowseResolved(on: "host-b", name: registered),
+                                   "avahi-browse never resolved it")
+        // =;IFACE;PROTO;NAME;TYPE;DOMAIN;HOSTNAME;ADDRESS;PORT;TXT
+        XCTAssertEqual(fields[4], "_tictactoe._tcp")
+        XCTAssertEqual(fields[6], "host-a.local")
+        XCTAssertEqual(fields[7], Lab.address(of: "host-a"))
+        XCTAssertEqual(fields[8], String(port))
+        XCTAssertEqual(fields[9], "\"proto=1\"")
+    }
+
+    func testJoinByNameCompletesAHeadlessGame() throws {
+        let (host, port, registered) = try startHost(on: "host-a", name: "Dana's game", extra: ["--games", "3"])
+        let joiner = try tictactoe(on: "host-b", ["join", registered, "--headless", "--json", "--seed", "5",
+                                                  "--name", "joiner"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let resolved = try XCTUnwrap(joiner.events(named: "resolved").first)
+        XCTAssertEqual(resolved["addresses"] as? [String], ["\(Lab.address(of: "host-a")):\(port)"])
+        XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 3)
+        XCTAssertEqual(host.events(named: "summary").last?["games"] as? Int, 3)
+        // The host withdrew its advertisement when the game started.
+        let hostEvents = host.events.compactMap { $0["event"] as? String }
+        let connected = try XCTUnwrap(hostEvents.firstIndex(of: "connected"))
+        XCTAssertTrue(hostEvents[connected...].contains("withdrawn"), "\(hostEvents)")
+    }
+
+    func testJoinByAnUnknownNameFailsWithUnreachable() throws {
+        let joiner = try tictactoe(on: "host-b", ["join", "Nobody's game", "--headless", "--json",
+                                                  "--connect-timeout", "3"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 30), 5, joiner.standardError)
+        let error = try XCTUnwrap(joiner.events(named: "error").last)
+        XCTAssertTrue((error["message"] as? String ?? "").contains("Nobody's game"), "\(error)")
+    }
+
+    func testJoinByNameOfAnIncompatibleGameIsRefused() throws {
+        _ = try publish(on: "host-a", name: "Other program", txt: [])
+        let joiner = try tictactoe(on: "host-b", ["join", "Other program", "--headless", "--json"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 30), 4, joiner.standardError)
+        XCTAssertTrue((joiner.events(named: "error").last?["message"] as? String ?? "").contains("cannot be joined"))
+    }
+
+    func testThreeHostsAdvertisingAtOnceAreListedOnceEach() throws {
+        let expected = ["Game on a", "Game on b", "Game on c"]
+        for (host, name) in zip(Lab.hosts, expected) { _ = try startHost(on: host, name: name) }
+        for host in ["host-b", "host-c"] {
+            let (games, status, process) = try browse(on: host)
+            XCTAssertEqual(status, 0, process.standardError)
+            XCTAssertEqual(names(games).sorted(), expected, "on \(host): \(process.output)")
+        }
+    }
+
+    func testANameCollisionIsReportedWithTheRegisteredName() throws {
+        let (_, _, first) = try startHost(on: "host-a", name: "Twin")
+        XCTAssertEqual(first, "Twin")
+        let (_, _, second) = try startHost(on: "host-b", name: "Twin")
+        XCTAssertNotEqual(second, "Twin", "Avahi renames the second one")
+        XCTAssertTrue(second.hasPrefix("Twin"), second)
+        let (games, _, _) = try browse(on: "host-c")
+        XCTAssertEqual(names(games).sorted(), ["Twin", second].sorted())
+    }
+
+    func testAHostThatQuitsDisappearsWithinFiveSeconds() throws {
+        let watch = try tictactoe(on: "host-b", ["browse", "--watch", "--json", "--timeout", "60"])
+        let (host, _, name) = try startHost(on: "host-a", name: "Eve's game")
+        let killed = try startHost(on: "host-c", name: "Mallory's game").0
+        let both: Set = [name, "Mallory's game"]
+        let listed = try XCTUnwrap(watch.waitForGames(where: { Set(names($0)).isSuperset(of: both) }),
+                                   "\(watch.output)")
+        host.signal(SIGTERM)  // quits: withdraws its advertisement
+        let quitAt = ContinuousClock.now
+        let gone = watch.waitForGames(from: listed.index + 1, timeout: 5) { !names($0).contains(name) }
+        XCTAssertNotNil(gone, "still listed 5 s after quitting: \(watch.output)")
+        if let gone {
+            print("LATENCY host quit -> gone from the list: \(Int(gone.time.milliseconds(since: quitAt))) ms")
+        }
+        killed.signal(SIGKILL)  // dies: its daemon withdraws for it when the D-Bus connection drops
+        let diedAt = ContinuousClock.now
+        let alsoGone = watch.waitForGames(from: (gone?.index ?? listed.index) + 1, timeout: 5) {
+            !names($0).contains("Mallory's game")
+        }
+        XCTAssertNotNil(alsoGone, "a killed host still listed after 5 s: \(watch.output)")
+        if let alsoGone {
+            print("LATENCY host killed -> gone from the list: \(Int(alsoGone.time.milliseconds(since: diedAt))) ms")
+        }
+    }
+
+    func testAHostIsWithdrawnWhilePlayingAndAdvertisedAgainWhenFree() throws {
+        let watch = try tictactoe(on: "host-c", ["browse", "--watch", "--json", "--timeout", "60"])
+        let (host, _, name) = try startHost(on: "host-a", name: "Busy Bea", extra: ["--matches", "2", "--games", "1",
+                                                                                   "--move-delay", "0.3"])
+        let listed = try XCTUnwrap(watch.waitForGames(where: { names($0).contains(name) }), "\(watch.output)")
+        let joiner = try tictactoe(on: "host-b", ["join", name, "--headless", "--json"])
+        let withdrawn = watch.waitForGames(from: listed.index + 1, timeout: 10) { !names($0).contains(name) }
+        XCTAssertNotNil(withdrawn, "not withdrawn during the game: \(watch.output)")
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        let back = watch.waitForGames(from: (withdrawn?.index ?? listed.index) + 1, timeout: 10) {
+            names($0).contains(name)
+        }
+        XCTAssertNotNil(back, "not advertised again once free: \(watch.output)")
+        XCTAssertEqual(host.events(named: "advertised").count, 2, "\(host.output)")
+    }
+
+    func testTextListingIsSafeForTheTerminal() throws {
+        // The text listing is for people: names made safe for the terminal, one per line.
+        _ = try publish(on: "host-a", name: "Esc\u{1B}[31mape")
+        let text = try tictactoe(on: "host-b", ["browse", "--timeout", "3"])
+        XCTAssertEqual(text.waitForExit(), 0)
+        XCTAssertFalse(text.output.joined().contains("\u{1B}"), "an escape sequence reached the terminal")
+        XCTAssertTrue(text.output.contains("Esc[31mape"), "\(text.output)")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+
+/// A test class in the LAN lab: the lab is brought up once for the class and always torn down; each test's
+/// processes are killed after it. Without root the tests are skipped with the reason (a failure when CI=true).
+class LabTestCase: XCTestCase {
+    private var processes: [LabProcess] = []
+
+    override class func setUp() {
+        super.setUp()
+        Lab.up()
+    }
+
+    override class func tearDown() {
+        Lab.down()
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try Lab.require()
+    }
+
+    override func tearDown() {
+        for process in processes.reversed() { process.terminate() }
+        processes = []
+        super.tearDown()
+    }
+
+    func track(_ process: LabProcess) -> LabProcess {
+        processes.append(process)
+        return process
+    }
+
+    /// `tictactoe ARGS` on a lab host, killed after the test.
+    func tictactoe(on host: String, _ arguments: [String]) throws -> LabProcess {
+        track(try LabProcess.tictactoe(on: host, arguments))
+    }
+
+    /// A headless `tictactoe host` on a lab host, advertising `name`; waits until it is advertised.
+    func startHost(
+        on host: String, name: String, port: Int = 0, extra: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> (LabProcess, port: Int, registered: String) {
+        let arguments = ["host", "--headless", "--json", "--name", name, "--port", "\(port)"] + extra
+        let process = try tictactoe(on: host, arguments)
+        guard let listening = process.waitForEvent("listening"), let port = listening.event["port"] as? Int else {
+            XCTFail("host on \(host) did not listen: \(process.standardError)", file: file, line: line)
+            throw Lab.LabError.failed("no host")
+        }
+        guard let advertised = process.waitForEvent("advertised"), let registered = advertised.event["name"] as? String
+        else {
+            XCTFail("host on \(host) was not advertised: \(process.output) \(process.standardError)",
+                    file: file, line: line)
+            throw Lab.LabError.failed("not advertised")
+        }
+        return (process, port, registered)
+    }
+
+    /// `avahi-publish -s NAME _tictactoe._tcp PORT TXT…` on a lab host (a real peer nobody here wrote); waits until
+    /// Avahi says it is established.
+    func publish(on host: String, name: String, port: Int = 7000, txt: [String] = ["proto=1"],
+                 file: StaticString = #filePath, line: UInt = #line) throws -> LabProcess {
+        let process = track(try LabProcess(on: host, ["avahi-publish", "-s", name, "_tictactoe._tcp", "\(port)"] + txt))
+        guard process.waitForErrorLine(timeout: 15, { $0.hasPrefix("Established under name") }) != nil else {
+            XCTFail("avahi-publish '\(name)' on \(host) was not established: \(process.standardError)",
+                    file: file, line: line)
+            throw Lab.LabError.failed("publish")
+        }
+        return process
+    }
+
+    /// One-shot `tictactoe browse --json` on a host: the games it printed, and its exit status.
+    func browse(on host: String, timeout: Double = 3) throws
+        -> (games: [[String: Any]], status: Int32?, process: LabProcess)
+    {
+        let process = try tictactoe(on: host, ["browse", "--json", "--timeout", "\(timeout)"])
+        let status = process.waitForExit(timeout: timeout + 20)
+        return (process.events(named: "game"), status, process)
+    }
+
+    /// `avahi-browse -rpt _tictactoe._tcp` on a host until a resolved line (`=`) for `name` shows; its fields.
+    func avahiBrowseResolved(on host: String, name: String, timeout: TimeInterval = 15) -> [String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (_, output) = Lab.run(["exec", host, "--", "timeout", "10", "avahi-browse", "-rpt", "_tictactoe._tcp"])
+            for line in output.split(separator: "\n") where line.hasPrefix("=;") {
+                let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                if fields.count >= 10, avahiUnescape(fields[3]) == name { return fields }
+            }
+            usleep(300_000)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import GameTransport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// The gate's verdicts. No test sends anything to a non-loopback address: LAN endpoints (198.18.0.0/15, the
+/// benchmarking range) are only ever passed to `evaluate`.
+final class LocalNetworkGateTests: XCTestCase {
+    private let lan = Endpoint(host: "198.18.0.1", port: 7878)
+
+    private func makeGate(
+        manifest: AppManifest? = standardManifest, lines: Recorder<String> = Recorder()
+    ) throws -> LocalNetworkGate {
+        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
+        return LocalNetworkGate(store: store, logger: recordingLogger(lines)) {
+            guard let manifest else { throw ManifestError.notFound(tried: ["/nowhere/Info.plist"], explicit: false) }
+            return manifest
+        }
+    }
+
+    func testLoopbackIsExemptWhateverTheStateOrTheManifest() throws {
+        let gate = try makeGate(manifest: nil)  // not even a manifest is needed
+        for state in LocalNetworkAuthorization.allCases {
+            try gate.store.write(state)
+            for host in ["127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST", "::ffff:127.0.0.1"] {
+                XCTAssertEqual(gate.evaluate(.connect(Endpoint(host: host, port: 7878))), .exempt, "\(host) (\(state))")
+            }
+            for host in ["127.0.0.1", "::1"] {
+                XCTAssertEqual(gate.evaluate(.listen(bindHost: host)), .exempt, "listen \(host) (\(state))")
+            }
+        }
+    }
+
+    func testTheVerdictTable() throws {
+        let gate = try makeGate()
+        let declared = LocalNetworkOperation.browse(serviceType: "_tictactoe._tcp")
+        let gated: [LocalNetworkOperation] = [
+            declared, .advertise(serviceType: "_tictactoe._tcp"), .connect(lan),
+            .connect(Endpoint(host: "myhost", port: 1)),
+            .listen(bindHost: "0.0.0.0"), .listen(bindHost: "::"), .listen(bindHost: "198.18.0.1"),
+        ]
+        let expected: [LocalNetworkAuthorization: GateVerdict] = [
+            .notDetermined: .needsPrompt, .denied: .denied, .allowed: .allowed,
+        ]
+        for (state, verdict) in expected {
+            try gate.store.write(state)
+            XCTAssertEqual(gate.authorization, state)
+            for operation in gated {
+                XCTAssertEqual(gate.evaluate(operation), verdict, "\(operation) when \(state)")
+            }
+            XCTAssertEqual(gate.evaluate(.browse(serviceType: "_other._tcp")), .noAuth(serviceType: "_other._tcp"))
+            XCTAssertEqual(gate.evaluate(.advertise(serviceType: "_http._tcp")), .noAuth(serviceType: "_http._tcp"))
+        }
+        XCTAssertTrue(GateVerdict.allowed.mayProceed)
+        XCTAssertTrue(GateVerdict.exempt.mayProceed)
+        XCTAssertFalse(GateVerdict.needsPrompt.mayProceed)
+        XCTAssertFalse(GateVerdict.denied.mayProceed)
+    }
+
+    func testNoAuthComesBeforeThePromptAndNamesTheKey() throws {
+        let lines = Recorder<String>()
+        let manifest = AppManifest(
+            path: "/app/Info.plist", displayName: "T", usageDescription: "u", bonjourServices: [])
+        let gate = try makeGate(manifest: manifest, lines: lines)
+        let prompts = Recorder<LocalNetworkPromptRequest>()
+        gate.setPromptHandler { prompts.append($0) }
+        XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp")), .noAuth(serviceType: "_tictactoe._tcp"))
+        XCTAssertEqual(prompts.all.count, 0, "no prompt for NoAuth")
+        let line = try XCTUnwrap(lines.all.first { $0.contains("NoAuth") }, "\(lines.all)")
+        XCTAssertTrue(line.hasPrefix("error"), line)
+        XCTAssertTrue(line.contains("-65555"), line)
+        XCTAssertTrue(line.contains("Not allowed to access the network"), line)
+        XCTAssertTrue(line.contains("NSBonjourServices must list \"_tictactoe._tcp\""), line)
+        XCTAssertTrue(line.contains("/app/Info.plist"), line)
+        XCTAssertEqual(LocalNetworkGate.noAuthErrorCode, -65555)
+    }
+
+    func testAMissingManifestIsAnErrorAtTheMomentOfNetworkUse() throws {
+        let lines = Recorder<String>()
+        let gate = try makeGate(manifest: nil, lines: lines)
+        try gate.store.write(.allowed)
+        guard case .manifestError(let text) = gate.evaluate(.connect(lan)) else { return XCTFail("no manifest error") }
+        XCTAssertTrue(text.contains("/nowhere/Info.plist"), text)
+        guard case .manifestError = gate.evaluate(.browse(serviceType: "_tictactoe._tcp")) else { return XCTFail() }
+        XCTAssertTrue(
+            lines.all.contains { $0.hasPrefix("error") && $0.contains("/nowhere/Info.plist") }, "\(lines.all)")
+    }
+
+    func testTheManifestIsLoadedLazilyAndOnce() throws {
+        let loads = Recorder<Int>()
+        let gate = LocalNetworkGate(store: DecisionStore(directory: try makeTemporaryDirectory(self))) {
+            loads.append(1)
+            return standardManifest
+        }
+        XCTAssertEqual(loads.all.count, 0, "creating the gate reads nothing")
+        _ = gate.evaluate(.connect(Endpoint(host: "127.0.0.1", port: 1)))
+        XCTAssertEqual(loads.all.count, 0, "loopback needs no manifest")
+        _ = gate.evaluate(.connect(lan))
+        _ = gate.evaluate(.browse(serviceType: "_tictactoe._tcp"))
+        XCTAssertEqual(loads.all.count, 1)
+    }
+
+    func testAFailedManifestLoadIsRetried() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = directory + "/Info.plist"
+        let gate = LocalNetworkGate(explicitManifestPath: path, store: DecisionStore(directory: directory + "/config"))
+        guard case .manifestError(let text) = gate.evaluate(.connect(lan)) else { return XCTFail() }
+        XCTAssertTrue(text.contains(path) && text.contains("--info-plist"), text)
+        _ = try writeManifest(standardEntries, in: directory)
+        XCTAssertEqual(gate.evaluate(.connect(lan)), .needsPrompt, "fixed without restarting")
+    }
+
+    func testTheNoBonjourServicesManifestGivesNoAuth() throws {
+        let gate = LocalNetworkGate(
+            explicitManifestPath: assetsDirectory + "/Info-NoBonjourServices.plist",
+            store: DecisionStore(directory: try makeTemporaryDirectory(self))
+        )
+        XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp")), .noAuth(serviceType: "_tictactoe._tcp"))
+        XCTAssertEqual(
+            gate.evaluate(.advertise(serviceType: "_tictactoe._tcp")), .noAuth(serviceType: "_tictactoe._tcp"))
+        XCTAssertEqual(gate.evaluate(.connect(lan)), .needsPrompt, "joining by address still just needs permission")
+    }
+
+    func testAnsweringThePrompt() throws {
+        let gate = try makeGate()
+        XCTAssertEqual(gate.authorization, .notDetermined)
+        try gate.answerPrompt(allow: false)
+        XCTAssertEqual(gate.authorization, .denied)
+        XCTAssertEqual(gate.evaluate(.connect(lan)), .denied)
+        try gate.answerPrompt(allow: true)
+        XCTAssertEqual(gate.store.decision()?.source, "prompt")
+        XCTAssertEqual(gate.evaluate(.connect(lan)), .allowed)
+    }
+
+    func testWaitingReasons() throws {
+        let gate = try makeGate()
+        XCTAssertEqual(
+            gate.waitingReason,
+            "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`"
+        )
+        try gate.store.write(.denied)
+        XCTAssertEqual(
+            gate.waitingReason,
+            "local network permission denied: turn on Local Network in Settings › Privacy, "
+                + "or run `tictactoe privacy grant`"
+        )
+    }
+
+    func testEveryDecisionAndTransitionIsLogged() throws {
+        let lines = Recorder<String>()
+        let gate = try makeGate(lines: lines)
+        _ = gate.evaluate(.connect(lan))
+        _ = gate.evaluate(.connect(Endpoint(host: "::1", port: 7878)))
+        try gate.answerPrompt(allow: true)
+        _ = gate.evaluate(.browse(serviceType: "_tictactoe._tcp"))
+        let all = lines.all
+        XCTAssertTrue(
+            all.contains {
+                $0.contains("gate: connect to 198.18.0.1:7878")
+                    && $0.contains("waiting: local network permission not determined")
+            }, "\(all)")
+        XCTAssertTrue(all.contains { $0.contains("gate: connect to [::1]:7878: exempt (loopback)") }, "\(all)")
+        XCTAssertTrue(all.contains { $0.contains("changed: not determined -> allowed") }, "\(all)")
+        XCTAssertTrue(all.contains { $0.contains("gate: browse _tictactoe._tcp: allowed") }, "\(all)")
+    }
+
+    func testThePromptHandlerIsAskedOnceUntilAnsweredOrDismissed() throws {
+        let gate = try makeGate()
+        let prompts = Recorder<LocalNetworkPromptRequest>()
+        gate.setPromptHandler { prompts.append($0) }
+        _ = gate.evaluate(.browse(serviceType: "_tictactoe._tcp"))
+        _ = gate.evaluate(.connect(lan))
+        XCTAssertEqual(prompts.all.count, 1)
+        let request = try XCTUnwrap(prompts.all.first)
+        XCTAssertEqual(request.title, standardManifest.promptTitle)
+        XCTAssertEqual(request.message, "TicTacToe uses the local network to discover players around you.")
+        XCTAssertEqual(request.operation, .browse(serviceType: "_tictactoe._tcp"))
+        gate.promptDismissed()
+        _ = gate.evaluate(.connect(lan))
+        XCTAssertEqual(prompts.all.count, 2)
+        try gate.answerPrompt(allow: false)
+        _ = gate.evaluate(.connect(lan))
+        XCTAssertEqual(prompts.all.count, 2, "denied: no prompt (Settings or `privacy grant` change it)")
+        try gate.store.reset()
+        _ = gate.evaluate(.connect(lan))
+        XCTAssertEqual(prompts.all.count, 3, "reset brings the prompt back")
+    }
+
+    func testTheConnectionGateSeam() async throws {
+        let gate = try makeGate()
+        let seam: ConnectionGate = gate
+        let waiting = await seam.evaluate(lan)
+        XCTAssertEqual(waiting, .wait(LocalNetworkGate.waitingReason(for: .notDetermined)))
+        let loopback = await seam.evaluate(Endpoint(host: "127.0.0.1", port: 7878))
+        XCTAssertEqual(loopback, .allow)
+        try gate.store.write(.denied)
+        let denied = await seam.evaluate(lan)
+        XCTAssertEqual(denied, .wait(LocalNetworkGate.waitingReason(for: .denied)))
+        try gate.store.write(.allowed)
+        let allowed = await seam.evaluate(lan)
+        XCTAssertEqual(allowed, .allow)
+    }
+
+    func testTheSeamsChangesYieldWhenTheDecisionChanges() async throws {
+        let gate = try makeGate()
+        let voids = StreamCollector((gate as ConnectionGate).changes())
+        let states = StreamCollector(gate.changes())  // the typed stream is the default on the gate itself
+        defer {
+            voids.cancel()
+            states.cancel()
+        }
+        try DecisionStore(directory: gate.store.directory).write(.allowed)
+        let sawVoid = await voids.waitFor { _ in true }
+        XCTAssertTrue(sawVoid)
+        let sawAllowed = await states.waitFor { $0 == .allowed }
+        XCTAssertTrue(sawAllowed)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import GameTransport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// Operations that wait for permission and proceed by themselves. Connections only ever go to loopback: to see a
+/// gated connection proceed, the gate is told to treat 127.0.0.1 as a LAN address.
+final class WaitingTests: XCTestCase {
+    private func makeGate(
+        treatLoopbackAsLAN: Bool = false, manifest: AppManifest = standardManifest
+    ) throws -> LocalNetworkGate {
+        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
+        let isLoopbackHost: @Sendable (String) -> Bool
+        if treatLoopbackAsLAN {
+            isLoopbackHost = { _ in false }
+        } else {
+            isLoopbackHost = { Loopback.isLoopback(host: $0) }
+        }
+        let load: @Sendable () throws -> AppManifest = { manifest }
+        return LocalNetworkGate(
+            store: store, logger: recordingLogger(Recorder<String>()), loadManifest: load,
+            isLoopbackHost: isLoopbackHost
+        )
+    }
+
+    func testWaitUntilAllowedReturnsAtOnceWhenAllowedOrExempt() async throws {
+        let gate = try makeGate()
+        try await gate.waitUntilAllowed(.listen(bindHost: "127.0.0.1")) { XCTFail("waited: \($0)") }
+        try gate.store.write(.allowed)
+        try await gate.waitUntilAllowed(.browse(serviceType: "_tictactoe._tcp")) { XCTFail("waited: \($0)") }
+    }
+
+    func testWaitUntilAllowedThrowsNoAuth() async throws {
+        let gate = try makeGate()
+        do {
+            try await gate.waitUntilAllowed(.advertise(serviceType: "_other._tcp"))
+            XCTFail("no error")
+        } catch let error as LocalNetworkPrivacyError {
+            XCTAssertEqual(error, .noAuth(serviceType: "_other._tcp", manifestPath: standardManifest.path))
+            XCTAssertEqual(error.code, -65555)
+            XCTAssertTrue(error.description.contains("Not allowed to access the network"), error.description)
+            XCTAssertTrue(error.description.contains("NSBonjourServices must list \"_other._tcp\""), error.description)
+        }
+    }
+
+    func testWaitUntilAllowedThrowsAManifestError() async throws {
+        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
+        let gate = LocalNetworkGate(explicitManifestPath: "/nowhere/Info.plist", store: store)
+        do {
+            try await gate.waitUntilAllowed(.listen(bindHost: "0.0.0.0"))
+            XCTFail("no error")
+        } catch LocalNetworkPrivacyError.manifest(let text) {
+            XCTAssertTrue(text.contains("/nowhere/Info.plist"), text)
+        }
+    }
+
+    func testAWaitProceedsWhenAnotherStoreAllowsIt() async throws {
+        let gate = try makeGate()
+        let reasons = Recorder<String>()
+        let done = Recorder<Bool>()
+        let waiter = Task {
+            try await gate.waitUntilAllowed(.browse(serviceType: "_tictactoe._tcp")) { reasons.append($0) }
+            done.append(true)
+        }
+        let waiting = await eventually { reasons.all.count == 1 }
+        XCTAssertTrue(waiting)
+        XCTAssertEqual(reasons.all, [LocalNetworkGate.waitingReason(for: .notDetermined)])
+
+        let settings = DecisionStore(directory: gate.store.directory)
+        try settings.write(.denied)
+        let sawDenied = await eventually { reasons.all.count == 2 }
+        XCTAssertTrue(sawDenied, "the new reason is reported: \(reasons.all)")
+        XCTAssertEqual(reasons.all.last, LocalNetworkGate.waitingReason(for: .denied))
+        XCTAssertEqual(done.all, [])
+
+        try settings.write(.allowed)
+        try await waiter.value
+        XCTAssertEqual(done.all, [true])
+    }
+
+    func testAWaitEndsWithCancellation() async throws {
+        let gate = try makeGate()
+        let reasons = Recorder<String>()
+        let waiter = Task {
+            try await gate.waitUntilAllowed(.listen(bindHost: "0.0.0.0")) { reasons.append($0) }
+        }
+        let waiting = await eventually { !reasons.all.isEmpty }
+        XCTAssertTrue(waiting)
+        waiter.cancel()
+        do {
+            try await waiter.value
+            XCTFail("not cancelled")
+        } catch is CancellationError {
+        }
+    }
+
+    // MARK: GameConnection
+
+    func testAConnectionToLoopbackIsNotGated() async throws {
+        let gate = try makeGate()  // not determined: a LAN connection would wait
+        let port = try closedLoopbackPort()
+        let states = Recorder<ConnectionState>()
+        let connection = GameConnection(
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate,
+            onStateChange: { states.append($0) }
+        )
+        let run = Task { try await connection.run { _ in } }
+        let attempted = await eventually {
+            states.all.contains {
+                if case .waiting(.peerUnreachable) = $0 { return true }
+                return false
+            }
+        }
+        connection.cancel()
+        _ = try? await run.value
+        XCTAssertTrue(attempted, "it tried to connect: \(states.all)")
+        XCTAssertEqual(states.all.first, .preparing, "straight to preparing: \(states.all)")
+        XCTAssertFalse(
+            states.all.contains {
+                if case .waiting(.notAllowed) = $0 { return true }
+                return false
+            }, "\(states.all)")
+    }
+
+    func testALANConnectionWouldWait() async throws {
+        // Only evaluated: nothing is sent to 198.18.0.1.
+        let gate = try makeGate()
+        let decision = await gate.evaluate(Endpoint(host: "198.18.0.1", port: 7878))
+        XCTAssertEqual(
+            decision,
+            .wait("local network permission not determined: answer the prompt, or run `tictactoe privacy grant`"))
+    }
+
+    func testAGatedConnectionWaitsThenProceedsByItselfWhenAllowed() async throws {
+        let gate = try makeGate(treatLoopbackAsLAN: true)
+        let port = try closedLoopbackPort()
+        let states = Recorder<ConnectionState>()
+        let connection = GameConnection(
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate,
+            onStateChange: { states.append($0) }
+        )
+        let run = Task { try await connection.run { _ in } }
+        defer { connection.cancel() }
+        // `preparing` comes first (the gate is asked from there); a connect attempt to the closed port would show as
+        // waiting(peerUnreachable: connection refused).
+        func attempted() -> Bool {
+            states.all.contains {
+                if case .waiting(.peerUnreachable) = $0 { return true }
+                return false
+            }
+        }
+        let notAllowed = ConnectionState.waiting(.notAllowed(LocalNetworkGate.waitingReason(for: .notDetermined)))
+        let waiting = await eventually { states.all.contains(notAllowed) }
+        XCTAssertTrue(waiting, "\(states.all)")
+
+        try DecisionStore(directory: gate.store.directory).write(.denied)
+        let denied = ConnectionState.waiting(.notAllowed(LocalNetworkGate.waitingReason(for: .denied)))
+        let sawDenied = await eventually { states.all.contains(denied) }
+        XCTAssertTrue(sawDenied, "\(states.all)")
+        XCTAssertFalse(attempted(), "no attempt before permission: \(states.all)")
+        XCTAssertEqual(states.all, [.preparing, notAllowed, denied])
+
+        try DecisionStore(directory: gate.store.directory).write(.allowed)  // e.g. `tictactoe privacy grant`
+        let proceeded = await eventually { attempted() }
+        XCTAssertTrue(proceeded, "it proceeded by itself: \(states.all)")
+        XCTAssertEqual(Array(states.all.prefix(4)), [.preparing, notAllowed, denied, .preparing])
+        connection.cancel()
+        _ = try? await run.value
+    }
+}

@@ -1,0 +1,77 @@
+import Bonjour
+import TerminalUI
+import XCTest
+
+final class SearchScreenTests: XCTestCase {
+    private let games: [DiscoveredGame] = [
+        DiscoveredGame(name: "alice", compatible: true),
+        DiscoveredGame(name: "Apple's TicTacToe", compatibility: .incompatible(reason: "no protocol version")),
+        DiscoveredGame(name: "Zoë's game", compatible: true),
+    ]
+
+    func testSearchListsGamesLiveAndMarksIncompatibleOnes() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.available), .discovery(.updated(games))])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.browses, 1)
+        let frame = terminal.lastFrame
+        XCTAssertTrue(frame.contains("alice"), frame)
+        XCTAssertTrue(frame.contains("Zoë's game"), frame)
+        XCTAssertTrue(frame.contains("Apple's TicTacToe  (not joinable: no protocol version)"), frame)
+        XCTAssertTrue(frame.contains("3 game(s) found"), frame)
+    }
+
+    func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.updated(games)), .key(.down), .key(.down), .key(.enter),
+        ])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.joined.first?.address, "Zoë's game")
+        XCTAssertTrue(network.browseHandles.first?.cancelled ?? false)
+    }
+
+    func testIncompatibleGamesAreNotJoined() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.updated(games)), .key(.down), .key(.enter)])
+        try runApp(terminal, network: network)
+        XCTAssertTrue(network.joined.isEmpty)
+        XCTAssertTrue(terminal.lastFrame.contains("cannot be joined: no protocol version"), terminal.lastFrame)
+    }
+
+    func testDaemonAbsentIsExplainedAndTheListComesBack() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.updated(games)), .discovery(.unavailable(.unavailable)),
+        ])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("Bonjour is unavailable: is avahi-daemon running?"), terminal.lastFrame)
+        XCTAssertFalse(terminal.lastFrame.contains("alice"), "stale results were kept")
+        let back = FakeTerminal(script: [
+            .keys("s"), .discovery(.unavailable(.unavailable)), .discovery(.available), .discovery(.updated(games)),
+        ])
+        try runApp(back)
+        XCTAssertTrue(back.lastFrame.contains("alice"), back.lastFrame)
+    }
+
+    func testLeavingSearchStopsTheBrowser() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [.keys("s"), .keys("q")])
+        try runApp(terminal, network: network)
+        XCTAssertTrue(network.browseHandles.first?.cancelled ?? false)
+    }
+
+    func testHostShowsTheAdvertisedName() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("h"), .key(.enter), .network(.report(.listening(host: "0.0.0.0", port: 7878, name: "tester"))),
+            .network(.advertisement("Advertised as tester #2")),
+        ])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("Advertised as tester #2"), terminal.lastFrame)
+    }
+}
+
+extension DiscoveredGame {
+    init(name: String, compatible: Bool) {
+        self.init(name: name, compatibility: .compatible)
+    }
+}
