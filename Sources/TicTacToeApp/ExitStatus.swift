@@ -20,6 +20,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case cannotListen = 9
     /// Bonjour is unavailable (no avahi-daemon): `browse`, or `join NAME`, could not look for games.
     case bonjourUnavailable = 10
+    /// Local network access was still not allowed when --wait-timeout ran out.
+    case localNetworkWaitTimedOut = 11
+    /// Local network access is impossible: NoAuth (the Bonjour type is not in the manifest's NSBonjourServices) or
+    /// the app manifest is missing or unreadable.
+    case localNetworkNotAllowed = 12
     /// Bad command-line usage (from swift-argument-parser).
     case usage = 64
     /// Interrupted by SIGINT (Ctrl-C); the peer was told with a bye.
@@ -40,6 +45,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .scriptError: return "our --player script is unreadable, invalid, exhausted or illegal"
         case .cannotListen: return "the host could not listen (address in use, permission)"
         case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon): browse or join NAME could not look"
+        case .localNetworkWaitTimedOut: return "local network access still not allowed after --wait-timeout"
+        case .localNetworkNotAllowed: return "not allowed to access the network (NoAuth) or no app manifest"
         case .usage: return "bad command-line usage"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"

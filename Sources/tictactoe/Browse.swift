@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocalNetworkPrivacy
 import Bonjour
 import Foundation
 import TicTacToeApp
@@ -31,6 +32,8 @@ struct Browse: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where the debug log goes (default: \(FileLogHandler.defaultPath)).", valueName: "path"))
     var logFile: String?
 
+    @OptionGroup var privacy: PrivacyArguments
+
     func validate() throws {
         guard timeout >= 0, timeout <= 86_400 else { throw ValidationError("--timeout must be 0...86400 seconds") }
         if !watch && timeout == 0 { throw ValidationError("--timeout 0 (forever) needs --watch") }
@@ -38,6 +41,12 @@ struct Browse: AsyncParsableCommand {
 
     func run() async throws {
         FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+        if let status = await clearLocalNetwork(
+            .browse(serviceType: GameService.type), gate: privacy.makeGate(), waitTimeout: privacy.waitTimeout,
+            json: json, onWaiting: waitingPrinter(json: json, reporter: nil)
+        ) {
+            throw ExitCode(status.rawValue)
+        }
         let status = await browseGames(
             browser: GameBrowser(), timeout: timeout, watch: watch, reporter: DiscoveryReporter(json: json)
         )

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Bonjour
+import LocalNetworkPrivacy
 import Foundation
 import GameTransport
 import TicTacToeApp
@@ -36,6 +38,8 @@ struct Host: AsyncParsableCommand {
 
     @OptionGroup var match: MatchArguments
 
+    @OptionGroup var privacy: PrivacyArguments
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
@@ -49,7 +53,22 @@ struct Host: AsyncParsableCommand {
         let stop = StopSignal()
         let listenerBox = ListenerBox()
         Signals.install(stop) { listenerBox.stop() }
-        let advertising = advertise
+        // Listening on the LAN needs local network permission (a loopback --bind does not); so does advertising,
+        // and a service type missing from NSBonjourServices is NoAuth: then the host still serves by address.
+        let gate = privacy.makeGate()
+        if let status = await clearLocalNetwork(
+            .listen(bindHost: bind), gate: gate, waitTimeout: privacy.waitTimeout, json: match.json,
+            onWaiting: waitingPrinter(json: match.json, reporter: nil)
+        ) {
+            throw ExitCode(status.rawValue)
+        }
+        var advertiseNow = advertise
+        if advertise, case .noAuth(let type) = gate.evaluate(.advertise(serviceType: GameService.type)) {
+            DiscoveryReporter(json: match.json).report(.advertisingUnavailable(
+                message: "\(LocalNetworkGate.noAuthMessage) (\(type) is not in NSBonjourServices)"))
+            advertiseNow = false
+        }
+        let advertising = advertiseNow
             ? BonjourHostAdvertising(name: name, reporter: DiscoveryReporter(json: match.json)) : nil
         let status = await runHost(
             options, bindHost: bind, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,

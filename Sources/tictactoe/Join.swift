@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bonjour
 import GameTransport
+import LocalNetworkPrivacy
 import NIOCore
 import TicTacToeApp
 
@@ -30,6 +31,8 @@ struct Join: AsyncParsableCommand {
 
     @OptionGroup var match: MatchArguments
 
+    @OptionGroup var privacy: PrivacyArguments
+
     func validate() throws {
         _ = try parsedEndpoint()
         if let games, games < 1 { throw ValidationError("--games must be at least 1") }
@@ -50,16 +53,31 @@ struct Join: AsyncParsableCommand {
         let options = match.options(games: games)
         let stop = StopSignal()
         Signals.install(stop)
+        let reporter = match.reporter(name: name)
+        let target = try parsedEndpoint()
+        // The gate first: a LAN address or a Bonjour name needs local network permission (loopback does not).
+        let gate = privacy.makeGate()
+        let operation: LocalNetworkOperation
+        switch target {
+        case .address(let endpoint): operation = .connect(endpoint)
+        case .bonjour: operation = .browse(serviceType: GameService.type)
+        }
+        if let status = await clearLocalNetwork(
+            operation, gate: gate, waitTimeout: privacy.waitTimeout, json: match.json,
+            onWaiting: waitingPrinter(json: match.json, reporter: reporter)
+        ) {
+            throw ExitCode(status.rawValue)
+        }
         let status: ExitStatus
-        switch try parsedEndpoint() {
+        switch target {
         case .address(let endpoint):
             status = await runJoin(
-                options, endpoint: endpoint, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
-                reporter: match.reporter(name: name), stop: stop
+                options, endpoint: endpoint, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)), gate: gate,
+                reporter: reporter, stop: stop
             )
         case .bonjour(let gameName):
             status = await joinByName(
-                gameName, options: options, connectTimeout: connectTimeout, matchReporter: match.reporter(name: name),
+                gameName, options: options, connectTimeout: connectTimeout, matchReporter: reporter,
                 discoveryReporter: DiscoveryReporter(json: match.json), stop: stop
             )
         }

@@ -38,6 +38,24 @@ enum Lab {
 
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
+    /// A local network decision directory where access is allowed (`tictactoe privacy grant` ran there once), for
+    /// the discovery tests: they are about Bonjour, not about the prompt.
+    static let grantedConfigDirectory: String = {
+        let directory = NSTemporaryDirectory() + "tictactoe-lab-config-granted-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let grant = Process()
+        grant.executableURL = URL(fileURLWithPath: tictactoeBinary)
+        grant.arguments = ["privacy", "grant"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TICTACTOE_CONFIG_DIR"] = directory
+        grant.environment = environment
+        grant.standardOutput = FileHandle.nullDevice
+        grant.standardError = FileHandle.nullDevice
+        try? grant.run()
+        grant.waitUntilExit()
+        return directory
+    }()
+
     /// Skips the test with the reason (or fails it in CI, where a skip would hide that these tests never ran).
     static func require(file: StaticString = #filePath, line: UInt = #line) throws {
         if let reason = unavailableReason ?? upFailure {
@@ -122,7 +140,9 @@ final class LabProcess: @unchecked Sendable {
     private var stdoutClosed = false
     let started = ContinuousClock.now
 
-    init(on host: String, _ command: [String]) throws {
+    /// `environment` adds to (or overrides) the test process's environment; by default the local network decision
+    /// comes from a directory where access is already allowed (the privacy tests pass their own, fresh one).
+    init(on host: String, _ command: [String], environment extra: [String: String] = [:]) throws {
         self.host = host
         self.arguments = command
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -130,6 +150,8 @@ final class LabProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-lab-state"
         environment["TICTACTOE_BONJOUR"] = nil  // Bonjour is what the lab is for
+        environment["TICTACTOE_CONFIG_DIR"] = Lab.grantedConfigDirectory
+        for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -148,8 +170,8 @@ final class LabProcess: @unchecked Sendable {
     }
 
     /// `tictactoe ARGS` on `host`.
-    static func tictactoe(on host: String, _ arguments: [String]) throws -> LabProcess {
-        try LabProcess(on: host, [tictactoeBinary] + arguments)
+    static func tictactoe(on host: String, _ arguments: [String], environment: [String: String] = [:]) throws -> LabProcess {
+        try LabProcess(on: host, [tictactoeBinary] + arguments, environment: environment)
     }
 
     private func receive(_ data: Data, error: Bool) {

@@ -33,8 +33,8 @@ class LabTestCase: XCTestCase {
     }
 
     /// `tictactoe ARGS` on a lab host, killed after the test.
-    func tictactoe(on host: String, _ arguments: [String]) throws -> LabProcess {
-        track(try LabProcess.tictactoe(on: host, arguments))
+    func tictactoe(on host: String, _ arguments: [String], environment: [String: String] = [:]) throws -> LabProcess {
+        track(try LabProcess.tictactoe(on: host, arguments, environment: environment))
     }
 
     /// A headless `tictactoe host` on a lab host, advertising `name`; waits until it is advertised.
