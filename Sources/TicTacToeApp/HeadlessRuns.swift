@@ -1,3 +1,4 @@
+import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
@@ -100,7 +101,7 @@ public func runHost(
 
 private final class HostRunState: @unchecked Sendable {
     struct Last { var end: MatchSession.End; var score: MatchSession.Score; var rtt: Double? }
-    private let lock = NSLockShim()
+    private let lock = NSLock()
     private var completed = 0
     private var last: Last?
     private var scriptFailed = false
