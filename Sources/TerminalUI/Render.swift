@@ -175,7 +175,9 @@ extension AppModel {
             case .ended(let why, _): text = why
             default: text = game.connection
             }
-            canvas.putCentered(DisplayWidth.truncate(text, to: size.columns - 2), row: 10, style: .bold)
+            for (index, line) in wrap(text, width: min(76, size.columns - 2)).enumerated() {
+                canvas.putCentered(line, row: 10 + index, style: .bold)
+            }
         }
         let line: String
         var style: Style = .bold

@@ -1,0 +1,237 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private tmux server (its own socket) for driving the real TUI on a lab host. tmux itself runs in the machine's
+/// own namespace; each pane's command is `lan exec HOST -- …`, so only the program in the pane runs on the lab host
+/// (and talks to that host's bus and avahi-daemon). `stop()` (or deinit) kills the server, which hangs up on the
+/// panes; `LabTUI.stop()` also kills the TUI process itself by pid.
+final class LabTmux {
+    let socket = "ttt-lab-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private var stopped = false
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            throw XCTSkip("tmux is not installed (make deps installs it)")
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? spawnQuietly(["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "kill-server"])
+        // The killed server leaves its socket file behind.
+        let base = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        unlink("\(base)/tmux-\(getuid())/\(socket)")
+    }
+
+    /// Runs a tmux client command and returns what it printed. A command that may start the server must not
+    /// capture output (`capture: false`): the daemonised server would inherit the pipe and keep it open.
+    @discardableResult
+    func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        guard capture else {
+            try spawnQuietly(argv)
+            return ""
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: argv[0])
+        process.arguments = Array(argv.dropFirst())
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts `command` (a shell command line) in a new 100x30 session named `name`.
+    func start(_ name: String, _ command: String) throws {
+        try run(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], capture: false)
+    }
+
+    /// tmux key names ("Enter", "Down", "Escape") or single characters.
+    func keys(_ name: String, _ keys: String...) throws {
+        try run(["send-keys", "-t", name] + keys)
+    }
+
+    func literal(_ name: String, _ text: String) throws {
+        try run(["send-keys", "-t", name, "-l", text])
+    }
+
+    func screen(_ name: String) -> String {
+        (try? run(["capture-pane", "-p", "-t", name])) ?? ""
+    }
+
+    /// Waits until the pane shows text satisfying `predicate`; returns the screen (or nil after `timeout`).
+    @discardableResult
+    func waitFor(_ name: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let text = screen(name)
+            if predicate(text) { return text }
+            if Date() >= deadline { return nil }
+            usleep(100_000)
+        }
+    }
+
+    @discardableResult
+    func waitFor(_ name: String, text: String, timeout: TimeInterval = 15) -> String? {
+        waitFor(name, timeout: timeout) { $0.contains(text) }
+    }
+}
+
+/// Runs a program with /dev/null for its standard streams and waits for it (posix_spawn + waitpid: Foundation's
+/// Process would wait for descriptors a daemonised tmux server inherits).
+func spawnQuietly(_ arguments: [String]) throws {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd: Int32 in [0, 1, 2] {
+        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+    guard result == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(result)) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+}
+
+/// The full-screen TUI running on a lab host in a tmux pane, with its own local network decision directory, state
+/// directory (debug log) and a marker in its environment to find its pid inside the host's namespace.
+final class LabTUI {
+    let tmux: LabTmux
+    let session: String
+    let host: String
+    let configDirectory: String
+    let logFile: String
+    let stateDirectory: String
+    let marker = "tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private(set) var pid: pid_t?
+
+    /// Starts `tictactoe ARGS` on `host` in a new tmux session of `tmux`.
+    init(tmux: LabTmux, session: String, on host: String, configDirectory: String, arguments: [String]) throws {
+        self.tmux = tmux
+        self.session = session
+        self.host = host
+        self.configDirectory = configDirectory
+        let state = NSTemporaryDirectory() + "tictactoe-lab-tui-state-\(marker)"
+        stateDirectory = state
+        logFile = state + "/tictactoe/tictactoe.log"
+        let words = ["/bin/bash", Lab.script, "exec", host, "--", "env", "-u", "TICTACTOE_BONJOUR",
+                     "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "XDG_STATE_HOME=\(state)",
+                     "TICTACTOE_CONFIG_DIR=\(configDirectory)", "TICTACTOE_LAB_TUI=\(marker)",
+                     tictactoeBinary, "--log-file", logFile] + arguments
+        try tmux.start(session, words.map(shellQuote).joined(separator: " "))
+    }
+
+    var screen: String { tmux.screen(session) }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: TimeInterval = 15) -> String? { tmux.waitFor(session, text: text, timeout: timeout) }
+
+    @discardableResult
+    func waitFor(timeout: TimeInterval = 15, _ predicate: (String) -> Bool) -> String? {
+        tmux.waitFor(session, timeout: timeout, predicate)
+    }
+
+    func keys(_ keys: String...) throws { try tmux.run(["send-keys", "-t", session] + keys) }
+    func literal(_ text: String) throws { try tmux.literal(session, text) }
+
+    /// The TUI's pid inside the host's namespace: the `tictactoe` process there carrying this TUI's marker.
+    func findPID(timeout: TimeInterval = 15) -> pid_t? {
+        if let pid { return pid }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            for candidate in namespacePIDs(of: host) {
+                guard let comm = try? String(contentsOfFile: "/proc/\(candidate)/comm", encoding: .utf8),
+                      comm.trimmingCharacters(in: .whitespacesAndNewlines) == "tictactoe",
+                      let environment = FileManager.default.contents(atPath: "/proc/\(candidate)/environ")
+                else { continue }
+                let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                if variables.contains("TICTACTOE_LAB_TUI=\(marker)") {
+                    pid = candidate
+                    return candidate
+                }
+            }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// Whether the TUI process found by `findPID` still runs.
+    var isRunning: Bool { pid.map(isTUIProcess) ?? false }
+
+    /// What the TUI's descriptors point at (`readlink /proc/PID/fd/*`).
+    func descriptorTargets() -> [String] {
+        guard let pid else { return [] }
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
+    }
+
+    /// The TUI's open sockets (`socket:[inode]` descriptors; its terminal is a /dev/pts device, not a socket).
+    func sockets() -> [String] { descriptorTargets().filter { $0.hasPrefix("socket:") } }
+
+    var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
+    /// The text inside the modal prompt's box (between the first and last │ of each row), whitespace collapsed.
+    func promptText() -> String {
+        let rows = screen.split(separator: "\n").compactMap { row -> String? in
+            guard let first = row.firstIndex(of: "│"), let last = row.lastIndex(of: "│"), first < last else { return nil }
+            return String(row[row.index(after: first)..<last])
+        }
+        return collapse(rows.joined(separator: " "))
+    }
+
+    /// Ends the TUI: SIGKILL to its pid (if it still runs on the host), then the tmux session; removes its state
+    /// directory (the debug log).
+    func stop() {
+        if let pid = pid ?? findPID(timeout: 0.3), isTUIProcess(pid) { kill(pid, SIGKILL) }
+        _ = try? tmux.run(["kill-session", "-t", session])
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+
+    private func isTUIProcess(_ pid: pid_t) -> Bool {
+        guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "TICTACTOE_LAB_TUI=\(marker)" }
+    }
+}
+
+/// Whitespace runs (newlines included) as single spaces, trimmed.
+func collapse(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+/// A screen's text with the box-drawing │ removed and whitespace collapsed.
+func screenWords(_ screen: String) -> String { collapse(screen.replacingOccurrences(of: "│", with: " ")) }
+
+func shellQuote(_ word: String) -> String {
+    if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:@,+".contains($0) }) { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// The pids in a lab host's network namespace (`ip netns pids ttt-lab-HOST`).
+func namespacePIDs(of host: String) -> [pid_t] {
+    let process = Process()
+    let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    process.executableURL = URL(fileURLWithPath: ip ?? "/usr/sbin/ip")
+    process.arguments = ["netns", "pids", "ttt-lab-\(host)"]
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+}
