@@ -6,11 +6,15 @@
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
 #   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
 #   make bench      time headless matches (speed is measured here, never asserted in tests)
+#   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting,
+#                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
 #   Tests/lab/lan   the LAN lab (network namespaces with their own avahi-daemon): see docs/LAN-LAB.md
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
+SCENE   ?= deferred
+AUTO    ?=
 BIN      = .build/debug/tictactoe
 
 # Build: ncursesw and Avahi's dns_sd compatibility library (system library targets), pkg-config to find them.
@@ -19,7 +23,7 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check install uninstall bench clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check install uninstall bench clean
 
 all: build
 
@@ -52,6 +56,7 @@ play: deps build
 test: deps check-swift
 	$(SWIFT) build --build-tests
 	@$(MAKE) --no-print-directory lab-check
+	@$(MAKE) --no-print-directory demo-check
 	$(SWIFT) test --skip-build --disable-swift-testing
 
 lab-check:
@@ -62,6 +67,23 @@ lab-check:
 	else \
 	  echo "make test: the LAN lab tests (Tests/LabTests) will be SKIPPED: they need root for network namespaces;"; \
 	  echo "           run 'sudo make test' to include them"; \
+	fi
+
+# The deferred-prompting demo (docs/DEMO.md): host-a's and host-b's TicTacToe in the LAN lab, with a narration of
+# every call to Avahi and of the privacy log, in tmux. Needs root (the lab) and a terminal.
+demo: deps build
+	@Tests/demo/demo $(SCENE) $(if $(filter 1 yes true,$(AUTO)),--auto)
+
+# Plays every scene unattended and checks each screen; writes them to docs/demo/ and refreshes docs/DEMO.md. Needs
+# root (the lab): without root it is skipped with the reason, and with CI=true a skip is a failure (as lab-check).
+demo-check: deps build
+	@if [ "$$(id -u)" = 0 ]; then \
+	  TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check; \
+	elif [ "$$CI" = true ]; then \
+	  echo "make demo-check: the demo check needs root (the LAN lab), and in CI (CI=true) it must run: run as root"; exit 1; \
+	else \
+	  echo "make demo-check: the demo check (Tests/demo/check) was SKIPPED: it needs root for the LAN lab's network"; \
+	  echo "                 namespaces; run 'sudo make demo-check' (or 'sudo make test') to include it"; \
 	fi
 
 install: check-swift

@@ -112,6 +112,8 @@ public struct AppModel: Sendable {
     public private(set) var prompt: PromptState?
     /// Settings › Privacy › Local Network (loaded when Settings opens and whenever the decision changes).
     public private(set) var privacy: PrivacyInfo?
+    /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
+    public private(set) var suspended: NetworkGame?
     /// A one-line message shown in the status line until the next key or timer.
     public var flash: String?
     var seed: UInt64
@@ -163,6 +165,11 @@ public struct AppModel: Sendable {
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
         case .network(let event, _):
+            if var waiting = suspended {
+                let effects = waiting.apply(event)
+                suspended = waiting
+                return effects
+            }
             guard case .network(var game) = screen else { return [] }
             let effects = game.apply(event)
             screen = .network(game)
@@ -229,6 +236,12 @@ public struct AppModel: Sendable {
                 if !game.isOver { effects.append(.cancelNetwork) }
                 screen = .menu(selected: game.role == .host ? 1 : 3)
                 return effects
+            }
+            if key == .character("t"), !game.inMatch, !game.isOver {
+                // Settings while waiting (e.g. for local network permission): the host or join keeps waiting.
+                suspended = game
+                screen = .settings(selected: 3)
+                return [.loadPrivacyInfo]
             }
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
             screen = .network(game)
@@ -415,7 +428,12 @@ public struct AppModel: Sendable {
         switch key {
         case .escape, .character("q"):
             if settings.name.trimmingCharacters(in: .whitespaces).isEmpty { settings.name = "player" }
-            screen = .menu(selected: 4)
+            if let waiting = suspended {
+                screen = .network(waiting)
+                suspended = nil
+            } else {
+                screen = .menu(selected: 4)
+            }
         case .up, .character("k"), .backTab:
             screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)
         case .down, .character("j"), .tab:

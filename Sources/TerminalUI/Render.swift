@@ -45,7 +45,7 @@ extension AppModel {
             case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
             case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
             case .ended: hints = "q back to the menu"
-            default: hints = "q cancel"
+            default: hints = "t settings (the wait goes on) · q cancel"
             }
         case .search(let search):
             renderSearch(&canvas, search)
@@ -60,7 +60,13 @@ extension AppModel {
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
             hints = "↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back"
-            if let state = privacy?.state { status = "Local network: \(state.rawValue)" }
+            switch privacy?.state {
+            case .allowed?: status = "Local network access: allowed"
+            case .denied?: status = "Local network access: denied"
+            case .notDetermined?: status = "Local network access: not asked yet"
+            case nil: break
+            }
+            if suspended != nil { hints = "↑/↓ choose · ←/→ or Enter change · Esc back to the waiting game" }
         }
         if let flash { status = flash }
         if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")

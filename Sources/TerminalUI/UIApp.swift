@@ -21,6 +21,7 @@ public final class UIApp {
     private var browsing: NetworkHandle?
     private var session = 0
     private var signalSources: [DispatchSourceSignal] = []
+    private let privacyLogger = Logger(label: "tictactoe.privacy")
 
     public init(
         terminal: Terminal,
@@ -151,8 +152,12 @@ public final class UIApp {
             guard let privacy else { return .feed([.gate(.allowed, intent, prompt: nil)]) }
             let (verdict, prompt) = privacy.verdict(for: intent)
             logger.info("local network for \(intent): \(verdict)")
+            if verdict == .needsPrompt {
+                privacyLogger.info("prompt shown for \(intent): \(prompt?.title ?? "")")
+            }
             return .feed([.gate(verdict, intent, prompt: prompt)])
         case .answerPrompt(let allow):
+            privacyLogger.info("prompt answered: \(allow ? "OK" : "Don't Allow")")
             privacy?.answerPrompt(allow: allow)
             return .feed(privacyInfo())
         case .setLocalNetwork(let allowed):

@@ -102,3 +102,26 @@ final class PrivacyPromptTests: XCTestCase {
         XCTAssertTrue(reset.lastFrame.contains("not asked yet"), reset.lastFrame)
     }
 }
+
+/// Settings while a join waits for permission: the join keeps waiting and resumes on return.
+final class SettingsWhileWaitingTests: XCTestCase {
+    func testTOpensSettingsAndEscapeReturnsToTheWaitingJoin() throws {
+        let network = FakeNetwork()
+        let privacy = FakePrivacy()
+        privacy.state = .denied
+        let reason = "local network permission denied: turn on Local Network in Settings › Privacy, or run `tictactoe privacy grant`"
+        let terminal = FakeTerminal(script: [
+            .keys("a"), .keys("alice"), .key(.enter),
+            .network(.report(.connectionState(.waiting(.notAllowed(reason))))),
+            .keys("t"), .key(.right),
+            .network(.report(.connected(peerName: "alice", address: "198.18.0.11:7878", role: .joiner))),
+            .key(.escape),
+        ])
+        let (app, _) = try runApp(terminal, network: network, privacy: privacy)
+        XCTAssertEqual(privacy.state, .allowed, "the toggle did not allow")
+        XCTAssertTrue(network.handles.first.map { !$0.cancelled } ?? false, "visiting Settings cancelled the join")
+        guard case .network(let game) = app.model.screen else { return XCTFail("did not return to the join") }
+        XCTAssertEqual(game.peerName, "alice", "events that arrived during Settings were lost")
+        XCTAssertTrue(terminal.frames.map(\.text).contains { $0.contains("Local Network  < On >") })
+    }
+}
