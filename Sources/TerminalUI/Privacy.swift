@@ -1,10 +1,18 @@
 import LocalNetworkPrivacy
 
 /// What needs the local network, so the gate can be asked first (deferred prompting: only when the user acts).
-public enum NetworkIntent: Sendable, Hashable {
+public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
     case search
     case host(name: String, port: Int)
     case join(name: String, address: String)
+
+    public var description: String {
+        switch self {
+        case .search: return "Search for games"
+        case .host(_, let port): return "Host a game (port \(port))"
+        case .join(_, let address): return "Join \(address)"
+        }
+    }
 }
 
 /// What Settings › Privacy › Local Network shows.

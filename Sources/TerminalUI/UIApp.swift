@@ -157,7 +157,6 @@ public final class UIApp {
             }
             return .feed([.gate(verdict, intent, prompt: prompt)])
         case .answerPrompt(let allow):
-            privacyLogger.info("prompt answered: \(allow ? "OK" : "Don't Allow")")
             privacy?.answerPrompt(allow: allow)
             return .feed(privacyInfo())
         case .setLocalNetwork(let allowed):
