@@ -109,8 +109,11 @@ final class TUITests: XCTestCase {
         XCTAssertNotNil(tmux.waitFor("join", text: "$ "), tmux.screen("join"))
         try tmux.literal("join", "echo ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")
         try tmux.keys("join", "Enter")
-        let screen = try XCTUnwrap(tmux.waitFor("join", text: "ok-42"), tmux.screen("join"))
-        XCTAssertTrue(screen.contains("icanon,echo,") || screen.contains("echo,icanon,"), screen)
+        // Both outputs must arrive (the stty line a moment after ok-42).
+        let screen = try XCTUnwrap(
+            tmux.waitFor("join") { $0.contains("ok-42") && ($0.contains("icanon,echo,") || $0.contains("echo,icanon,")) },
+            "the shell did not echo and run the command with echo and icanon on:\n\(tmux.screen("join"))"
+        )
         XCTAssertFalse(screen.contains("TicTacToe"), "the game's screen was left behind:\n\(screen)")
     }
 
