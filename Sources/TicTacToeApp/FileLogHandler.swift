@@ -53,7 +53,7 @@ public struct FileLogHandler: LogHandler {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }

@@ -44,7 +44,7 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
         switch report {
         case .seed(let seed):
             write("Seed \(seed) (replay with --seed \(seed))")
-        case .listening(let host, let port, let name):
+        case .listening(let host, let port, _):
             if announced {
                 write("Waiting for the next joiner on \(host):\(port)")
                 return
