@@ -13,6 +13,7 @@ final class Tmux {
 
     deinit {
         _ = try? run(["kill-server"], capture: false)
+        unlink("/tmp/tmux-\(getuid())/\(socket)")  // tmux leaves its socket file behind
     }
 
     /// Runs a tmux client command and returns what it printed. A command that may start the server must not
