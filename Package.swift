@@ -127,6 +127,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
+        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
         .testTarget(
             name: "GameProtocolTests",
@@ -141,6 +143,7 @@ let package = Package(
         .testTarget(
             name: "GameTransportTests",
             dependencies: [
+                "TicTacToeTestSupport",
                 "GameTransport",
                 "GameProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -150,7 +153,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalNetworkPrivacyTests",
-            dependencies: ["LocalNetworkPrivacy", "GameTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameTransport"]),
         .testTarget(
@@ -159,11 +165,12 @@ let package = Package(
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
-        .testTarget(name: "LabTests", dependencies: []),
+        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"]),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "TicTacToeTestSupport",
                 "GameProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

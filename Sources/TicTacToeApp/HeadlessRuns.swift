@@ -87,7 +87,8 @@ public func runHost(
             }
         )
     } catch {
-        let message = "cannot listen on \(bindHost):\(port): \(error)"
+        let message = "cannot listen on \(bindHost):\(port): \(error). "
+            + "If another program has the port, pick another with --port (or --port 0 for any free one)"
         reporter.report(.error(message, .cannotListen))
         return .cannotListen
     }

@@ -84,7 +84,9 @@ public final class InteractiveSession: @unchecked Sendable {
                 )
                 status = session.lock.withLock { session.matchStatus }
             } catch {
-                reporter.report(.error("cannot listen on port \(port): \(error)", .cannotListen))
+                reporter.report(.error(
+                    "cannot listen on port \(port): \(error). Host again with another port (0: any free one)",
+                    .cannotListen))
                 status = .cannotListen
             }
             advertising?.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// Real `tictactoe` processes playing each other over loopback.
 final class HeadlessMatchTests: XCTestCase {

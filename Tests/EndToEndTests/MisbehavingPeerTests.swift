@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import XCTest
+import TicTacToeTestSupport
 
 /// A host faced with raw TCP peers that break the protocol, busy joiners, and peers that die.
 final class MisbehavingPeerTests: XCTestCase {

@@ -3,6 +3,7 @@ import GameProtocol
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+import TicTacToeTestSupport
 #endif
 
 /// A hand-driven TCP peer on loopback: writes raw bytes or frames and reads frames, for misbehaving-peer tests.

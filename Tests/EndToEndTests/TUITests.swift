@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// The real full-screen UI in real terminals (tmux).
 final class TUITests: XCTestCase {

@@ -1,13 +1,7 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
-/// The built `tictactoe` binary: $TICTACTOE_BIN, or the products directory this test bundle lives in.
-let tictactoeBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["TICTACTOE_BIN"], !path.isEmpty { return path }
-    let products = Bundle.main.bundleURL.path.hasSuffix(".xctest")
-        ? Bundle.main.bundleURL.deletingLastPathComponent().path : Bundle.main.bundleURL.path
-    return products + "/tictactoe"
-}()
 
 /// A running `tictactoe` process whose stdout lines (and stderr text) are collected as they arrive.
 final class TicTacToeProcess: @unchecked Sendable {

@@ -3,6 +3,7 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import XCTest
+import TicTacToeTestSupport
 
 /// `GameConnection` when things go wrong before the match: nobody listening, the gate, cancel, bad hosts.
 final class ConnectionFailureTests: XCTestCase {

@@ -1,5 +1,6 @@
 import GameTransport
 import XCTest
+import TicTacToeTestSupport
 
 /// The pure state machine behind `GameConnection`: every transition and the action it asks for.
 final class ConnectionStateMachineTests: XCTestCase {

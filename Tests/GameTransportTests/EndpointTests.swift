@@ -1,5 +1,6 @@
 import GameTransport
 import XCTest
+import TicTacToeTestSupport
 
 final class EndpointTests: XCTestCase {
     private func assertParses(

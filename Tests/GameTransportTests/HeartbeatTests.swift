@@ -2,6 +2,7 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import XCTest
+import TicTacToeTestSupport
 
 /// Liveness after the handshake: pings every interval, pongs echo the value, silence ends the connection.
 final class HeartbeatTests: XCTestCase {

@@ -2,6 +2,7 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import XCTest
+import TicTacToeTestSupport
 
 /// A `GameConnection` against a `GameListener` on loopback: handshake, a real game, busy rejections.
 final class ListenerMatchTests: XCTestCase {

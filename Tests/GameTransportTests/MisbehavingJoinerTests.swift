@@ -2,6 +2,7 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import XCTest
+import TicTacToeTestSupport
 
 /// Raw TCP peers that break the protocol: each gets an `error` (or `reject`) frame, then EOF, and the listener keeps
 /// serving.

@@ -1,5 +1,6 @@
 import GameProtocol
 import GameTransport
+import TicTacToeTestSupport
 
 /// Plays a match over a real `PeerLink` with a `MatchSession`: the local moves come from `moves` in order, and the
 /// side never wants a rematch. Carries out the session's actions like the app's match runner does, closes

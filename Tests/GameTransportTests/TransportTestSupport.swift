@@ -3,6 +3,7 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import NIOPosix
+import TicTacToeTestSupport
 import XCTest
 
 // Helpers for the loopback tests. Everything binds and connects to 127.0.0.1 only, on ports the kernel picks.
@@ -10,24 +11,6 @@ import XCTest
 // speed beyond such an upper bound.
 
 let loopback = "127.0.0.1"
-
-/// A thread-safe list of things that happened (events, states, errors) for a test to look at.
-final class Recorder<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var all: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}
 
 /// A flag one task sets and another waits for.
 final class Flag: @unchecked Sendable {

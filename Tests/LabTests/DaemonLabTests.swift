@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// avahi-daemon absent, dying and coming back: tictactoe says so, keeps hosting by address, and recovers by itself.
 final class DaemonLabTests: LabTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// Bonjour discovery between lab hosts, against real peers (avahi-publish, avahi-browse) and between tictactoes.
 final class DiscoveryLabTests: LabTestCase {

@@ -1,17 +1,11 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The built `tictactoe` binary: $TICTACTOE_BIN, or the products directory this test bundle lives in.
-let tictactoeBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["TICTACTOE_BIN"], !path.isEmpty { return path }
-    let products = Bundle.main.bundleURL.path.hasSuffix(".xctest")
-        ? Bundle.main.bundleURL.deletingLastPathComponent().path : Bundle.main.bundleURL.path
-    return products + "/tictactoe"
-}()
 
 /// The project's LAN lab (Tests/lab/lan): hosts in network namespaces with their own dbus-daemon and avahi-daemon.
 /// Everything Bonjour in these tests runs inside it, never in the machine's own network namespace.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// A test class in the LAN lab: the lab is brought up once for the class and always torn down; each test's
 /// processes are killed after it. Without root the tests are skipped with the reason (a failure when CI=true).

@@ -1,109 +1,18 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A private tmux server (its own socket) for driving the real TUI on a lab host. tmux itself runs in the machine's
-/// own namespace; each pane's command is `lan exec HOST -- …`, so only the program in the pane runs on the lab host
-/// (and talks to that host's bus and avahi-daemon). `stop()` (or deinit) kills the server, which hangs up on the
-/// panes; `LabTUI.stop()` also kills the TUI process itself by pid.
-final class LabTmux {
-    let socket = "ttt-lab-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    private var stopped = false
+/// tmux for the lab's TUIs: the shared driver (TicTacToeTestSupport). tmux itself runs in the machine's own
+/// namespace; each pane's command is `lan exec HOST -- …`, so only the program in the pane runs on the lab host.
+typealias LabTmux = Tmux
 
-    init() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
-            throw XCTSkip("tmux is not installed (make deps installs it)")
-        }
-    }
-
-    deinit { stop() }
-
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        try? spawnQuietly(["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "kill-server"])
-        // The killed server leaves its socket file behind.
-        let base = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        unlink("\(base)/tmux-\(getuid())/\(socket)")
-    }
-
-    /// Runs a tmux client command and returns what it printed. A command that may start the server must not
-    /// capture output (`capture: false`): the daemonised server would inherit the pipe and keep it open.
-    @discardableResult
-    func run(_ arguments: [String], capture: Bool = true) throws -> String {
-        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
-        guard capture else {
-            try spawnQuietly(argv)
-            return ""
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Starts `command` (a shell command line) in a new 100x30 session named `name`.
-    func start(_ name: String, _ command: String) throws {
-        try run(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], capture: false)
-    }
-
-    /// tmux key names ("Enter", "Down", "Escape") or single characters.
-    func keys(_ name: String, _ keys: String...) throws {
-        try run(["send-keys", "-t", name] + keys)
-    }
-
-    func literal(_ name: String, _ text: String) throws {
-        try run(["send-keys", "-t", name, "-l", text])
-    }
-
-    func screen(_ name: String) -> String {
-        (try? run(["capture-pane", "-p", "-t", name])) ?? ""
-    }
-
-    /// Waits until the pane shows text satisfying `predicate`; returns the screen (or nil after `timeout`).
-    @discardableResult
-    func waitFor(_ name: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let text = screen(name)
-            if predicate(text) { return text }
-            if Date() >= deadline { return nil }
-            usleep(100_000)
-        }
-    }
-
-    @discardableResult
-    func waitFor(_ name: String, text: String, timeout: TimeInterval = 15) -> String? {
-        waitFor(name, timeout: timeout) { $0.contains(text) }
-    }
-}
-
-/// Runs a program with /dev/null for its standard streams and waits for it (posix_spawn + waitpid: Foundation's
-/// Process would wait for descriptors a daemonised tmux server inherits).
-func spawnQuietly(_ arguments: [String]) throws {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd: Int32 in [0, 1, 2] {
-        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-    }
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
-    guard result == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(result)) }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+extension Tmux {
+    /// A private tmux server for lab TUIs.
+    static func lab() throws -> Tmux { try Tmux(prefix: "ttt-lab-tui") }
 }
 
 /// The full-screen TUI running on a lab host in a tmux pane, with its own local network decision directory, state

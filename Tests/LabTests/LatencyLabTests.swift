@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TicTacToeTestSupport
 
 /// Measures discovery latency in the lab and prints it (figures for the notes; nothing is asserted about speed).
 final class LatencyLabTests: LabTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -86,7 +87,7 @@ final class PrivacyLabTests: LabTestCase {
     private func startTUI(_ session: String, on host: String = "host-b", config: String, _ arguments: [String])
         throws -> LabTUI
     {
-        if tmux == nil { tmux = try LabTmux() }
+        if tmux == nil { tmux = try Tmux.lab() }
         let tui = try LabTUI(tmux: tmux!, session: session, on: host, configDirectory: config, arguments: arguments)
         tuis.append(tui)
         return tui

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 final class AppManifestTests: XCTestCase {
     func testTheProjectManifest() throws {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 final class DecisionChangesTests: XCTestCase {
     func testAnotherStoreInstanceWritingIsSeen() async throws {

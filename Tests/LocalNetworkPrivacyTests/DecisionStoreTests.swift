@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 final class DecisionStoreTests: XCTestCase {
     func testDefaultDirectory() {

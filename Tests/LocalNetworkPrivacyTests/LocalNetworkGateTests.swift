@@ -3,6 +3,7 @@ import GameTransport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 /// The gate's verdicts. No test sends anything to a non-loopback address: LAN endpoints (198.18.0.0/15, the
 /// benchmarking range) are only ever passed to `evaluate`.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 final class LoopbackTests: XCTestCase {
     func testLoopbackHosts() {

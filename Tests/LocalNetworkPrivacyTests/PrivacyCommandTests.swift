@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
 
 /// `tictactoe privacy …` as real processes, each with its own TICTACTOE_CONFIG_DIR.
 final class PrivacyCommandTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
@@ -42,24 +43,6 @@ let standardManifest = AppManifest(
 let assetsDirectory: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Assets").path
-
-/// A thread-safe list of things that happened.
-final class Recorder<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var all: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}
 
 /// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false).
 func eventually(timeout: Double = 15, _ condition: () -> Bool) async -> Bool {

@@ -1,16 +1,9 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 // A small copy of Tests/EndToEndTests/TicTacToeProcess.swift: runs the built `tictactoe` binary to completion.
 
-/// The built `tictactoe` binary: $TICTACTOE_BIN, or the products directory this test bundle lives in.
-let tictactoeBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["TICTACTOE_BIN"], !path.isEmpty { return path }
-    let products =
-        Bundle.main.bundleURL.path.hasSuffix(".xctest")
-        ? Bundle.main.bundleURL.deletingLastPathComponent().path : Bundle.main.bundleURL.path
-    return products + "/tictactoe"
-}()
 
 /// Whether the built binary has the `privacy` command (checked once: `privacy status --json` prints a state).
 let binaryHasPrivacyCommand: Bool = {

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+/// A private tmux server (its own socket) for driving the real TUI: start sessions, send keys, read screens.
+/// `stop()` (or deinit) kills the server, which hangs up on its panes, and removes the socket file tmux leaves.
+public final class Tmux {
+    public let socket: String
+    private var stopped = false
+
+    public init(prefix: String = "ttt-e2e") throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            throw XCTSkip("tmux is not installed (make deps installs it)")
+        }
+        socket = "\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? spawnQuietly(["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "kill-server"])
+        let base = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        unlink("\(base)/tmux-\(getuid())/\(socket)")
+    }
+
+    /// Runs a tmux client command and returns what it printed. A command that may start the server must not
+    /// capture output (`capture: false`): the daemonised server would inherit the pipe and keep it open.
+    @discardableResult
+    public func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        guard capture else {
+            try spawnQuietly(argv)
+            return ""
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: argv[0])
+        process.arguments = Array(argv.dropFirst())
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts `command` (a shell command line) in a new 100x30 session named `name`.
+    public func start(_ name: String, _ command: String) throws {
+        try run(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], capture: false)
+    }
+
+    /// tmux key names ("Enter", "Down", "C-c") or single characters.
+    public func keys(_ name: String, _ keys: String...) throws {
+        try run(["send-keys", "-t", name] + keys)
+    }
+
+    public func literal(_ name: String, _ text: String) throws {
+        try run(["send-keys", "-t", name, "-l", text])
+    }
+
+    public func screen(_ name: String) -> String {
+        (try? run(["capture-pane", "-p", "-t", name])) ?? ""
+    }
+
+    /// Waits until the pane shows text satisfying `predicate`; returns the screen (or nil after `timeout`).
+    @discardableResult
+    public func waitFor(_ name: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let text = screen(name)
+            if predicate(text) { return text }
+            if Date() >= deadline { return nil }
+            usleep(100_000)
+        }
+    }
+
+    @discardableResult
+    public func waitFor(_ name: String, text: String, timeout: TimeInterval = 15) -> String? {
+        waitFor(name, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// The pid of the program running in the pane (the pane's first process).
+    public func panePID(_ name: String) -> Int32? {
+        Int32((try? run(["list-panes", "-t", name, "-F", "#{pane_pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+    }
+}
