@@ -52,11 +52,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states.
+        // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and THE gate: the only
+        // maker of the capabilities that Bonjour and GameTransport require for every local-network operation (browse,
+        // advertise, listen, connect). It depends on neither of them.
+        .target(
+            name: "LocalNetworkPrivacy",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states; both take the gate's
+        // capabilities (a ListenCapability; a ConnectCapability per resolved address).
         .target(
             name: "GameTransport",
             dependencies: [
                 "GameProtocol",
+                "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -82,19 +94,13 @@ let package = Package(
             dependencies: [
                 "CDNSSD",
                 "GameProtocol",
-                "GameTransport",
+                "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
-        .target(
-            name: "LocalNetworkPrivacy",
-            dependencies: [
-                "GameTransport",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         .target(
             name: "TerminalUI",
@@ -146,9 +152,11 @@ let package = Package(
                 "TicTacToeTestSupport",
                 "GameTransport",
                 "GameProtocol",
+                "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -158,7 +166,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameTransport"]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "GameRules", "TicTacToeApp", "Bonjour", "LocalNetworkPrivacy"]

@@ -1,4 +1,4 @@
-import GameTransport
+import LocalNetworkPrivacy
 
 /// Whether a discovered service is a game this program can join.
 public enum Compatibility: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import GameTransport
+import LocalNetworkPrivacy
 
 /// Lists games on the local network: the seam a UI consumes (tests use `FakeGameBrowser`).
 public protocol GameBrowsing: AnyObject, Sendable {

@@ -1,4 +1,5 @@
 import CDNSSD
+import LocalNetworkPrivacy
 import Logging
 
 /// Advertises our game as `_tictactoe._tcp` with a TXT record carrying the protocol version (`proto=1`), and reports
@@ -12,6 +13,8 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
     /// The name asked for (cut to the 63 bytes a DNS label allows).
     public let requestedName: String
     public let txt: TXTRecord
+    /// The gate's permission: the type advertised is the one it cleared.
+    public let capability: AdvertiseCapability
 
     private let loop: DNSSDLoop
     private let logger: Logger
@@ -25,10 +28,13 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
     private var backoff: Backoff
     private var retryTimer: DNSSDLoop.TimerID?
 
+    /// Advertises under `capability`'s service type (the gate cleared it: see `LocalNetworkGate.advertise`).
     public init(
+        capability: AdvertiseCapability,
         name: String, txt: TXTRecord = GameService.txtRecord(), backoff: Backoff = Backoff(),
         logger: Logger = Logger(label: "tictactoe.bonjour.advertiser")
     ) {
+        self.capability = capability
         self.requestedName = GameService.instanceName(name)
         self.txt = txt
         self.loop = .shared
@@ -93,10 +99,11 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
         let context = RegisterContext { [weak self] error, name in self?.registered(error: error, name: name) }
         let bytes = txt.wire
         let name = requestedName
+        let type = capability.serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
             reference, contextPointer in
             bytes.withUnsafeBytes { buffer in
-                DNSServiceRegister(reference, 0, 0, name, GameService.type, nil, nil, UInt16(port).bigEndian,
+                DNSServiceRegister(reference, 0, 0, name, type, nil, nil, UInt16(port).bigEndian,
                                    UInt16(buffer.count), buffer.baseAddress, RegisterContext.callback, contextPointer)
             }
         }

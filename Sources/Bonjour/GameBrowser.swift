@@ -1,4 +1,5 @@
 import CDNSSD
+import LocalNetworkPrivacy
 import Logging
 
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
@@ -26,7 +27,9 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     private let loop: DNSSDLoop
     private let configuration: Configuration
     private let logger: Logger
-    private let resolver = GameResolver()
+    private let resolver: GameResolver
+    /// The gate's permission: the type browsed is the one it cleared.
+    public let capability: BrowseCapability
     private var broadcaster: EventBroadcaster<BrowserEvent>!
 
     // Loop thread only.
@@ -42,7 +45,13 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
 
-    public init(configuration: Configuration = .init(), logger: Logger = Logger(label: "tictactoe.bonjour.browser")) {
+    /// Browses `capability`'s service type (the gate cleared it: see `LocalNetworkGate.browse`).
+    public init(
+        capability: BrowseCapability, configuration: Configuration = .init(),
+        logger: Logger = Logger(label: "tictactoe.bonjour.browser")
+    ) {
+        self.capability = capability
+        self.resolver = GameResolver(capability: capability)
         self.loop = .shared
         self.configuration = configuration
         self.logger = logger
@@ -112,12 +121,13 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
         let context = BrowseContext { [weak self] flags, interface, error, name in
             self?.browsed(flags: flags, interface: interface, error: error, name: name)
         }
+        let type = capability.serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
-            DNSServiceBrowse($0, 0, 0, GameService.type, GameService.domain, BrowseContext.callback, $1)
+            DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
         }
         switch result {
         case .success(let ref):
-            logger.debug("browsing \(GameService.type)")
+            logger.debug("browsing \(type)")
             browseRef = ref
             backoff.reset()
             setAvailability(.available)
@@ -149,7 +159,7 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     /// Resolves a new instance once to read its TXT record.
     private func classify(_ name: String) {
         classifying[name]?.cancel()
-        let operation = ResolveOperation(name: name, wantAddresses: false, timeout: configuration.classifyTimeout,
+        let operation = ResolveOperation(name: name, type: capability.serviceType, wantAddresses: false, timeout: configuration.classifyTimeout,
                                          loop: loop) { [weak self] result in
             guard let self else { return }
             classifying[name] = nil

@@ -1,6 +1,6 @@
 import CDNSSD
 import Foundation
-import GameTransport
+import LocalNetworkPrivacy
 
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +11,12 @@ import Glibc
 /// getaddrinfo would need nss-mdns). Thread-safe; the work runs on the Bonjour thread.
 public final class GameResolver: GameResolving {
     private let loop: DNSSDLoop
+    /// The gate's permission (resolving is part of browsing): the type resolved is the one it cleared.
+    public let capability: BrowseCapability
 
-    public init() {
+    /// Resolves instances of `capability`'s service type (the gate cleared it: see `LocalNetworkGate.browse`).
+    public init(capability: BrowseCapability) {
+        self.capability = capability
         self.loop = .shared
     }
 
@@ -21,6 +25,7 @@ public final class GameResolver: GameResolving {
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
         let handle = OperationHandle()
         let loop = self.loop
+        let type = capability.serviceType
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResolvedGame, Error>) in
                 loop.execute {
@@ -29,7 +34,7 @@ public final class GameResolver: GameResolving {
                         handle.resume(.failure(CancellationError()))
                         return
                     }
-                    let operation = ResolveOperation(name: name, wantAddresses: true, timeout: timeout, loop: loop) {
+                    let operation = ResolveOperation(name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop) {
                         handle.resume($0.mapError { $0 as Error })
                     }
                     handle.operation = operation
@@ -66,6 +71,7 @@ final class ResolveOperation {
     typealias Completion = (Result<ResolvedGame, BonjourError>) -> Void
 
     let name: String
+    private let type: String
     private let wantAddresses: Bool
     private let timeout: Duration
     private let loop: DNSSDLoop
@@ -79,10 +85,11 @@ final class ResolveOperation {
     static let addressGrace: Duration = .milliseconds(150)
 
     init(
-        name: String, wantAddresses: Bool, timeout: Duration, loop: DNSSDLoop = .shared,
+        name: String, type: String, wantAddresses: Bool, timeout: Duration, loop: DNSSDLoop = .shared,
         completion: @escaping Completion
     ) {
         self.name = name
+        self.type = type
         self.wantAddresses = wantAddresses
         self.timeout = timeout
         self.loop = loop
@@ -94,8 +101,9 @@ final class ResolveOperation {
         timer = loop.schedule(after: timeout) { [self] in timedOut() }
         let context = ResolveContext { [weak self] error, answer in self?.resolved(error: error, answer: answer) }
         let onFailure: (BonjourError) -> Void = { [weak self] in self?.finish(.failure($0)) }
+        let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: onFailure) {
-            DNSServiceResolve($0, 0, 0, name, GameService.type, GameService.domain, ResolveContext.callback, $1)
+            DNSServiceResolve($0, 0, 0, name, type, GameService.domain, ResolveContext.callback, $1)
         }
         switch result {
         case .success(let ref): refs.append(ref)
@@ -151,8 +159,8 @@ final class ResolveOperation {
 
     private func finishWithAddresses() {
         guard let service else { return }
-        // IPv4 first: on a simple LAN it is the one that works; IPv6 follows.
-        let ordered = addresses.filter { !$0.contains(":") } + addresses.filter { $0.contains(":") }
+        // IPv6 first, as Happy Eyeballs (RFC 8305) prefers it; the join tries them all.
+        let ordered = addresses.filter { $0.contains(":") } + addresses.filter { !$0.contains(":") }
         finish(.success(game(endpoints: ordered.map { Endpoint(host: $0, port: service.port) })))
     }
 

@@ -1,4 +1,4 @@
-import GameTransport
+import LocalNetworkPrivacy
 
 #if canImport(Glibc)
 import Glibc
@@ -13,13 +13,13 @@ public enum JoinTarget: Sendable, Hashable {
     case address(Endpoint)
     case bonjour(name: String)
 
-    /// Throws `ConnectionError.badAddress` for something that looks like an address but is not a valid one
+    /// Throws `AddressError` for something that looks like an address but is not a valid one
     /// (`host:99999`), or an empty target.
     public init(parsing text: String) throws {
         if Self.looksLikeAddress(text) {
             self = .address(try Endpoint(parsing: text))
         } else if text.isEmpty {
-            throw ConnectionError.badAddress("empty address")
+            throw AddressError("empty address")
         } else {
             self = .bonjour(name: text)
         }

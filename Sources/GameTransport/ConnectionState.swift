@@ -56,7 +56,7 @@ public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
 public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
     /// The peer refused or could not be reached; another attempt follows after `retryIn` seconds.
     case peerUnreachable(String, retryIn: Double)
-    /// A `ConnectionGate` (such as the local network permission) has not allowed the connection yet.
+    /// The local network gate has not cleared the connection yet: the prompt is unanswered, or access is off.
     case notAllowed(String)
 
     public var description: String {
@@ -85,6 +85,8 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case closedDuringHandshake
     /// The address could not be parsed or resolved.
     case badAddress(String)
+    /// The local network gate refuses for good (no app manifest): waiting would not help.
+    case localNetworkRefused(String)
 
     public var description: String {
         switch self {
@@ -95,6 +97,7 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .peerError(let why): return "the peer reported an error: \(why)"
         case .closedDuringHandshake: return "the peer closed the connection during the handshake"
         case .badAddress(let why): return "bad address: \(why)"
+        case .localNetworkRefused(let why): return "local network access refused: \(why)"
         }
     }
 }

@@ -8,6 +8,8 @@ public struct ConnectionStateMachine: Sendable {
         /// The gate says the connection must wait (e.g. no local network permission yet).
         case gateWaiting(String)
         case gateAllowed
+        /// The gate refuses for good (no app manifest, a decision that cannot be watched): waiting would not help.
+        case gateRefused(String)
         case connectFailed(String, deadlinePassed: Bool)
         case connectTimedOut
         case handshakeSucceeded(peerName: String)
@@ -45,6 +47,9 @@ public struct ConnectionStateMachine: Sendable {
         case (.preparing, .gateAllowed), (.waiting(.notAllowed), .gateAllowed):
             state = .preparing
             return .connect
+        case (.preparing, .gateRefused(let why)), (.waiting(.notAllowed), .gateRefused(let why)):
+            state = .failed(.localNetworkRefused(why))
+            return .tearDown
         case (.preparing, .connectFailed(let why, let deadlinePassed)):
             if deadlinePassed {
                 state = .failed(.unreachable(why))

@@ -1,4 +1,5 @@
 import GameProtocol
+import LocalNetworkPrivacy
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -6,10 +7,13 @@ import NIOPosix
 
 /// The joiner's connection to a host, with explicit states like `NWConnection`.
 ///
-/// `run` drives it through `setup → preparing → ready` (asking the `ConnectionGate` first, and sitting in
-/// `waiting(reason)` while the gate says wait or while the host is unreachable, retrying with backoff until the
-/// connect timeout), performs the hello/accept handshake, hands the `PeerLink` to the match code, and ends in
-/// `cancelled` (normal end or `cancel()`) or `failed(error)`. Every transition is reported to `onStateChange`.
+/// `run` drives it through `setup → preparing → ready` and ends in `cancelled` (normal end or `cancel()`) or
+/// `failed(error)`; every transition is reported to `onStateChange`. Before each attempt it resolves the endpoint
+/// itself and asks the local network gate to clear every address (loopback is cleared without asking): while the
+/// gate says wait (not determined, denied) it sits in `waiting(.notAllowed(reason))` and goes on by itself when the
+/// decision changes; a refusal (no manifest) fails at once. Cleared addresses are raced by NIO's Happy Eyeballs
+/// (IPv6 first), retried with backoff while unreachable until the connect timeout. Then the hello/accept handshake,
+/// and the `PeerLink` goes to the match code.
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
@@ -24,18 +28,21 @@ public final class GameConnection: Sendable {
     public let endpoint: Endpoint
     public let localName: String
     private let configuration: Configuration
-    private let gate: ConnectionGate
+    private let gate: LocalNetworkGate
+    private let origin: OperationOrigin
     private let group: EventLoopGroup
     private let logger: Logger
     private let onStateChange: @Sendable (ConnectionState) -> Void
     private let machine = NIOLockedValueBox(ConnectionStateMachine())
-    private let cancelled = NIOLockedValueBox<(flag: Bool, channel: Channel?)>((false, nil))
+    private let cancelled = NIOLockedValueBox<(flag: Bool, channel: Channel?, wake: AsyncStream<Void>.Continuation?)>(
+        (false, nil, nil))
 
     public init(
         to endpoint: Endpoint,
         localName: String,
         configuration: Configuration = .init(),
-        gate: ConnectionGate = OpenGate(),
+        gate: LocalNetworkGate,
+        origin: OperationOrigin,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.connection"),
         onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }
@@ -44,6 +51,7 @@ public final class GameConnection: Sendable {
         self.localName = localName
         self.configuration = configuration
         self.gate = gate
+        self.origin = origin
         self.group = group
         self.logger = logger
         self.onStateChange = onStateChange
@@ -55,10 +63,11 @@ public final class GameConnection: Sendable {
     /// Stops the connection wherever it is; `run` then throws `CancellationError` (or returns, if the match code
     /// finishes first).
     public func cancel() {
-        let channel = cancelled.withLockedValue { value -> Channel? in
+        let (channel, wake) = cancelled.withLockedValue { value -> (Channel?, AsyncStream<Void>.Continuation?) in
             value.flag = true
-            return value.channel
+            return (value.channel, value.wake)
         }
+        wake?.finish()  // a wait for the gate ends
         channel?.close(promise: nil)
         _ = feed(.cancel)
     }
@@ -84,13 +93,14 @@ public final class GameConnection: Sendable {
     public func run<Result>(_ body: (inout PeerLink) async throws -> Result) async throws -> Result {
         var action = feed(.start)
         var deadline: NIODeadline?
+        var cleared: [ConnectCapability] = []
         while true {
             if isCancelled { throw CancellationError() }
             switch action {
             case .none:
                 action = .checkGate
             case .checkGate:
-                action = await checkGate()
+                (action, cleared) = await checkGate()
             case .scheduleRetry(let seconds):
                 let wake = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
                 let sleepUntil = min(wake, deadline ?? wake)
@@ -105,7 +115,7 @@ public final class GameConnection: Sendable {
                 let start = deadline ?? (NIODeadline.now() + configuration.connectTimeout)
                 deadline = start
                 do {
-                    let (channel, stats) = try await connect(deadline: start)
+                    let (channel, stats) = try await connect(cleared, deadline: start)
                     return try await handshakeAndRun(channel, stats: stats, body)
                 } catch let failure as ConnectAttemptFailure {
                     action = feed(.connectFailed(failure.text, deadlinePassed: failure.permanent || NIODeadline.now() >= start))
@@ -117,22 +127,50 @@ public final class GameConnection: Sendable {
         }
     }
 
-    private func checkGate() async -> ConnectionStateMachine.Action {
-        let changes = gate.changes()
-        var iterator = changes.makeAsyncIterator()
+    /// Resolves the endpoint and asks the gate to clear its addresses; waits (in `waiting(.notAllowed)`) while the gate
+    /// says wait. Returns `.connect` with the cleared addresses, or what the state machine says after a failure.
+    private func checkGate() async -> (ConnectionStateMachine.Action, [ConnectCapability]) {
+        let addresses: [SocketAddress]
+        do {
+            addresses = try await EndpointResolution.addresses(of: endpoint)
+        } catch {
+            return (feed(.connectFailed("\(error)", deadlinePassed: true)), [])
+        }
+        // Wakes on each change of the decision, and ends when the connection is cancelled.
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let gate = self.gate
+        let forward = Task {
+            let changes: AsyncStream<LocalNetworkAuthorization> = gate.changes()
+            for await _ in changes { wake.yield() }
+            wake.finish()
+        }
+        defer {
+            forward.cancel()
+            cancelled.withLockedValue { $0.wake = nil }
+        }
+        if cancelled.withLockedValue({ value -> Bool in
+            value.wake = wake
+            return value.flag
+        }) {
+            return (.tearDown, [])
+        }
+        var iterator = wakeups.makeAsyncIterator()
         while true {
-            switch await gate.evaluate(endpoint) {
-            case .allow:
-                return feed(.gateAllowed)
-            case .wait(let why):
-                feed(.gateWaiting(why))
-                if isCancelled { return .tearDown }
-                guard await iterator.next() != nil else {
-                    // The gate will never change its mind; wait stays the answer until cancelled.
-                    while !isCancelled { try? await Task.sleep(nanoseconds: 200_000_000) }
-                    return .tearDown
-                }
+            let clearances = addresses.map { gate.connect(to: $0, for: origin) }
+            let cleared = clearances.compactMap(\.capability)
+            if !cleared.isEmpty { return (feed(.gateAllowed), cleared) }
+            for case .refused(let error) in clearances {
+                return (feed(.gateRefused("\(error)")), [])
             }
+            guard case .waiting(let reason, _)? = clearances.first else { return (feed(.gateRefused("no address")), []) }
+            feed(.gateWaiting(reason))
+            if isCancelled { return (.tearDown, []) }
+            guard await iterator.next() != nil else {
+                if isCancelled { return (.tearDown, []) }
+                // The decision cannot be watched, so the wait could never end by itself: say so and give up.
+                return (feed(.gateRefused("the local network decision cannot be watched for changes (see the log)")), [])
+            }
+            if isCancelled { return (.tearDown, []) }
         }
     }
 
@@ -141,16 +179,21 @@ public final class GameConnection: Sendable {
         var permanent: Bool
     }
 
-    private func connect(deadline: NIODeadline) async throws -> (GameAsyncChannel, ConnectionStats) {
+    /// Races the cleared addresses with NIO's Happy Eyeballs; NIO resolves nothing itself (`ClearedAddressResolver`).
+    private func connect(
+        _ cleared: [ConnectCapability], deadline: NIODeadline
+    ) async throws -> (GameAsyncChannel, ConnectionStats) {
         let timeouts = configuration.timeouts
         let stats = ConnectionStats()
         let remaining = max(deadline - .now(), .milliseconds(100))
+        let loop = group.next()
         do {
-            let channel = try await ClientBootstrap(group: group)
+            let channel = try await ClientBootstrap(group: loop)
+                .resolver(ClearedAddressResolver(capabilities: cleared, loop: loop))
                 .connectTimeout(remaining)
                 .channelOption(.socketOption(.so_keepalive), value: 1)
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-                .connect(host: endpoint.host, port: endpoint.port) { channel in
+                .connect(host: endpoint.host, port: cleared.first?.address.port ?? endpoint.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.configureGamePipeline(timeouts: timeouts, stats: stats)
                     }

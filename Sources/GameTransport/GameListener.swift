@@ -1,4 +1,5 @@
 import GameProtocol
+import LocalNetworkPrivacy
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -7,6 +8,9 @@ import NIOPosix
 /// The host's listener: serves one match at a time, answers any other joiner at once with `reject(busy)`, and keeps
 /// listening after a match ends or a peer misbehaves. Errors are caught per connection, so one bad peer never
 /// stops the host.
+///
+/// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
+/// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
 public final class GameListener: Sendable {
     /// What the listener reports besides matches.
     public enum Event: Sendable {
@@ -19,7 +23,8 @@ public final class GameListener: Sendable {
     /// What to do after a match.
     public enum Next: Sendable { case keepListening, stop }
 
-    public let bindHost: String
+    /// The gate's permission to listen, and where.
+    public let capability: ListenCapability
     public let port: Int
     public let hostName: String
     private let timeouts: ConnectionTimeouts
@@ -29,14 +34,14 @@ public final class GameListener: Sendable {
     private let serverChannel = NIOLockedValueBox<Channel?>(nil)
 
     public init(
-        bindHost: String = "0.0.0.0",
+        capability: ListenCapability,
         port: Int = Endpoint.defaultPort,
         hostName: String,
         timeouts: ConnectionTimeouts = .default,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
-        self.bindHost = bindHost
+        self.capability = capability
         self.port = port
         self.hostName = hostName
         self.timeouts = timeouts
@@ -54,17 +59,7 @@ public final class GameListener: Sendable {
         onEvent: @escaping @Sendable (Event) -> Void,
         onMatch: @escaping @Sendable (inout PeerLink) async -> Next
     ) async throws {
-        let timeouts = self.timeouts
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.so_keepalive), value: 1)
-            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .bind(host: bindHost, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let stats = ConnectionStats()
-                    return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats), stats)
-                }
-            }
+        let (server, bindHost) = try await bind()
         serverChannel.withLockedValue { $0 = server.channel }
         let boundPort = server.channel.localAddress?.port ?? port
         onEvent(.listening(host: bindHost, port: boundPort))
@@ -86,13 +81,47 @@ public final class GameListener: Sendable {
                                 self.stop()
                             } else {
                                 // Free again: say so, so that scripts know when the next joiner will be served.
-                                onEvent(.listening(host: self.bindHost, port: boundPort))
+                                onEvent(.listening(host: bindHost, port: boundPort))
                             }
                         } else {
                             await self.rejectBusy(child, onEvent: onEvent)
                         }
                     }
                 }
+            }
+        }
+    }
+
+    private typealias ServerChannel = NIOAsyncChannel<(GameAsyncChannel, ConnectionStats), Never>
+
+    /// Binds where the capability says; every interface is `::` (dual-stack), or 0.0.0.0 when IPv6 is unavailable.
+    private func bind() async throws -> (ServerChannel, String) {
+        switch capability.target {
+        case .address(let host):
+            return (try await bind(host: host, dualStack: false), host)
+        case .everyInterface:
+            do {
+                return (try await bind(host: "::", dualStack: true), "::")
+            } catch let error as IOError where [EAFNOSUPPORT, EADDRNOTAVAIL, EPROTONOSUPPORT].contains(error.errnoCode) {
+                logger.info("IPv6 is unavailable (\(error)); listening on IPv4 only")
+                return (try await bind(host: "0.0.0.0", dualStack: false), "0.0.0.0")
+            }
+        }
+    }
+
+    private func bind(host: String, dualStack: Bool) async throws -> ServerChannel {
+        let timeouts = self.timeouts
+        var bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+        if dualStack {
+            bootstrap = bootstrap.serverChannelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 0)
+        }
+        return try await bootstrap.bind(host: host, port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let stats = ConnectionStats()
+                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats), stats)
             }
         }
     }

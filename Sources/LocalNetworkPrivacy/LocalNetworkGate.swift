@@ -1,5 +1,4 @@
 import Foundation
-import GameTransport
 import Logging
 
 /// The one place every local-network operation passes through: browse, advertise, listen for LAN peers, connect to
@@ -127,27 +126,31 @@ public final class LocalNetworkGate: Sendable {
 
     // MARK: The gate
 
-    /// Decides whether `operation` may go ahead now. Logs the decision.
-    public func evaluate(_ operation: LocalNetworkOperation) -> GateVerdict {
+    /// Decides whether `operation` may go ahead now, without minting anything (the prompt is requested when it is
+    /// needed). Logs the decision with `origin`, the screen or command that asked.
+    public func evaluate(_ operation: LocalNetworkOperation, for origin: OperationOrigin? = nil) -> GateVerdict {
         let verdict = decide(operation)
+        let subject = origin.map { "\($0): \(operation)" } ?? "\(operation)"
         switch verdict {
         case .allowed, .exempt:
-            logger.info("gate: \(operation): \(verdict)")
+            logger.info("gate: \(subject): \(verdict)")
         case .noAuth(let type):
             let path = state.withLock { $0.manifest?.path } ?? "the app manifest"
-            let text = "gate: \(operation): NoAuth (kDNSServiceErr_NoAuth, \(Self.noAuthErrorCode)): "
+            let text = "gate: \(subject): NoAuth (kDNSServiceErr_NoAuth, \(Self.noAuthErrorCode)): "
                 + "\(Self.noAuthMessage). NSBonjourServices must list \"\(type)\": add it to NSBonjourServices in "
                 + "\(path). No prompt is shown."
             logger.error("\(text)")
         case .needsPrompt, .denied:
             let reason = Self.waitingReason(for: verdict == .denied ? .denied : .notDetermined)
-            logger.info("gate: \(operation): \(verdict); waiting: \(reason)")
+            logger.info("gate: \(subject): \(verdict); waiting: \(reason)")
         case .manifestError(let text):
-            logger.error("gate: \(operation): cannot decide, \(text)")
+            logger.error("gate: \(subject): cannot decide, \(text)")
         }
         if verdict == .needsPrompt { requestPrompt(for: operation) }
         return verdict
     }
+
+    var manifestPath: String? { state.withLock { $0.manifest?.path } }
 
     private func decide(_ operation: LocalNetworkOperation) -> GateVerdict {
         switch operation {
@@ -239,41 +242,6 @@ public final class LocalNetworkGate: Sendable {
         } catch {
             logger.error("cannot watch the local network decision for changes: \(error)")
             continuation.finish()
-        }
-    }
-
-    /// Returns when `operation` may go ahead (at once when it already may). While it must wait, `onWaiting` gets the
-    /// reason (again each time the reason changes); the wait ends by itself when the decision changes, here or in
-    /// another process. Throws `LocalNetworkPrivacyError` (NoAuth, manifest error, cannot watch) or
-    /// `CancellationError`.
-    public func waitUntilAllowed(
-        _ operation: LocalNetworkOperation, onWaiting: (String) -> Void = { _ in }
-    ) async throws {
-        let stream: AsyncStream<LocalNetworkAuthorization> = changes()
-        var iterator = stream.makeAsyncIterator()
-        var lastReason: String?
-        while true {
-            try Task.checkCancellation()
-            switch evaluate(operation) {
-            case .allowed, .exempt:
-                return
-            case .noAuth(let type):
-                throw LocalNetworkPrivacyError.noAuth(
-                    serviceType: type, manifestPath: state.withLock { $0.manifest?.path })
-            case .manifestError(let text):
-                throw LocalNetworkPrivacyError.manifest(text)
-            case .needsPrompt, .denied:
-                let reason = waitingReason
-                if reason != lastReason, !reason.isEmpty {
-                    lastReason = reason
-                    onWaiting(reason)
-                }
-                guard await iterator.next() != nil else {
-                    try Task.checkCancellation()
-                    throw LocalNetworkPrivacyError.cannotWatch(
-                        "the decision in \(store.directory) cannot be watched (see the log)")
-                }
-            }
         }
     }
 }

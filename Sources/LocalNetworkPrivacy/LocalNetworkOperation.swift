@@ -1,5 +1,3 @@
-import GameTransport
-
 /// Something that uses the local network, and so must pass the gate first.
 public enum LocalNetworkOperation: Sendable, Hashable, CustomStringConvertible {
     /// Look for Bonjour services of this type (e.g. "_tictactoe._tcp").

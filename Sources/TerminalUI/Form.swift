@@ -1,5 +1,5 @@
 import Foundation
-import GameTransport
+import LocalNetworkPrivacy
 
 /// The Host a game / Join by address form: the player name and the port or address.
 public struct Form: Hashable, Sendable {

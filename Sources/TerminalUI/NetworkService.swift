@@ -23,29 +23,31 @@ public protocol NetworkService {
 extension InteractiveSession: NetworkHandle {}
 
 /// The real network: TCP through `InteractiveSession`, discovery through Bonjour, and every local-network
-/// operation through the privacy gate (nothing reaches Avahi or a LAN socket before it allows).
+/// operation through the privacy gate: each one needs a capability only the gate mints, so nothing reaches Avahi or
+/// a LAN socket before it allows.
 public struct LiveNetworkService: NetworkService {
-    let gate: LocalNetworkGate?
+    let access: LocalNetworkAccess
 
-    public init(gate: LocalNetworkGate? = nil) {
-        self.gate = gate
+    public init(gate: LocalNetworkGate) {
+        self.access = LocalNetworkAccess(gate: gate)
     }
 
     public func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
-        let gate = self.gate
+        let access = self.access
         let handle = DeferredHandle()
         handle.start {
-            if let gate {
-                try await gate.waitUntilAllowed(.listen(bindHost: "0.0.0.0")) { reason in events(.waiting(reason)) }
+            let listen = try await access.obtain({ $0.listen(on: .everyInterface, for: .hostScreen) }) { reason in
+                events(.waiting(reason))
             }
-            let advertising = UIAdvertising(name: name, gate: gate, events: events)
+            let advertising = UIAdvertising(name: name, gate: access.gate, events: events)
             return InteractiveSession.host(
-                name: name, port: port, advertising: advertising,
+                name: name, port: port, listen: listen, advertising: advertising,
                 report: { events(.report($0)) }, finished: { events(.finished($0)) }
             )
         } failed: { error in
-            events(.report(.error("\(error)", .failure)))
-            events(.finished(.failure))
+            let status = (error as? LocalNetworkAccessError)?.exitStatus ?? .failure
+            events(.report(.error("\(error)", status)))
+            events(.finished(status))
         }
         return handle
     }
@@ -61,34 +63,31 @@ public struct LiveNetworkService: NetworkService {
         }
         let report: @Sendable (MatchReport) -> Void = { events(.report($0)) }
         let finished: @Sendable (ExitStatus) -> Void = { events(.finished($0)) }
-        let connectionGate: ConnectionGate = gate ?? OpenGate()
+        let access = self.access
         switch target {
         case .address(let endpoint):
-            return InteractiveSession.join(name: name, endpoint: endpoint, gate: connectionGate, report: report,
+            return InteractiveSession.join(name: name, endpoints: [endpoint], gate: access.gate, report: report,
                                            finished: finished)
         case .bonjour(let gameName):
-            let gate = self.gate
             return InteractiveSession.join(
                 name: name, endpoints: [],
                 resolve: {
-                    if let gate {
-                        try await gate.waitUntilAllowed(.browse(serviceType: GameService.type)) { reason in
-                            report(.connectionState(.waiting(.notAllowed(reason))))
-                        }
+                    let browse = try await access.obtain({ $0.browse(GameService.type, for: .joinScreen) }) { reason in
+                        report(.connectionState(.waiting(.notAllowed(reason))))
                     }
-                    let game = try await GameResolver().resolve(gameName, timeout: .seconds(5))
+                    let game = try await GameResolver(capability: browse).resolve(gameName, timeout: .seconds(5))
                     if case .incompatible(let reason) = game.compatibility {
                         throw ConnectionError.rejected(reason: "incompatible", text: reason)
                     }
                     return game.endpoints
                 },
-                gate: connectionGate, report: report, finished: finished
+                gate: access.gate, report: report, finished: finished
             )
         }
     }
 
     public func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> NetworkHandle {
-        BrowseHandle(gate: gate, events: events)
+        BrowseHandle(access: access, events: events)
     }
 }
 
@@ -138,38 +137,48 @@ private final class DeferredHandle: NetworkHandle, @unchecked Sendable {
 
 /// Advertises the hosted game and tells the UI what Bonjour says.
 private final class UIAdvertising: HostAdvertising, @unchecked Sendable {
-    private let advertiser: GameAdvertiser
-    private let subscription: BonjourSubscription
-
-    private let gate: LocalNetworkGate?
+    private let advertiser: GameAdvertiser?
+    private let subscription: BonjourSubscription?
+    private let refusal: String?
     private let events: @Sendable (NetworkEvent) -> Void
 
-    init(name: String, gate: LocalNetworkGate?, events: @escaping @Sendable (NetworkEvent) -> Void) {
-        self.gate = gate
+    init(name: String, gate: LocalNetworkGate, events: @escaping @Sendable (NetworkEvent) -> Void) {
         self.events = events
-        advertiser = GameAdvertiser(name: name)
-        subscription = advertiser.observe { event in
-            switch event {
-            case .registered(let name): events(.advertisement("Advertised as \(DisplayText.sanitize(name, maxLength: 63))"))
-            case .unavailable(let error): events(.advertisement("Not advertised: \(error.description)"))
-            case .withdrawn: events(.advertisement(""))
+        // Listening was allowed already; advertising can still be NoAuth (a service type the manifest lacks).
+        switch gate.advertise(GameService.type, for: .hostScreen) {
+        case .granted(let capability):
+            let advertiser = GameAdvertiser(capability: capability, name: name)
+            self.advertiser = advertiser
+            refusal = nil
+            subscription = advertiser.observe { event in
+                switch event {
+                case .registered(let name):
+                    events(.advertisement("Advertised as \(DisplayText.sanitize(name, maxLength: 63))"))
+                case .unavailable(let error): events(.advertisement("Not advertised: \(error.description)"))
+                case .withdrawn: events(.advertisement(""))
+                }
             }
+        case .refused(.noAuth):
+            (advertiser, subscription) = (nil, nil)
+            refusal = "Not advertised: \(LocalNetworkGate.noAuthMessage) (\(GameService.type) is not in NSBonjourServices)"
+        case .refused(let error):
+            (advertiser, subscription) = (nil, nil)
+            refusal = "Not advertised: \(error)"
+        case .waiting(let reason, _):
+            (advertiser, subscription) = (nil, nil)
+            refusal = "Not advertised: \(reason)"
         }
     }
 
     func advertise(port: Int) {
-        // Listening was allowed already; advertising can still be NoAuth (a service type the manifest lacks).
-        if let gate, case .noAuth = gate.evaluate(.advertise(serviceType: GameService.type)) {
-            events(.advertisement("Not advertised: \(LocalNetworkGate.noAuthMessage) (\(GameService.type) is not in NSBonjourServices)"))
-            return
-        }
-        advertiser.advertise(port: port)
+        if let refusal { events(.advertisement(refusal)) }
+        advertiser?.advertise(port: port)
     }
 
-    func withdraw() { advertiser.withdraw() }
+    func withdraw() { advertiser?.withdraw() }
     func stop() {
-        advertiser.stop()
-        subscription.cancel()
+        advertiser?.stop()
+        subscription?.cancel()
     }
 }
 
@@ -181,31 +190,26 @@ private final class BrowseHandle: NetworkHandle, @unchecked Sendable {
     private var task: Task<Void, Never>?
     private var cancelled = false
 
-    init(gate: LocalNetworkGate?, events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
+    init(access: LocalNetworkAccess, events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
         task = Task { [weak self] in
+            let browse: BrowseCapability
             do {
-                if let gate {
-                    try await gate.waitUntilAllowed(.browse(serviceType: GameService.type)) { events(.waiting($0)) }
-                }
+                browse = try await access.obtain({ $0.browse(GameService.type, for: .searchScreen) }) { events(.waiting($0)) }
             } catch is CancellationError {
                 return
-            } catch let error as LocalNetworkPrivacyError {
-                if case .noAuth = error {
-                    events(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
-                } else {
-                    events(.failed("\(error)"))
-                }
+            } catch LocalNetworkAccessError.refused(.noAuth) {
+                events(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
                 return
             } catch {
                 events(.failed("\(error)"))
                 return
             }
-            self?.startBrowsing(events)
+            self?.startBrowsing(browse, events)
         }
     }
 
-    private func startBrowsing(_ events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
-        let browser = GameBrowser()
+    private func startBrowsing(_ capability: BrowseCapability, _ events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
+        let browser = GameBrowser(capability: capability)
         let proceed = lock.withLock { () -> Bool in
             guard !cancelled else { return false }
             self.browser = browser

@@ -9,7 +9,7 @@ public final class UIApp {
     public let queue = EventQueue()
     private let terminal: Terminal
     private let network: NetworkService
-    private let privacy: PrivacyService?
+    private let privacy: PrivacyService
     private let promptAtLaunch: Bool
     private var stopWatching: (() -> Void)?
     private let clock: () -> Double
@@ -26,8 +26,8 @@ public final class UIApp {
     public init(
         terminal: Terminal,
         settings: UISettings,
-        network: NetworkService = LiveNetworkService(),
-        privacy: PrivacyService? = nil,
+        network: NetworkService,
+        privacy: PrivacyService,
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
@@ -121,8 +121,7 @@ public final class UIApp {
     }
 
     private func privacyInfo() -> [AppInput] {
-        guard let privacy else { return [] }
-        return [.privacy(privacy.info())]
+        [.privacy(privacy.info())]
     }
 
     private func perform(_ effect: AppEffect) -> Performed {
@@ -149,7 +148,6 @@ public final class UIApp {
             browsing?.cancel()
             browsing = network.browse(events: { [queue] in queue.post(.discovery($0)) })
         case .checkNetwork(let intent):
-            guard let privacy else { return .feed([.gate(.allowed, intent, prompt: nil)]) }
             let (verdict, prompt) = privacy.verdict(for: intent)
             logger.info("local network for \(intent): \(verdict)")
             if verdict == .needsPrompt {
@@ -157,19 +155,19 @@ public final class UIApp {
             }
             return .feed([.gate(verdict, intent, prompt: prompt)])
         case .answerPrompt(let allow):
-            privacy?.answerPrompt(allow: allow)
+            privacy.answerPrompt(allow: allow)
             return .feed(privacyInfo())
         case .setLocalNetwork(let allowed):
-            privacy?.setAllowed(allowed)
+            privacy.setAllowed(allowed)
             return .feed(privacyInfo())
         case .resetLocalNetwork:
-            privacy?.reset()
+            privacy.reset()
             return .feed(privacyInfo())
         case .loadPrivacyInfo:
-            if stopWatching == nil, let privacy {
+            if stopWatching == nil {
                 // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
                 stopWatching = privacy.watch { [weak self, queue] in
-                    guard let info = self?.privacy?.info() else { return }
+                    guard let info = self?.privacy.info() else { return }
                     queue.post(.privacy(info))
                 }
             }

@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
+import LocalNetworkPrivacy
 import Logging
 import NIOCore
 import NIOPosix
@@ -36,7 +37,7 @@ public struct MatchOptions: Sendable {
 /// after a peer misbehaves or leaves, and stops after `matches` completed matches (0: never).
 public func runHost(
     _ options: MatchOptions,
-    bindHost: String,
+    listen: ListenCapability,
     port: Int,
     matches: Int,
     reporter: MatchReporter,
@@ -55,7 +56,7 @@ public func runHost(
     }
     reporter.report(.seed(options.seed))
     let listener = GameListener(
-        bindHost: bindHost, port: port, hostName: options.name, timeouts: options.timeouts, logger: logger
+        capability: listen, port: port, hostName: options.name, timeouts: options.timeouts, logger: logger
     )
     onListener(listener)
     let state = HostRunState()
@@ -87,7 +88,7 @@ public func runHost(
             }
         )
     } catch {
-        let message = "cannot listen on \(bindHost):\(port): \(error). "
+        let message = "cannot listen on \(Endpoint(host: listen.target.bindHost, port: port)): \(error). "
             + "If another program has the port, pick another with --port (or --port 0 for any free one)"
         reporter.report(.error(message, .cannotListen))
         return .cannotListen
@@ -127,20 +128,6 @@ private final class HostRunState: @unchecked Sendable {
     }
 }
 
-/// Joins a host without a terminal UI and plays one match.
-public func runJoin(
-    _ options: MatchOptions,
-    endpoint: Endpoint,
-    connectTimeout: TimeAmount,
-    gate: ConnectionGate = OpenGate(),
-    reporter: MatchReporter,
-    stop: StopSignal,
-    logger: Logger = Logger(label: "tictactoe.join")
-) async -> ExitStatus {
-    await runJoin(options, endpoints: [endpoint], connectTimeout: connectTimeout, gate: gate, reporter: reporter,
-                  stop: stop, logger: logger)
-}
-
 /// Joins a host reachable at any of `endpoints` (e.g. the addresses Bonjour resolved), trying them in order: every
 /// address but the last gets at most `perAddressTimeout`, the last the whole `connectTimeout`.
 public func runJoin(
@@ -148,7 +135,8 @@ public func runJoin(
     endpoints: [Endpoint],
     connectTimeout: TimeAmount,
     perAddressTimeout: TimeAmount = .seconds(3),
-    gate: ConnectionGate = OpenGate(),
+    gate: LocalNetworkGate,
+    origin: OperationOrigin = .joinCommand,
     reporter: MatchReporter,
     stop: StopSignal,
     logger: Logger = Logger(label: "tictactoe.join")
@@ -173,6 +161,7 @@ public func runJoin(
                 timeouts: options.timeouts
             ),
             gate: gate,
+            origin: origin,
             logger: logger,
             onStateChange: { reporter.report(.connectionState($0)) }
         )
@@ -217,6 +206,7 @@ public func runJoin(
             let status: ExitStatus
             switch error {
             case .unreachable, .badAddress: status = .unreachable
+            case .localNetworkRefused: status = .localNetworkNotAllowed
             case .timedOut: status = .timeout
             case .rejected: status = .rejected
             case .protocolViolation, .peerError: status = .protocolError

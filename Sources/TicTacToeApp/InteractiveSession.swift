@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
+import LocalNetworkPrivacy
 import Logging
 import NIOCore
 
@@ -45,7 +46,7 @@ public final class InteractiveSession: @unchecked Sendable {
     public static func host(
         name: String,
         port: Int,
-        bindHost: String = "0.0.0.0",
+        listen: ListenCapability,
         advertising: HostAdvertising? = nil,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
         report: @escaping @Sendable (MatchReport) -> Void,
@@ -53,7 +54,7 @@ public final class InteractiveSession: @unchecked Sendable {
     ) -> InteractiveSession {
         let session = InteractiveSession()
         let reporter = ClosureReporter(report)
-        let listener = GameListener(bindHost: bindHost, port: port, hostName: name, logger: logger)
+        let listener = GameListener(capability: listen, port: port, hostName: name, logger: logger)
         session.lock.withLock { session.listener = listener }
         let commands = session.commands
         session.task = Task {
@@ -104,7 +105,8 @@ public final class InteractiveSession: @unchecked Sendable {
         resolve: (@Sendable () async throws -> [Endpoint])? = nil,
         connectTimeoutSeconds: Double = 10,
         perAddressSeconds: Double = 3,
-        gate: ConnectionGate = OpenGate(),
+        gate: LocalNetworkGate,
+        origin: OperationOrigin = .joinScreen,
         logger: Logger = Logger(label: "tictactoe.ui.join"),
         report: @escaping @Sendable (MatchReport) -> Void,
         finished: @escaping @Sendable (ExitStatus) -> Void
@@ -135,7 +137,7 @@ public final class InteractiveSession: @unchecked Sendable {
                     to: endpoint, localName: name,
                     configuration: .init(connectTimeout: .nanoseconds(budget.components.seconds * 1_000_000_000
                                                                       + budget.components.attoseconds / 1_000_000_000)),
-                    gate: gate, logger: logger,
+                    gate: gate, origin: origin, logger: logger,
                     onStateChange: { state in
                         // A failed address that is not the last is not the end: the next one is tried.
                         if case .failed = state, !isLast { return }
@@ -158,6 +160,7 @@ public final class InteractiveSession: @unchecked Sendable {
                     switch error {
                     case .rejected: lastStatus = .rejected
                     case .timedOut: lastStatus = .timeout
+                    case .localNetworkRefused: lastStatus = .localNetworkNotAllowed
                     default: lastStatus = .unreachable
                     }
                     if case .rejected = error { break }  // the host answered: another address would say the same
@@ -169,17 +172,6 @@ public final class InteractiveSession: @unchecked Sendable {
             finished(lastStatus)
         }
         return session
-    }
-
-    /// Joins one endpoint.
-    public static func join(
-        name: String,
-        endpoint: Endpoint,
-        gate: ConnectionGate = OpenGate(),
-        report: @escaping @Sendable (MatchReport) -> Void,
-        finished: @escaping @Sendable (ExitStatus) -> Void
-    ) -> InteractiveSession {
-        join(name: name, endpoints: [endpoint], gate: gate, report: report, finished: finished)
     }
 
     private var isCancelled: Bool { lock.withLock { cancelled } }

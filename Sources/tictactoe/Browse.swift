@@ -41,14 +41,13 @@ struct Browse: AsyncParsableCommand {
 
     func run() async throws {
         FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
-        if let status = await clearLocalNetwork(
-            .browse(serviceType: GameService.type), gate: privacy.makeGate(), waitTimeout: privacy.waitTimeout,
+        let browse = try await obtainCapability(
+            { $0.browse(GameService.type, for: .browseCommand) }, gate: privacy.makeGate(), privacy: privacy,
             json: json, onWaiting: waitingPrinter(json: json, reporter: nil)
-        ) {
-            throw ExitCode(status.rawValue)
-        }
+        )
         let status = await browseGames(
-            browser: GameBrowser(), timeout: timeout, watch: watch, reporter: DiscoveryReporter(json: json)
+            browser: GameBrowser(capability: browse), timeout: timeout, watch: watch,
+            reporter: DiscoveryReporter(json: json)
         )
         throw ExitCode(status.rawValue)
     }

@@ -1,6 +1,7 @@
 import Bonjour
 import Foundation
 import GameTransport
+import LocalNetworkPrivacy
 import NIOCore
 import TicTacToeApp
 
@@ -10,8 +11,8 @@ final class BonjourHostAdvertising: HostAdvertising, @unchecked Sendable {
     private let advertiser: GameAdvertiser
     private let subscription: BonjourSubscription
 
-    init(name: String, reporter: DiscoveryReporter) {
-        advertiser = GameAdvertiser(name: name)
+    init(capability: AdvertiseCapability, name: String, reporter: DiscoveryReporter) {
+        advertiser = GameAdvertiser(capability: capability, name: name)
         subscription = advertiser.observe { event in
             switch event {
             case .registered(let name): reporter.report(.advertised(name: name))
@@ -32,10 +33,10 @@ final class BonjourHostAdvertising: HostAdvertising, @unchecked Sendable {
 /// `tictactoe join NAME`: resolves the Bonjour name (retrying until `connectTimeout` while it does not answer), then
 /// joins the addresses it gave, in turn.
 func joinByName(
-    _ name: String, options: MatchOptions, connectTimeout: Double, matchReporter: MatchReporter,
-    discoveryReporter: DiscoveryReporter, stop: StopSignal
+    _ name: String, browse: BrowseCapability, gate: LocalNetworkGate, options: MatchOptions, connectTimeout: Double,
+    matchReporter: MatchReporter, discoveryReporter: DiscoveryReporter, stop: StopSignal
 ) async -> ExitStatus {
-    let resolver = GameResolver()
+    let resolver = GameResolver(capability: browse)
     let start = ContinuousClock.now
     let deadline = start + .nanoseconds(Int64(connectTimeout * 1e9))
     var lastError = BonjourError.notFound(name: name)
@@ -61,7 +62,7 @@ func joinByName(
             let left = max(deadline - .now, .seconds(1))
             return await runJoin(
                 options, endpoints: game.endpoints, connectTimeout: .nanoseconds(Int64(left.seconds * 1e9)),
-                reporter: matchReporter, stop: stop
+                gate: gate, reporter: matchReporter, stop: stop
             )
         } catch let error as BonjourError {
             switch error {
@@ -76,12 +77,5 @@ func joinByName(
             discoveryReporter.report(.error("\(error)", .failure))
             return .failure
         }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -24,8 +24,10 @@ struct Host: AsyncParsableCommand {
     @Option(help: "TCP port to listen on (0: any free port, printed).")
     var port: Int = Endpoint.defaultPort
 
-    @Option(help: "Address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only).")
-    var bind: String = "0.0.0.0"
+    @Option(help: ArgumentHelp(
+        "Address to listen on (default: every interface, IPv6 and IPv4; 127.0.0.1 or ::1: this machine only, not advertised).",
+        valueName: "address"))
+    var bind: String?
 
     @Option(help: "Games in each match; the first player alternates (the joiner is X and starts odd games).")
     var games: Int = 1
@@ -56,22 +58,30 @@ struct Host: AsyncParsableCommand {
         // Listening on the LAN needs local network permission (a loopback --bind does not); so does advertising,
         // and a service type missing from NSBonjourServices is NoAuth: then the host still serves by address.
         let gate = privacy.makeGate()
-        if let status = await clearLocalNetwork(
-            .listen(bindHost: bind), gate: gate, waitTimeout: privacy.waitTimeout, json: match.json,
+        let target = ListenTarget(bind: bind)
+        let listen = try await obtainCapability(
+            { $0.listen(on: target, for: .hostCommand) }, gate: gate, privacy: privacy, json: match.json,
             onWaiting: waitingPrinter(json: match.json, reporter: nil)
-        ) {
-            throw ExitCode(status.rawValue)
+        )
+        let discovery = DiscoveryReporter(json: match.json)
+        var advertising: HostAdvertising?
+        if !advertise {
+            advertising = nil
+        } else if listen.isLoopback {
+            discovery.report(.advertisingUnavailable(message:
+                "the host listens on \(target) only, so nobody else could join it: use the default --bind (every interface) to be found on the local network"))
+        } else {
+            switch gate.advertise(GameService.type, for: .hostCommand) {
+            case .granted(let capability):
+                advertising = BonjourHostAdvertising(capability: capability, name: name, reporter: discovery)
+            case .refused(let error):
+                discovery.report(.advertisingUnavailable(message: "\(error)"))
+            case .waiting(let reason, _):
+                discovery.report(.advertisingUnavailable(message: reason))
+            }
         }
-        var advertiseNow = advertise
-        if advertise, case .noAuth(let type) = gate.evaluate(.advertise(serviceType: GameService.type)) {
-            DiscoveryReporter(json: match.json).report(.advertisingUnavailable(
-                message: "\(LocalNetworkGate.noAuthMessage) (\(type) is not in NSBonjourServices)"))
-            advertiseNow = false
-        }
-        let advertising = advertiseNow
-            ? BonjourHostAdvertising(name: name, reporter: DiscoveryReporter(json: match.json)) : nil
         let status = await runHost(
-            options, bindHost: bind, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,
+            options, listen: listen, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,
             advertising: advertising, onListener: { listenerBox.set($0) }
         )
         throw ExitCode(status.rawValue)

@@ -22,54 +22,34 @@ struct PrivacyArguments: ParsableArguments {
     func makeGate() -> LocalNetworkGate { LocalNetworkGate(explicitManifestPath: infoPlist) }
 }
 
-/// Asks the gate before a headless command touches the local network, as the app would: with a terminal on standard
-/// input the usage-description prompt is asked as a question; without one the command waits (saying why) until the
-/// decision is granted elsewhere or --wait-timeout passes. Returns nil when the operation may go ahead, else the exit
-/// status to end with.
-func clearLocalNetwork(
-    _ operation: LocalNetworkOperation,
+/// Gets a capability for a headless command, as the app would: with a terminal on standard input the
+/// usage-description prompt is asked as a question; without one the command waits (saying why) until the decision is
+/// granted elsewhere or --wait-timeout passes (exit 11). NoAuth or no manifest ends it at once (exit 12).
+func obtainCapability<Capability: LocalNetworkCapability>(
+    _ clear: @escaping @Sendable (LocalNetworkGate) -> Clearance<Capability>,
     gate: LocalNetworkGate,
-    waitTimeout: Double?,
+    privacy: PrivacyArguments,
     json: Bool,
     onWaiting: @escaping @Sendable (String) -> Void
-) async -> ExitStatus? {
-    var verdict = gate.evaluate(operation)
-    if verdict == .needsPrompt, isatty(STDIN_FILENO) == 1, let request = try? gate.promptRequest(for: operation) {
-        let answer = askOnTerminal(title: request.title, message: request.message)
-        try? gate.answerPrompt(allow: answer)
-        verdict = gate.evaluate(operation)
+) async throws -> Capability {
+    if isatty(STDIN_FILENO) == 1 {
+        gate.setPromptHandler { request in
+            let allow = askOnTerminal(title: request.title, message: request.message)
+            do {
+                try gate.answerPrompt(allow: allow)
+            } catch {
+                report(json: json, "cannot remember the answer: \(error)", .failure)
+                gate.promptDismissed()
+            }
+        }
     }
-    switch verdict {
-    case .allowed, .exempt:
-        return nil
-    case .noAuth(let type):
-        report(json: json, "\(LocalNetworkGate.noAuthMessage): \(type) is not declared in NSBonjourServices of the app manifest (kDNSServiceErr_NoAuth, -65555)", .localNetworkNotAllowed)
-        return .localNetworkNotAllowed
-    case .manifestError(let text):
-        report(json: json, "cannot use the local network: \(text)", .localNetworkNotAllowed)
-        return .localNetworkNotAllowed
-    case .needsPrompt, .denied:
-        break
-    }
-    let waiting = Task {
-        try await gate.waitUntilAllowed(operation, onWaiting: onWaiting)
-    }
-    let timer = Task {
-        guard let waitTimeout else { return }
-        try await Task.sleep(nanoseconds: UInt64(waitTimeout * 1e9))
-        waiting.cancel()
-    }
-    defer { timer.cancel() }
+    defer { gate.setPromptHandler(nil) }
     do {
-        try await waiting.value
-        return nil
-    } catch is CancellationError {
-        let reason = gate.waitingReason
-        report(json: json, "still waiting for local network permission after \(waitTimeout ?? 0) s (--wait-timeout): \(reason)", .localNetworkWaitTimedOut)
-        return .localNetworkWaitTimedOut
-    } catch {
-        report(json: json, "\(error)", .localNetworkNotAllowed)
-        return .localNetworkNotAllowed
+        return try await LocalNetworkAccess(gate: gate).obtain(
+            clear, waitTimeout: privacy.waitTimeout.map { .nanoseconds(Int64($0 * 1e9)) }, onWaiting: onWaiting)
+    } catch let error as LocalNetworkAccessError {
+        report(json: json, "\(error)", error.exitStatus)
+        throw ExitCode(error.exitStatus.rawValue)
     }
 }
 

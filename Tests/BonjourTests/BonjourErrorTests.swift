@@ -1,5 +1,5 @@
 import Bonjour
-import GameTransport
+import LocalNetworkPrivacy
 import XCTest
 
 final class BonjourErrorTests: XCTestCase {

@@ -1,6 +1,8 @@
 import Foundation
 import GameProtocol
 import GameTransport
+import Logging
+@testable import LocalNetworkPrivacy
 import NIOCore
 import XCTest
 import TicTacToeTestSupport
@@ -88,22 +90,21 @@ final class ConnectionFailureTests: XCTestCase {
             await link.closeGracefully()
             return .keepListening
         }
-        let gate = TestGate()
+        let gate = try TestGate()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
             to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
-            gate: gate, onStateChange: { states.append($0) }
+            gate: gate.gate, origin: testOrigin, onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { link in try await link.next() } }
-        await assertEventually { connection.state == .waiting(.notAllowed("no local network permission")) }
-        XCTAssertEqual(gate.evaluated.all.first, listener.endpoint)
-        gate.allow()
+        await assertEventually { connection.state == .waiting(.notAllowed(TestGate.notDetermined)) }
+        try gate.allow()
         let first = try await within(10, "the connection after the gate allowed it") { try await run.value }
         XCTAssertEqual(first, .bye(.seriesOver))
         XCTAssertEqual(
             states.all,
             [
-                .preparing, .waiting(.notAllowed("no local network permission")), .preparing,
+                .preparing, .waiting(.notAllowed(TestGate.notDetermined)), .preparing,
                 .ready(peerName: "Host"), .cancelled,
             ]
         )
@@ -111,15 +112,14 @@ final class ConnectionFailureTests: XCTestCase {
     }
 
     func testCancelWhileTheGateSaysWait() async throws {
-        let gate = TestGate()
+        let gate = try TestGate()
         let connection = GameConnection(
             to: Endpoint(host: loopback, port: 9), localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
-            gate: gate
+            gate: gate.gate, origin: testOrigin
         )
         let run = Task { try await connection.run { _ in XCTFail("connected without permission") } }
         await assertEventually { connection.state.name == "waiting" }
-        connection.cancel()
-        gate.poke()  // the gate says something changed; the connection notices it was cancelled
+        connection.cancel()  // ends the wait for the gate at once: nothing else changes
         do {
             try await within(10, "run to end after cancel") { try await run.value }
             XCTFail("run returned normally")
@@ -224,44 +224,23 @@ final class ConnectionFailureTests: XCTestCase {
     }
 }
 
-/// A gate that says wait until `allow()`, like a local network permission prompt the user answers later.
-final class TestGate: ConnectionGate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var allowed = false
-    private var continuations: [AsyncStream<Void>.Continuation] = []
-    let evaluated = Recorder<Endpoint>()
+/// A real gate over a temporary decision that treats loopback as the LAN, so that a connection to loopback waits
+/// like a LAN one until `allow()` (as `tictactoe privacy grant` would).
+final class TestGate: Sendable {
+    let gate: LocalNetworkGate
 
-    func evaluate(_ endpoint: Endpoint) async -> GateDecision {
-        evaluated.append(endpoint)
-        return decision()
+    init() throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-transport-gate-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: ["_tictactoe._tcp"])
+        gate = LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"),
+                                loadManifest: { manifest }, isLoopbackHost: { _ in false })
     }
 
-    private func decision() -> GateDecision {
-        lock.lock()
-        defer { lock.unlock() }
-        return allowed ? .allow : .wait("no local network permission")
-    }
+    deinit { try? FileManager.default.removeItem(atPath: gate.store.directory) }
 
-    func changes() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        lock.lock()
-        continuations.append(continuation)
-        lock.unlock()
-        return stream
-    }
+    static let notDetermined = LocalNetworkGate.waitingReason(for: .notDetermined)
 
-    func allow() {
-        lock.lock()
-        allowed = true
-        lock.unlock()
-        poke()
-    }
-
-    /// Tells waiters that something may have changed.
-    func poke() {
-        lock.lock()
-        let waiting = continuations
-        lock.unlock()
-        waiting.forEach { $0.yield() }
-    }
+    func allow() throws { try gate.store.write(.allowed) }
 }

@@ -1,4 +1,5 @@
 import GameTransport
+import LocalNetworkPrivacy
 import XCTest
 import TicTacToeTestSupport
 

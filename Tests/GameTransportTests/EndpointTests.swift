@@ -1,4 +1,5 @@
 import GameTransport
+import LocalNetworkPrivacy
 import XCTest
 import TicTacToeTestSupport
 
@@ -19,7 +20,7 @@ final class EndpointTests: XCTestCase {
 
     private func assertRejects(_ text: String, _ why: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try Endpoint(parsing: text), file: file, line: line) { error in
-            XCTAssertEqual(error as? ConnectionError, .badAddress(why), file: file, line: line)
+            XCTAssertEqual(error as? AddressError, AddressError(why), file: file, line: line)
         }
     }
 

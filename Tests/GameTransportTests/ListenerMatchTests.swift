@@ -1,5 +1,6 @@
 import GameProtocol
 import GameTransport
+import LocalNetworkPrivacy
 import NIOCore
 import XCTest
 import TicTacToeTestSupport

@@ -3,14 +3,48 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import NIOPosix
+import Logging
 import TicTacToeTestSupport
 import XCTest
+
+@testable import LocalNetworkPrivacy
 
 // Helpers for the loopback tests. Everything binds and connects to 127.0.0.1 only, on ports the kernel picks.
 // Waits poll with generous limits (10 s) so a loaded 2-core machine cannot make them flake; no test asserts a
 // speed beyond such an upper bound.
 
 let loopback = "127.0.0.1"
+
+let testOrigin = OperationOrigin("transport tests")
+
+/// The gate of the loopback tests: a real one over a decision nobody answers, so only loopback (cleared without
+/// asking) can be used: the same rule production code lives by.
+let loopbackGate: LocalNetworkGate = {
+    let directory = NSTemporaryDirectory() + "tictactoe-transport-tests-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate")) {
+        throw LocalNetworkPrivacyError.manifest("the loopback tests have no manifest")
+    }
+}()
+
+/// Permission to listen on 127.0.0.1, from the loopback gate.
+func loopbackListenCapability() -> ListenCapability {
+    guard case .granted(let capability) = loopbackGate.listen(on: .address(loopback), for: testOrigin) else {
+        fatalError("the gate must clear loopback without asking")
+    }
+    return capability
+}
+
+extension GameConnection {
+    /// A connection for the loopback tests, through the loopback gate.
+    convenience init(
+        to endpoint: Endpoint, localName: String, configuration: Configuration = .init(),
+        onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }
+    ) {
+        self.init(to: endpoint, localName: localName, configuration: configuration, gate: loopbackGate,
+                  origin: testOrigin, onStateChange: onStateChange)
+    }
+}
 
 /// A flag one task sets and another waits for.
 final class Flag: @unchecked Sendable {
@@ -119,7 +153,7 @@ final class RunningListener: @unchecked Sendable {
         timeouts: ConnectionTimeouts = testTimeouts(),
         onMatch: @escaping @Sendable (inout PeerLink) async -> GameListener.Next
     ) async throws {
-        let listener = GameListener(bindHost: loopback, port: 0, hostName: hostName, timeouts: timeouts)
+        let listener = GameListener(capability: loopbackListenCapability(), port: 0, hostName: hostName, timeouts: timeouts)
         let events = self.events
         self.listener = listener
         self.task = Task { try await listener.run(onEvent: { events.append($0) }, onMatch: onMatch) }

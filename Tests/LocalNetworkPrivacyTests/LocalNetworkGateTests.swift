@@ -1,5 +1,6 @@
 import Foundation
 import GameTransport
+import NIOCore
 import XCTest
 
 @testable import LocalNetworkPrivacy
@@ -188,33 +189,37 @@ final class LocalNetworkGateTests: XCTestCase {
         XCTAssertEqual(prompts.all.count, 3, "reset brings the prompt back")
     }
 
-    func testTheConnectionGateSeam() async throws {
+    func testCapabilitiesAreMintedOnlyWhenTheGateAllows() throws {
         let gate = try makeGate()
-        let seam: ConnectionGate = gate
-        let waiting = await seam.evaluate(lan)
-        XCTAssertEqual(waiting, .wait(LocalNetworkGate.waitingReason(for: .notDetermined)))
-        let loopback = await seam.evaluate(Endpoint(host: "127.0.0.1", port: 7878))
-        XCTAssertEqual(loopback, .allow)
-        try gate.store.write(.denied)
-        let denied = await seam.evaluate(lan)
-        XCTAssertEqual(denied, .wait(LocalNetworkGate.waitingReason(for: .denied)))
-        try gate.store.write(.allowed)
-        let allowed = await seam.evaluate(lan)
-        XCTAssertEqual(allowed, .allow)
-    }
-
-    func testTheSeamsChangesYieldWhenTheDecisionChanges() async throws {
-        let gate = try makeGate()
-        let voids = StreamCollector((gate as ConnectionGate).changes())
-        let states = StreamCollector(gate.changes())  // the typed stream is the default on the gate itself
-        defer {
-            voids.cancel()
-            states.cancel()
+        let origin = OperationOrigin("test")
+        let lanAddress = try SocketAddress(ipAddress: "198.18.0.1", port: 7878)
+        func waits<C>(_ clearance: Clearance<C>, _ state: LocalNetworkAuthorization) -> Bool {
+            if case .waiting(_, let seen) = clearance { return seen == state }
+            return false
         }
-        try DecisionStore(directory: gate.store.directory).write(.allowed)
-        let sawVoid = await voids.waitFor { _ in true }
-        XCTAssertTrue(sawVoid)
-        let sawAllowed = await states.waitFor { $0 == .allowed }
-        XCTAssertTrue(sawAllowed)
+        XCTAssertTrue(waits(gate.connect(to: lanAddress, for: origin), .notDetermined))
+        XCTAssertTrue(waits(gate.listen(on: .everyInterface, for: origin), .notDetermined))
+        XCTAssertTrue(waits(gate.browse("_tictactoe._tcp", for: origin), .notDetermined))
+        let loopback = try XCTUnwrap(gate.connect(to: try SocketAddress(ipAddress: "::1", port: 7878), for: origin).capability)
+        XCTAssertTrue(loopback.isLoopback, "loopback is cleared without asking")
+        let loopbackListen = try XCTUnwrap(gate.listen(on: .address("127.0.0.1"), for: origin).capability)
+        XCTAssertTrue(loopbackListen.isLoopback)
+
+        try gate.store.write(.denied)
+        XCTAssertTrue(waits(gate.connect(to: lanAddress, for: origin), .denied))
+        XCTAssertTrue(waits(gate.advertise("_tictactoe._tcp", for: origin), .denied))
+
+        try gate.store.write(.allowed)
+        let connect = try XCTUnwrap(gate.connect(to: lanAddress, for: origin).capability)
+        XCTAssertEqual(connect.address, lanAddress)
+        XCTAssertFalse(connect.isLoopback)
+        XCTAssertEqual(connect.origin, origin)
+        let listen = try XCTUnwrap(gate.listen(on: .everyInterface, for: origin).capability)
+        XCTAssertFalse(listen.isLoopback)
+        XCTAssertEqual(listen.target, .everyInterface)
+        guard case .refused(.noAuth(let type, _)) = gate.browse("_other._tcp", for: origin) else {
+            return XCTFail("an undeclared service type is NoAuth, even when allowed")
+        }
+        XCTAssertEqual(type, "_other._tcp")
     }
 }

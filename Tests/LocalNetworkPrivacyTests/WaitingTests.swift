@@ -1,5 +1,6 @@
 import Foundation
 import GameTransport
+import NIOCore
 import XCTest
 
 @testable import LocalNetworkPrivacy
@@ -8,6 +9,7 @@ import TicTacToeTestSupport
 /// Operations that wait for permission and proceed by themselves. Connections only ever go to loopback: to see a
 /// gated connection proceed, the gate is told to treat 127.0.0.1 as a LAN address.
 final class WaitingTests: XCTestCase {
+    private let origin = OperationOrigin("test")
     private func makeGate(
         treatLoopbackAsLAN: Bool = false, manifest: AppManifest = standardManifest
     ) throws -> LocalNetworkGate {
@@ -25,17 +27,24 @@ final class WaitingTests: XCTestCase {
         )
     }
 
-    func testWaitUntilAllowedReturnsAtOnceWhenAllowedOrExempt() async throws {
+    func testWaitUntilGrantedReturnsAtOnceWhenAllowedOrExempt() async throws {
         let gate = try makeGate()
-        try await gate.waitUntilAllowed(.listen(bindHost: "127.0.0.1")) { XCTFail("waited: \($0)") }
+        let listen = try await gate.waitUntilGranted({ gate.listen(on: .address("127.0.0.1"), for: origin) }) {
+            XCTFail("waited: \($0)")
+        }
+        XCTAssertTrue(listen.isLoopback)
         try gate.store.write(.allowed)
-        try await gate.waitUntilAllowed(.browse(serviceType: "_tictactoe._tcp")) { XCTFail("waited: \($0)") }
+        let browse = try await gate.waitUntilGranted({ gate.browse("_tictactoe._tcp", for: origin) }) {
+            XCTFail("waited: \($0)")
+        }
+        XCTAssertEqual(browse.serviceType, "_tictactoe._tcp")
+        XCTAssertEqual(browse.origin, origin)
     }
 
-    func testWaitUntilAllowedThrowsNoAuth() async throws {
+    func testWaitUntilGrantedThrowsNoAuth() async throws {
         let gate = try makeGate()
         do {
-            try await gate.waitUntilAllowed(.advertise(serviceType: "_other._tcp"))
+            _ = try await gate.waitUntilGranted({ gate.advertise("_other._tcp", for: origin) })
             XCTFail("no error")
         } catch let error as LocalNetworkPrivacyError {
             XCTAssertEqual(error, .noAuth(serviceType: "_other._tcp", manifestPath: standardManifest.path))
@@ -45,11 +54,11 @@ final class WaitingTests: XCTestCase {
         }
     }
 
-    func testWaitUntilAllowedThrowsAManifestError() async throws {
+    func testWaitUntilGrantedThrowsAManifestError() async throws {
         let store = DecisionStore(directory: try makeTemporaryDirectory(self))
         let gate = LocalNetworkGate(explicitManifestPath: "/nowhere/Info.plist", store: store)
         do {
-            try await gate.waitUntilAllowed(.listen(bindHost: "0.0.0.0"))
+            _ = try await gate.waitUntilGranted({ gate.listen(on: .everyInterface, for: origin) })
             XCTFail("no error")
         } catch LocalNetworkPrivacyError.manifest(let text) {
             XCTAssertTrue(text.contains("/nowhere/Info.plist"), text)
@@ -60,8 +69,9 @@ final class WaitingTests: XCTestCase {
         let gate = try makeGate()
         let reasons = Recorder<String>()
         let done = Recorder<Bool>()
+        let origin = self.origin
         let waiter = Task {
-            try await gate.waitUntilAllowed(.browse(serviceType: "_tictactoe._tcp")) { reasons.append($0) }
+            _ = try await gate.waitUntilGranted({ gate.browse("_tictactoe._tcp", for: origin) }) { reasons.append($0) }
             done.append(true)
         }
         let waiting = await eventually { reasons.all.count == 1 }
@@ -83,8 +93,9 @@ final class WaitingTests: XCTestCase {
     func testAWaitEndsWithCancellation() async throws {
         let gate = try makeGate()
         let reasons = Recorder<String>()
+        let origin = self.origin
         let waiter = Task {
-            try await gate.waitUntilAllowed(.listen(bindHost: "0.0.0.0")) { reasons.append($0) }
+            _ = try await gate.waitUntilGranted({ gate.listen(on: .everyInterface, for: origin) }) { reasons.append($0) }
         }
         let waiting = await eventually { !reasons.all.isEmpty }
         XCTAssertTrue(waiting)
@@ -103,7 +114,7 @@ final class WaitingTests: XCTestCase {
         let port = try closedLoopbackPort()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
-            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate,
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate, origin: origin,
             onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { _ in } }
@@ -127,10 +138,9 @@ final class WaitingTests: XCTestCase {
     func testALANConnectionWouldWait() async throws {
         // Only evaluated: nothing is sent to 198.18.0.1.
         let gate = try makeGate()
-        let decision = await gate.evaluate(Endpoint(host: "198.18.0.1", port: 7878))
-        XCTAssertEqual(
-            decision,
-            .wait("local network permission not determined: answer the prompt, or run `tictactoe privacy grant`"))
+        let clearance = gate.connect(to: try SocketAddress(ipAddress: "198.18.0.1", port: 7878), for: origin)
+        guard case .waiting(let reason, .notDetermined) = clearance else { return XCTFail("\(clearance)") }
+        XCTAssertEqual(reason, "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`")
     }
 
     func testAGatedConnectionWaitsThenProceedsByItselfWhenAllowed() async throws {
@@ -138,7 +148,7 @@ final class WaitingTests: XCTestCase {
         let port = try closedLoopbackPort()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
-            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate,
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate, origin: origin,
             onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { _ in } }

@@ -147,6 +147,10 @@ final class FakePrivacy: PrivacyService {
     let title = "“TicTacToe” would like to find and connect to devices on your local network."
     let message = "TicTacToe uses the local network to discover players around you."
 
+    init(state: LocalNetworkAuthorization = .notDetermined) {
+        self.state = state
+    }
+
     func verdict(for intent: NetworkIntent) -> (GateVerdict, prompt: (title: String, message: String)?) {
         verdictRequests.append(intent)
         if case .join(_, let address) = intent, address.hasPrefix("127.") { return (.exempt, nil) }
@@ -175,7 +179,8 @@ final class FakePrivacy: PrivacyService {
 }
 
 @discardableResult
-func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(), privacy: PrivacyService? = nil,
+func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(),
+            privacy: PrivacyService = FakePrivacy(state: .allowed),
             promptAtLaunch: Bool = false, settings: UISettings = UISettings(name: "tester"),
             seed: UInt64 = 7, colors: Bool = true) throws -> (UIApp, Int32) {
     let app = UIApp(terminal: terminal, settings: settings, network: network, privacy: privacy,

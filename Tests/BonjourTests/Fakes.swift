@@ -1,4 +1,5 @@
-import GameTransport
+@testable import Bonjour
+import LocalNetworkPrivacy
 
 /// A browser for tests of code that shows games (a UI): no daemon, the test says what happens.
 public final class FakeGameBrowser: GameBrowsing, @unchecked Sendable {

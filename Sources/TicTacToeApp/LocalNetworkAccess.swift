@@ -1,0 +1,90 @@
+import LocalNetworkPrivacy
+
+/// "Ask, then wait, then go", written once for every front end: asks the gate for a capability and waits (saying
+/// why) until it is granted, here or in another process, or until the wait times out.
+public struct LocalNetworkAccess: Sendable {
+    public let gate: LocalNetworkGate
+
+    public init(gate: LocalNetworkGate) {
+        self.gate = gate
+    }
+
+    /// The capability `clear` asks the gate for, e.g. `{ $0.browse(GameService.type, for: .browseCommand) }`. While
+    /// it must wait, `onWaiting` gets each new reason. Throws `LocalNetworkAccessError` (refused, timed out) or
+    /// `CancellationError`.
+    public func obtain<Capability: LocalNetworkCapability>(
+        _ clear: @escaping @Sendable (LocalNetworkGate) -> Clearance<Capability>,
+        waitTimeout: Duration? = nil,
+        onWaiting: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> Capability {
+        let gate = self.gate
+        let wait: @Sendable () async throws -> Capability = {
+            do {
+                return try await gate.waitUntilGranted({ clear(gate) }, onWaiting: onWaiting)
+            } catch let error as LocalNetworkPrivacyError {
+                throw LocalNetworkAccessError.refused(error)
+            }
+        }
+        guard let waitTimeout else { return try await wait() }
+        return try await withThrowingTaskGroup(of: Capability?.self) { group in
+            group.addTask { try await wait() }
+            group.addTask {
+                try await Task.sleep(for: waitTimeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let capability = try await group.next() ?? nil else {
+                throw LocalNetworkAccessError.timedOut(after: waitTimeout, reason: gate.waitingReason)
+            }
+            return capability
+        }
+    }
+}
+
+/// Why a front end could not get local network access.
+public enum LocalNetworkAccessError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// NoAuth, no manifest, a decision that cannot be watched: waiting would not help.
+    case refused(LocalNetworkPrivacyError)
+    /// Still waiting after the time allowed (`--wait-timeout`).
+    case timedOut(after: Duration, reason: String)
+
+    /// The documented exit status (12 refused, 11 timed out).
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .refused: return .localNetworkNotAllowed
+        case .timedOut: return .localNetworkWaitTimedOut
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .refused(let error):
+            return "cannot use the local network: \(error)"
+        case .timedOut(let after, let reason):
+            return "still waiting for local network permission after \(after.seconds.formatted) s (--wait-timeout): \(reason)"
+        }
+    }
+}
+
+/// Which screen or command asked the gate: logged with every decision.
+extension OperationOrigin {
+    public static let hostCommand = OperationOrigin("tictactoe host")
+    public static let joinCommand = OperationOrigin("tictactoe join")
+    public static let browseCommand = OperationOrigin("tictactoe browse")
+    public static let hostScreen = OperationOrigin("Host a game screen")
+    public static let joinScreen = OperationOrigin("Join a game screen")
+    public static let searchScreen = OperationOrigin("Search for games screen")
+}
+
+extension Duration {
+    /// Seconds as a Double.
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+extension Double {
+    /// "3" for 3.0, "2.5" for 2.5.
+    var formatted: String { self == rounded() ? String(Int(self)) : String(self) }
+}
