@@ -67,12 +67,16 @@ enum Lab {
     nonisolated(unsafe) static var upFailure: String?
     nonisolated(unsafe) private static var lockFD: Int32 = -1
 
+    /// How the lab's hosts are addressed: `ipv4` (198.18.0.x; avahi on IPv4 only) or `ipv6Only` (`lan up
+    /// --ipv6-only`: no IPv4 at all, only each host's link-local fe80:: address; avahi on IPv6 only).
+    enum Mode: Sendable { case ipv4, ipv6Only }
+
     /// One lab for a test class at a time, also across test processes (another `make test` on the same machine).
-    static func up() {
+    static func up(_ mode: Mode = .ipv4, hosts: [String] = Lab.hosts) {
         guard unavailableReason == nil else { return }
         lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         if lockFD >= 0 { flock(lockFD, LOCK_EX) }
-        let (status, output) = run(["up"] + hosts)
+        let (status, output) = run(["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts)
         upFailure = status == 0 ? nil : "`lan up` failed (\(status)): \(output)"
     }
 
@@ -114,9 +118,14 @@ enum Lab {
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
     }
 
+    /// HOST's address: 198.18.0.x, or in IPv6-only mode its link-local `fe80::…` (no scope: seen from another host,
+    /// the scope is that host's own interface, `lab0`).
     static func address(of host: String) -> String {
         run(["addr", host]).1.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// Every host's network interface in the lab (the scope of a link-local address seen from a host).
+    static let interface = "lab0"
 }
 
 /// A process running on a lab host (`lan exec HOST -- …`, which execs, so `pid` is the command's own pid). Lines of

@@ -7,9 +7,13 @@ import TicTacToeTestSupport
 class LabTestCase: XCTestCase {
     private var processes: [LabProcess] = []
 
+    /// The lab this class runs in; a subclass overrides these for another mode or fewer hosts.
+    class var labMode: Lab.Mode { .ipv4 }
+    class var labHosts: [String] { Lab.hosts }
+
     override class func setUp() {
         super.setUp()
-        Lab.up()
+        Lab.up(labMode, hosts: labHosts)
     }
 
     override class func tearDown() {
