@@ -44,10 +44,14 @@ let package = Package(
         ),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
-        // The wire protocol: messages, frame codec, handshake and session state machine.
+        // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
+        // connection goes through (NWConnection-like). No NIO: front ends can use these types.
+        .target(name: "GameProtocol", dependencies: ["GameRules"]),
+        // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(
-            name: "GameProtocol",
+            name: "GameWire",
             dependencies: [
+                "GameProtocol",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -68,6 +72,7 @@ let package = Package(
             name: "GameTransport",
             dependencies: [
                 "GameProtocol",
+                "GameWire",
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -140,6 +145,7 @@ let package = Package(
             name: "GameProtocolTests",
             dependencies: [
                 "GameProtocol",
+                "GameWire",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
@@ -180,6 +186,7 @@ let package = Package(
             dependencies: [
                 "TicTacToeTestSupport",
                 "GameProtocol",
+                "GameWire",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

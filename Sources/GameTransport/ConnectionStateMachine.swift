@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// The pure state machine behind `GameConnection`: each input returns the action the connection carries out.
 ///
 /// Retries while the peer is unreachable use exponential backoff (0.25 s doubling to 2 s); once the connect

@@ -1,3 +1,4 @@
+import GameWire
 import Foundation
 import GameProtocol
 import NIOCore

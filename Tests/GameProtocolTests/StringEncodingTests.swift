@@ -1,3 +1,4 @@
+import GameWire
 import GameProtocol
 import NIOCore
 import XCTest

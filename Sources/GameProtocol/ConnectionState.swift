@@ -102,7 +102,7 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-func formatSeconds(_ seconds: Double) -> String {
+public func formatSeconds(_ seconds: Double) -> String {
     let tenths = (seconds * 10).rounded()
     return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
 }

@@ -1,3 +1,4 @@
+import GameProtocol
 import NIOCore
 
 /// Splits inbound bytes into frames and parses each into a `GameMessage`.

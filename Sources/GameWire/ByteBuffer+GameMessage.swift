@@ -1,3 +1,4 @@
+import GameProtocol
 import GameRules
 import NIOCore
 
