@@ -62,6 +62,7 @@ let package = Package(
         .target(
             name: "LocalNetworkPrivacy",
             dependencies: [
+                "GameProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,13 +81,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Runs matches: players + session + connection; transcripts (text / JSON lines), exit codes.
+        // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
+        // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
+        // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
+        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"]),
+        // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
+        // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
+        // local-network operation through the gate).
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "GameClient",
                 "GameRules",
                 "GameProtocol",
                 "GameTransport",
+                "Bonjour",
+                "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,12 +120,9 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
+                "GameClient",
                 "GameRules",
                 "GameProtocol",
-                "GameTransport",
-                "TicTacToeApp",
-                "Bonjour",
-                "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -175,7 +182,7 @@ let package = Package(
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameRules", "TicTacToeApp", "Bonjour", "LocalNetworkPrivacy"]
+            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.

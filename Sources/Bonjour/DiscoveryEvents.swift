@@ -1,3 +1,4 @@
+import GameProtocol
 import LocalNetworkPrivacy
 
 /// Whether a discovered service is a game this program can join.

@@ -1,3 +1,4 @@
+import GameProtocol
 import CDNSSD
 import Foundation
 import LocalNetworkPrivacy

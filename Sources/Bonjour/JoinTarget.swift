@@ -1,3 +1,4 @@
+import GameProtocol
 import LocalNetworkPrivacy
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import GameProtocol
 import NIOCore
 
 #if canImport(Glibc)

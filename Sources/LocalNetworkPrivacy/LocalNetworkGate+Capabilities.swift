@@ -1,3 +1,4 @@
+import GameProtocol
 import NIOCore
 
 /// The only way to a capability: each call asks the gate (and so may show the prompt), logs the decision with the

@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// Something that uses the local network, and so must pass the gate first.
 public enum LocalNetworkOperation: Sendable, Hashable, CustomStringConvertible {
     /// Look for Bonjour services of this type (e.g. "_tictactoe._tcp").

@@ -1,9 +1,7 @@
-import Bonjour
 import Foundation
 import GameProtocol
-import LocalNetworkPrivacy
 import GameRules
-import TicTacToeApp
+import GameClient
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
@@ -28,17 +26,6 @@ public enum TimerID: Hashable, Sendable {
     case quitGrace
 }
 
-/// What the network side tells the UI.
-public enum NetworkEvent: Sendable {
-    case report(MatchReport)
-    /// The host/join task ended with this status.
-    case finished(ExitStatus)
-    /// What Bonjour says about our advertisement ("Advertised as NAME", or why not).
-    case advertisement(String)
-    /// Hosting waits for local network permission: why, and how to change it.
-    case waiting(String)
-}
-
 /// Every input of the UI model.
 public enum AppInput: Sendable {
     case key(Key)
@@ -51,20 +38,11 @@ public enum AppInput: Sendable {
     /// What Search for games reports: the Bonjour browser's events, or why it waits or cannot browse.
     case discovery(DiscoveryUpdate)
     /// The gate's answer for something the user asked for, with the prompt's text when it must be asked.
-    case gate(GateVerdict, NetworkIntent, prompt: (title: String, message: String)?)
+    case gate(LocalNetworkVerdict, NetworkIntent, prompt: (title: String, message: String)?)
     /// The local network decision or the manifest changed (read for Settings).
     case privacy(PrivacyInfo)
     /// Start as an app "just recompiled for iOS 14" does: prompt and browse at launch (`--prompt-at-launch`).
     case launchEagerly
-}
-
-/// Search for games' input: the browser's events, or the privacy state that keeps it from browsing.
-public enum DiscoveryUpdate: Sendable, Hashable {
-    case browser(BrowserEvent)
-    /// Waiting for local network permission; says why and how to change it.
-    case waiting(String)
-    /// Cannot browse at all (NoAuth, a missing manifest).
-    case failed(String)
 }
 
 /// What the model asks the runtime to do.
@@ -358,7 +336,7 @@ public struct AppModel: Sendable {
     /// The gate answered for something the user asked for: go ahead (also when denied: it then waits and says why),
     /// ask first, or explain why it cannot happen at all.
     private mutating func gateAnswered(
-        _ verdict: GateVerdict, _ intent: NetworkIntent, _ promptText: (title: String, message: String)?
+        _ verdict: LocalNetworkVerdict, _ intent: NetworkIntent, _ promptText: (title: String, message: String)?
     ) -> [AppEffect] {
         guard isCurrent(intent) else { return [] }  // the user has moved on
         switch verdict {
@@ -370,7 +348,7 @@ public struct AppModel: Sendable {
             prompt = PromptState(title: text.title, message: text.message, intent: intent)
             return []
         case .noAuth:
-            fail(intent, "\(LocalNetworkGate.noAuthMessage) (the service type is not declared in the app's Info.plist)")
+            fail(intent, "\(LocalNetworkVerdict.noAuthMessage) (the service type is not declared in the app's Info.plist)")
             return []
         case .manifestError(let text):
             fail(intent, "Cannot use the local network: \(text)")

@@ -1,5 +1,6 @@
+import GameProtocol
+import GameClient
 import Foundation
-import LocalNetworkPrivacy
 
 /// The Host a game / Join by address form: the player name and the port or address.
 public struct Form: Hashable, Sendable {

@@ -1,7 +1,6 @@
 import GameProtocol
 import GameRules
-import GameTransport
-import TicTacToeApp
+import GameClient
 
 /// A game against a person over the network, mirrored from the match's reports.
 public struct NetworkGame: Sendable {

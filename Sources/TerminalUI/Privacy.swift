@@ -1,41 +1,4 @@
-import LocalNetworkPrivacy
-
-/// What needs the local network, so the gate can be asked first (deferred prompting: only when the user acts).
-public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
-    case search
-    case host(name: String, port: Int)
-    case join(name: String, address: String)
-
-    public var description: String {
-        switch self {
-        case .search: return "Search for games"
-        case .host(_, let port): return "Host a game (port \(port))"
-        case .join(_, let address): return "Join \(address)"
-        }
-    }
-}
-
-/// What Settings › Privacy › Local Network shows.
-public struct PrivacyInfo: Sendable, Hashable {
-    public var state: LocalNetworkAuthorization
-    public var usageDescription: String?
-    public var services: [String]
-    public var manifestPath: String?
-    public var manifestError: String?
-    public var decisionFile: String
-    public var logFile: String
-
-    public init(state: LocalNetworkAuthorization, usageDescription: String?, services: [String], manifestPath: String?,
-                manifestError: String?, decisionFile: String, logFile: String) {
-        self.state = state
-        self.usageDescription = usageDescription
-        self.services = services
-        self.manifestPath = manifestPath
-        self.manifestError = manifestError
-        self.decisionFile = decisionFile
-        self.logFile = logFile
-    }
-}
+import GameClient
 
 /// The usage-description prompt: a modal dialog, as iOS shows it.
 public struct PromptState: Sendable, Hashable {

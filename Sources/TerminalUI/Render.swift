@@ -1,6 +1,6 @@
 import GameProtocol
 import GameRules
-import TicTacToeApp
+import GameClient
 
 enum MenuLayout {
     static func firstRow(size: TerminalSize) -> Int { max(4, (size.rows - AppModel.menuItems.count) / 2 - 1) }
@@ -269,11 +269,10 @@ extension AppModel {
             let name = DisplayWidth.truncate(DisplayText.sanitize(game.name, maxLength: 63), to: 34)
             var line = " " + name
             let style: Style
-            switch game.compatibility {
-            case .compatible:
+            if game.compatible {
                 style = index == search.selected ? .selected : .normal
-            case .incompatible(let reason):
-                line += "  (not joinable: \(DisplayWidth.truncate(reason, to: 28)))"
+            } else {
+                line += "  (not joinable: \(DisplayWidth.truncate(game.reason ?? "incompatible", to: 28)))"
                 style = index == search.selected ? .selected : .dim
             }
             canvas.put(line.padding(toLength: 70, withPad: " ", startingAt: 0), row: 6 + offset, column: left, style: style)

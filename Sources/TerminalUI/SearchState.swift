@@ -1,4 +1,4 @@
-import Bonjour
+import GameClient
 
 /// Search for games: the live list from the Bonjour browser.
 public struct SearchState: Sendable, Hashable {
@@ -19,35 +19,29 @@ public struct SearchState: Sendable, Hashable {
     }
 
     public private(set) var status: Status = .starting
-    public private(set) var games: [DiscoveredGame] = []
+    public private(set) var games: [GameListing] = []
     public private(set) var selected = 0
 
     public init() {}
 
     mutating func apply(_ update: DiscoveryUpdate) {
         switch update {
-        case .browser(let event): apply(event)
+        case .available:
+            status = .available
+        case .unavailable(let text):
+            status = .unavailable(text)
+            games = []
+        case .games(let list):
+            let current = games.indices.contains(selected) ? games[selected].name : nil
+            games = list
+            selected = current.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
+            status = .available
         case .waiting(let reason):
             status = .waiting(reason)
             games = []
         case .failed(let text):
             status = .failed(text)
             games = []
-        }
-    }
-
-    mutating func apply(_ event: BrowserEvent) {
-        switch event {
-        case .available:
-            status = .available
-        case .unavailable(let error):
-            status = .unavailable(error.description)
-            games = []
-        case .updated(let list):
-            let current = games.indices.contains(selected) ? games[selected].name : nil
-            games = list
-            selected = current.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
-            status = .available
         }
     }
 
@@ -64,7 +58,8 @@ public struct SearchState: Sendable, Hashable {
         case .enter, .character(" "):
             guard games.indices.contains(selected) else { return .none }
             let game = games[selected]
-            if case .incompatible(let reason) = game.compatibility {
+            if !game.compatible {
+                let reason = game.reason ?? "incompatible"
                 return .notJoinable("\(DisplayWidth.truncate(game.name, to: 30)) cannot be joined: \(reason)")
             }
             return .join(game.name)

@@ -1,3 +1,4 @@
+import GameClient
 import Dispatch
 import Foundation
 import GameProtocol
@@ -8,17 +9,17 @@ import Logging
 public final class UIApp {
     public let queue = EventQueue()
     private let terminal: Terminal
-    private let network: NetworkService
-    private let privacy: PrivacyService
+    private let client: GameClient
+    private var privacy: PrivacyClient { client.privacy }
     private let promptAtLaunch: Bool
-    private var stopWatching: (() -> Void)?
+    private var watching: SessionHandle?
     private let clock: () -> Double
     private let logger: Logger
     private var colors: Bool
     public private(set) var model: AppModel
     private var timers: [TimerID: Double] = [:]
-    private var handle: NetworkHandle?
-    private var browsing: NetworkHandle?
+    private var handle: SessionHandle?
+    private var browsing: SessionHandle?
     private var session = 0
     private var signalSources: [DispatchSourceSignal] = []
     private let privacyLogger = Logger(label: "tictactoe.privacy")
@@ -26,8 +27,7 @@ public final class UIApp {
     public init(
         terminal: Terminal,
         settings: UISettings,
-        network: NetworkService,
-        privacy: PrivacyService,
+        client: GameClient,
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
@@ -35,8 +35,7 @@ public final class UIApp {
         logger: Logger = Logger(label: "tictactoe.ui")
     ) {
         self.terminal = terminal
-        self.network = network
-        self.privacy = privacy
+        self.client = client
         self.promptAtLaunch = promptAtLaunch
         self.clock = clock
         self.colors = colors
@@ -62,7 +61,7 @@ public final class UIApp {
         try terminal.start(colors: colors)
         defer {
             browsing?.cancel()
-            stopWatching?()
+            watching?.cancel()
             terminal.stop()
         }
         model.size = terminal.size
@@ -133,29 +132,29 @@ public final class UIApp {
             session += 1
             let id = session
             logger.info("hosting as \(name) on port \(port)")
-            handle = network.host(name: name, port: port, events: { [queue] in queue.post(.network($0, session: id)) })
+            handle = client.host(name, port) { [queue] in queue.post(.network($0, session: id)) }
         case .join(let name, let address):
             handle?.cancel()
             session += 1
             let id = session
             logger.info("joining \(address) as \(name)")
-            handle = network.join(name: name, address: address, events: { [queue] in queue.post(.network($0, session: id)) })
+            handle = client.join(name, address) { [queue] in queue.post(.network($0, session: id)) }
         case .command(let command):
             handle?.send(command)
         case .cancelNetwork:
             handle?.cancel()
         case .startBrowsing:
             browsing?.cancel()
-            browsing = network.browse(events: { [queue] in queue.post(.discovery($0)) })
+            browsing = client.browse { [queue] in queue.post(.discovery($0)) }
         case .checkNetwork(let intent):
-            let (verdict, prompt) = privacy.verdict(for: intent)
+            let (verdict, prompt) = privacy.verdict(intent)
             logger.info("local network for \(intent): \(verdict)")
             if verdict == .needsPrompt {
                 privacyLogger.info("prompt shown for \(intent): \(prompt?.title ?? "")")
             }
-            return .feed([.gate(verdict, intent, prompt: prompt)])
+            return .feed([.gate(verdict, intent, prompt: prompt.map { ($0.title, $0.message) })])
         case .answerPrompt(let allow):
-            privacy.answerPrompt(allow: allow)
+            privacy.answerPrompt(allow)
             return .feed(privacyInfo())
         case .setLocalNetwork(let allowed):
             privacy.setAllowed(allowed)
@@ -164,12 +163,10 @@ public final class UIApp {
             privacy.reset()
             return .feed(privacyInfo())
         case .loadPrivacyInfo:
-            if stopWatching == nil {
+            if watching == nil {
                 // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
-                stopWatching = privacy.watch { [weak self, queue] in
-                    guard let info = self?.privacy.info() else { return }
-                    queue.post(.privacy(info))
-                }
+                let info = privacy.info
+                watching = privacy.watch { [queue] in queue.post(.privacy(info())) }
             }
             return .feed(privacyInfo())
         case .stopBrowsing:

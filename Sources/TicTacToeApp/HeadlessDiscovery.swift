@@ -13,20 +13,6 @@ public protocol HostAdvertising: Sendable {
     func stop()
 }
 
-/// A game as `tictactoe browse` prints it.
-public struct GameListing: Sendable, Hashable {
-    public var name: String
-    public var compatible: Bool
-    /// Why it cannot be joined (incompatible games only).
-    public var reason: String?
-
-    public init(name: String, compatible: Bool, reason: String? = nil) {
-        self.name = name
-        self.compatible = compatible
-        self.reason = reason
-    }
-}
-
 /// Everything discovery tells a headless user (beside `MatchReport`, on the same output).
 public enum DiscoveryReport: Sendable, Hashable {
     /// The host is advertised under `name` (the name Avahi registered: it renames on a collision).

@@ -2,14 +2,6 @@ import GameProtocol
 import GameRules
 import GameTransport
 
-/// What a UI asks the match to do for the local player.
-public enum LocalCommand: Sendable, Hashable {
-    case move(Int)
-    case resign
-    case rematch(Bool)
-    case leave(ByeReason)
-}
-
 /// Plays one match over an established `PeerLink`: feeds the peer's frames, the local player's moves and stop
 /// requests into a `MatchSession` and carries out the actions it returns.
 ///

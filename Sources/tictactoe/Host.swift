@@ -1,3 +1,4 @@
+import GameProtocol
 import ArgumentParser
 import Bonjour
 import LocalNetworkPrivacy

@@ -69,8 +69,8 @@ struct Play: ParsableCommand {
         // The gate reads nothing yet: the manifest and the decision are read when the user first needs the network.
         let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
         let app = UIApp(
-            terminal: CursesTerminal(), settings: settings, network: LiveNetworkService(gate: gate),
-            privacy: LivePrivacyService(gate: gate, logFile: logPath), promptAtLaunch: promptAtLaunch, colors: colors,
+            terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath),
+            promptAtLaunch: promptAtLaunch, colors: colors,
             seed: seed
         )
         app.installSignalHandlers()

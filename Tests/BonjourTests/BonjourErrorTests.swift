@@ -1,3 +1,4 @@
+import GameProtocol
 import Bonjour
 import LocalNetworkPrivacy
 import XCTest

@@ -1,3 +1,4 @@
+import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import XCTest

@@ -1,3 +1,4 @@
+import GameProtocol
 import Foundation
 import GameTransport
 import NIOCore

@@ -1,4 +1,5 @@
 import GameRules
+import GameClient
 import TerminalUI
 import XCTest
 

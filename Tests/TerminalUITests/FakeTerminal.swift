@@ -1,6 +1,5 @@
-import Bonjour
 import Foundation
-import LocalNetworkPrivacy
+import GameClient
 import TerminalUI
 
 /// A terminal for tests: replays a script of keys and resizes, records every frame as text, and keeps a virtual
@@ -17,7 +16,7 @@ final class FakeTerminal: Terminal {
         /// A network event for the latest host/join.
         case network(NetworkEvent)
         /// A browser event for the running search.
-        case discovery(BrowserEvent)
+        case discovery(DiscoveryUpdate)
         /// Search is waiting for permission, or cannot browse.
         case discoveryUpdate(DiscoveryUpdate)
     }
@@ -71,7 +70,7 @@ final class FakeTerminal: Terminal {
         case .input(let input): queue?.post(input)
         case .wait(let seconds): now += seconds
         case .network(let event): network?.deliver(event)
-        case .discovery(let event): network?.deliverDiscovery(.browser(event))
+        case .discovery(let update): network?.deliverDiscovery(update)
         case .discoveryUpdate(let update): network?.deliverDiscovery(update)
         }
         return true
@@ -84,8 +83,8 @@ final class FakeTerminal: Terminal {
 }
 
 /// A network that records what the UI asked for and lets tests answer.
-final class FakeNetwork: NetworkService {
-    final class Handle: NetworkHandle {
+final class FakeNetwork {
+    final class Handle {
         var sent: [LocalCommandRecord] = []
         var cancelled = false
         func send(_ command: LocalCommand) { sent.append(LocalCommandRecord(command)) }
@@ -105,7 +104,7 @@ final class FakeNetwork: NetworkService {
 
     func deliverDiscovery(_ update: DiscoveryUpdate) { discovery?(update) }
 
-    func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> NetworkHandle {
+    func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> Handle {
         browses += 1
         discovery = events
         let handle = Handle()
@@ -113,7 +112,7 @@ final class FakeNetwork: NetworkService {
         return handle
     }
 
-    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle {
         self.events = events
         hosted.append((name, port))
         let handle = Handle()
@@ -121,7 +120,7 @@ final class FakeNetwork: NetworkService {
         return handle
     }
 
-    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle {
         self.events = events
         joined.append((name, address))
         let handle = Handle()
@@ -130,7 +129,6 @@ final class FakeNetwork: NetworkService {
     }
 }
 
-import TicTacToeApp
 
 struct LocalCommandRecord: Equatable {
     let command: LocalCommand
@@ -139,26 +137,26 @@ struct LocalCommandRecord: Equatable {
 
 /// Runs an app over a fake terminal until its script ends; returns the exit status.
 /// A privacy gate stand-in: a fixed verdict per intent kind, and a record of what the UI did with it.
-final class FakePrivacy: PrivacyService {
-    var state: LocalNetworkAuthorization = .notDetermined
+final class FakePrivacy {
+    var state: LocalNetworkState = .notDetermined
     var noAuth = false
     private(set) var answers: [Bool] = []
     private(set) var verdictRequests: [NetworkIntent] = []
     let title = "“TicTacToe” would like to find and connect to devices on your local network."
     let message = "TicTacToe uses the local network to discover players around you."
 
-    init(state: LocalNetworkAuthorization = .notDetermined) {
+    init(state: LocalNetworkState = .notDetermined) {
         self.state = state
     }
 
-    func verdict(for intent: NetworkIntent) -> (GateVerdict, prompt: (title: String, message: String)?) {
+    func verdict(for intent: NetworkIntent) -> (LocalNetworkVerdict, prompt: PromptText?) {
         verdictRequests.append(intent)
         if case .join(_, let address) = intent, address.hasPrefix("127.") { return (.exempt, nil) }
         if noAuth { return (.noAuth(serviceType: "_tictactoe._tcp"), nil) }
         switch state {
         case .allowed: return (.allowed, nil)
         case .denied: return (.denied, nil)
-        case .notDetermined: return (.needsPrompt, (title, message))
+        case .notDetermined: return (.needsPrompt, PromptText(title: title, message: message))
         }
     }
 
@@ -175,15 +173,14 @@ final class FakePrivacy: PrivacyService {
                     manifestError: nil, decisionFile: "/x/local-network.json", logFile: "/x/tictactoe.log")
     }
 
-    func watch(_ changed: @escaping @Sendable () -> Void) -> () -> Void { {} }
 }
 
 @discardableResult
 func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(),
-            privacy: PrivacyService = FakePrivacy(state: .allowed),
+            privacy: FakePrivacy = FakePrivacy(state: .allowed),
             promptAtLaunch: Bool = false, settings: UISettings = UISettings(name: "tester"),
             seed: UInt64 = 7, colors: Bool = true) throws -> (UIApp, Int32) {
-    let app = UIApp(terminal: terminal, settings: settings, network: network, privacy: privacy,
+    let app = UIApp(terminal: terminal, settings: settings, client: fakeClient(network, privacy),
                     promptAtLaunch: promptAtLaunch, colors: colors, seed: seed,
                     clock: { [unowned terminal] in terminal.now })
     terminal.queue = app.queue
@@ -196,4 +193,29 @@ func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(),
 func flattened(_ screen: String) -> String {
     screen.replacingOccurrences(of: "│", with: " ").replacingOccurrences(of: "|", with: " ")
         .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+}
+
+extension FakeNetwork.Handle {
+    /// Test doubles live on the test's thread: the handle's closures are only called there.
+    var sessionHandle: SessionHandle {
+        nonisolated(unsafe) let handle = self
+        return SessionHandle(send: { handle.send($0) }, cancel: { handle.cancel() })
+    }
+}
+
+/// The client the UI under test drives: the fakes record what it asked for and let the test answer.
+func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
+    GameClient(
+        host: { network.host(name: $0, port: $1, events: $2).sessionHandle },
+        join: { network.join(name: $0, address: $1, events: $2).sessionHandle },
+        browse: { network.browse(events: $0).sessionHandle },
+        privacy: PrivacyClient(
+            verdict: { privacy.verdict(for: $0) },
+            answerPrompt: { privacy.answerPrompt(allow: $0) },
+            setAllowed: { privacy.setAllowed($0) },
+            reset: { privacy.reset() },
+            info: { privacy.info() },
+            watch: { _ in SessionHandle(cancel: {}) }
+        )
+    )
 }

@@ -1,3 +1,4 @@
+import GameClient
 import TerminalUI
 import XCTest
 

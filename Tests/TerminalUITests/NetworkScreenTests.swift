@@ -1,7 +1,7 @@
 import GameProtocol
 import GameRules
+import GameClient
 import TerminalUI
-import TicTacToeApp
 import XCTest
 
 final class NetworkScreenTests: XCTestCase {

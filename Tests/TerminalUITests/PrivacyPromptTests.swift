@@ -1,4 +1,4 @@
-import LocalNetworkPrivacy
+import GameClient
 import TerminalUI
 import XCTest
 
@@ -26,7 +26,7 @@ final class PrivacyPromptTests: XCTestCase {
     func testOKRemembersAndBrowses() throws {
         let network = FakeNetwork()
         let privacy = FakePrivacy()
-        let terminal = FakeTerminal(script: [.keys("s"), .key(.enter), .discovery(.updated([]))])
+        let terminal = FakeTerminal(script: [.keys("s"), .key(.enter), .discovery(.games([]))])
         try runApp(terminal, network: network, privacy: privacy)
         XCTAssertEqual(privacy.answers, [true])
         XCTAssertEqual(network.browses, 1)

@@ -1,17 +1,17 @@
-import Bonjour
+import GameClient
 import TerminalUI
 import XCTest
 
 final class SearchScreenTests: XCTestCase {
-    private let games: [DiscoveredGame] = [
-        DiscoveredGame(name: "alice", compatible: true),
-        DiscoveredGame(name: "Apple's TicTacToe", compatibility: .incompatible(reason: "no protocol version")),
-        DiscoveredGame(name: "Zoë's game", compatible: true),
+    private let games: [GameListing] = [
+        GameListing(name: "alice", compatible: true),
+        GameListing(name: "Apple's TicTacToe", compatible: false, reason: "no protocol version"),
+        GameListing(name: "Zoë's game", compatible: true),
     ]
 
     func testSearchListsGamesLiveAndMarksIncompatibleOnes() throws {
         let network = FakeNetwork()
-        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.available), .discovery(.updated(games))])
+        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.available), .discovery(.games(games))])
         try runApp(terminal, network: network)
         XCTAssertEqual(network.browses, 1)
         let frame = terminal.lastFrame
@@ -24,7 +24,7 @@ final class SearchScreenTests: XCTestCase {
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
-            .keys("s"), .discovery(.updated(games)), .key(.down), .key(.down), .key(.enter),
+            .keys("s"), .discovery(.games(games)), .key(.down), .key(.down), .key(.enter),
         ])
         try runApp(terminal, network: network)
         XCTAssertEqual(network.joined.first?.address, "Zoë's game")
@@ -33,7 +33,7 @@ final class SearchScreenTests: XCTestCase {
 
     func testIncompatibleGamesAreNotJoined() throws {
         let network = FakeNetwork()
-        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.updated(games)), .key(.down), .key(.enter)])
+        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(games)), .key(.down), .key(.enter)])
         try runApp(terminal, network: network)
         XCTAssertTrue(network.joined.isEmpty)
         XCTAssertTrue(terminal.lastFrame.contains("cannot be joined: no protocol version"), terminal.lastFrame)
@@ -41,13 +41,13 @@ final class SearchScreenTests: XCTestCase {
 
     func testDaemonAbsentIsExplainedAndTheListComesBack() throws {
         let terminal = FakeTerminal(script: [
-            .keys("s"), .discovery(.updated(games)), .discovery(.unavailable(.unavailable)),
+            .keys("s"), .discovery(.games(games)), .discovery(.unavailable("Bonjour is unavailable: is avahi-daemon running? Try: sudo systemctl start avahi-daemon")),
         ])
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("Bonjour is unavailable: is avahi-daemon running?"), terminal.lastFrame)
         XCTAssertFalse(terminal.lastFrame.contains("alice"), "stale results were kept")
         let back = FakeTerminal(script: [
-            .keys("s"), .discovery(.unavailable(.unavailable)), .discovery(.available), .discovery(.updated(games)),
+            .keys("s"), .discovery(.unavailable("Bonjour is unavailable: is avahi-daemon running? Try: sudo systemctl start avahi-daemon")), .discovery(.available), .discovery(.games(games)),
         ])
         try runApp(back)
         XCTAssertTrue(back.lastFrame.contains("alice"), back.lastFrame)
@@ -67,11 +67,5 @@ final class SearchScreenTests: XCTestCase {
         ])
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("Advertised as tester #2"), terminal.lastFrame)
-    }
-}
-
-extension DiscoveredGame {
-    init(name: String, compatible: Bool) {
-        self.init(name: name, compatibility: .compatible)
     }
 }

@@ -3,37 +3,19 @@ import Bonjour
 import Foundation
 import GameTransport
 import LocalNetworkPrivacy
-import TicTacToeApp
-
-/// A running host, join or browse, as the UI sees it.
-public protocol NetworkHandle: AnyObject {
-    func send(_ command: LocalCommand)
-    func cancel()
-}
-
-/// Starts network work for the UI; events arrive through the closures (from any thread).
-public protocol NetworkService {
-    /// Hosts one match on `port`, advertised with Bonjour under `name`.
-    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle
-    /// Joins `address`: HOST[:PORT] directly, anything else as a Bonjour name.
-    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle
-    /// Browses for games until cancelled (after waiting for local network permission, if it must).
-    func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> NetworkHandle
-}
-
-extension InteractiveSession: NetworkHandle {}
+import GameClient
 
 /// The real network: TCP through `InteractiveSession`, discovery through Bonjour, and every local-network
 /// operation through the privacy gate: each one needs a capability only the gate mints, so nothing reaches Avahi or
 /// a LAN socket before it allows.
-public struct LiveNetworkService: NetworkService {
+struct LiveNetwork {
     let access: LocalNetworkAccess
 
-    public init(gate: LocalNetworkGate) {
+    init(gate: LocalNetworkGate) {
         self.access = LocalNetworkAccess(gate: gate)
     }
 
-    public func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
         let access = self.access
         let handle = DeferredHandle()
         handle.start {
@@ -44,23 +26,23 @@ public struct LiveNetworkService: NetworkService {
             return InteractiveSession.host(
                 name: name, port: port, listen: listen, advertising: advertising,
                 report: { events(.report($0)) }, finished: { events(.finished($0)) }
-            )
+            ).handle
         } failed: { error in
             let status = (error as? LocalNetworkAccessError)?.exitStatus ?? .failure
             events(.report(.error("\(error)", status)))
             events(.finished(status))
         }
-        return handle
+        return handle.handle
     }
 
-    public func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> NetworkHandle {
+    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
         let target: JoinTarget
         do {
             target = try JoinTarget(parsing: address)
         } catch {
             events(.report(.error("\(error)", .usage)))
             events(.finished(.usage))
-            return FinishedHandle()
+            return .finished
         }
         let report: @Sendable (MatchReport) -> Void = { events(.report($0)) }
         let finished: @Sendable (ExitStatus) -> Void = { events(.finished($0)) }
@@ -68,7 +50,7 @@ public struct LiveNetworkService: NetworkService {
         switch target {
         case .address(let endpoint):
             return InteractiveSession.join(name: name, endpoints: [endpoint], gate: access.gate, report: report,
-                                           finished: finished)
+                                           finished: finished).handle
         case .bonjour(let gameName):
             return InteractiveSession.join(
                 name: name, endpoints: [],
@@ -83,24 +65,24 @@ public struct LiveNetworkService: NetworkService {
                     return game.endpoints
                 },
                 gate: access.gate, report: report, finished: finished
-            )
+            ).handle
         }
     }
 
-    public func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> NetworkHandle {
-        BrowseHandle(access: access, events: events)
+    func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle {
+        BrowseHandle(access: access, events: events).handle
     }
 }
 
 /// A handle for work that starts after an await (waiting for permission): cancel works before and after.
-private final class DeferredHandle: NetworkHandle, @unchecked Sendable {
+private final class DeferredHandle: @unchecked Sendable {
     private let lock = NSLock()
-    private var inner: NetworkHandle?
+    private var inner: SessionHandle?
     private var task: Task<Void, Never>?
     private var cancelled = false
     private var pending: [LocalCommand] = []
 
-    func start(_ body: @escaping @Sendable () async throws -> NetworkHandle, failed: @escaping @Sendable (Error) -> Void) {
+    func start(_ body: @escaping @Sendable () async throws -> SessionHandle, failed: @escaping @Sendable (Error) -> Void) {
         task = Task {
             do {
                 let handle = try await body()
@@ -119,7 +101,7 @@ private final class DeferredHandle: NetworkHandle, @unchecked Sendable {
     }
 
     func send(_ command: LocalCommand) {
-        let handle = lock.withLock { () -> NetworkHandle? in
+        let handle = lock.withLock { () -> SessionHandle? in
             if inner == nil { pending.append(command) }
             return inner
         }
@@ -127,7 +109,7 @@ private final class DeferredHandle: NetworkHandle, @unchecked Sendable {
     }
 
     func cancel() {
-        let handle = lock.withLock { () -> NetworkHandle? in
+        let handle = lock.withLock { () -> SessionHandle? in
             cancelled = true
             return inner
         }
@@ -184,7 +166,7 @@ private final class UIAdvertising: HostAdvertising, @unchecked Sendable {
 }
 
 /// Search for games: waits for permission (saying why), then browses.
-private final class BrowseHandle: NetworkHandle, @unchecked Sendable {
+private final class BrowseHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var browser: GameBrowser?
     private var subscription: BonjourSubscription?
@@ -214,7 +196,13 @@ private final class BrowseHandle: NetworkHandle, @unchecked Sendable {
         let proceed = lock.withLock { () -> Bool in
             guard !cancelled else { return false }
             self.browser = browser
-            subscription = browser.observe { events(.browser($0)) }
+            subscription = browser.observe { event in
+                switch event {
+                case .available: events(.available)
+                case .unavailable(let error): events(.unavailable(error.description))
+                case .updated(let games): events(.games(games.map(GameListing.init)))
+                }
+            }
             return true
         }
         if proceed { browser.start() }
@@ -233,7 +221,128 @@ private final class BrowseHandle: NetworkHandle, @unchecked Sendable {
     }
 }
 
-private final class FinishedHandle: NetworkHandle {
-    func send(_ command: LocalCommand) {}
-    func cancel() {}
+extension DeferredHandle {
+    var handle: SessionHandle { SessionHandle(send: { self.send($0) }, cancel: { self.cancel() }) }
+}
+
+extension BrowseHandle {
+    var handle: SessionHandle { SessionHandle(cancel: { self.cancel() }) }
+}
+
+extension InteractiveSession {
+    /// The session as a front end holds it.
+    public var handle: SessionHandle { SessionHandle(send: { self.send($0) }, cancel: { self.cancel() }) }
+}
+
+extension GameListing {
+    /// A discovered game as front ends list it.
+    public init(_ game: DiscoveredGame) {
+        switch game.compatibility {
+        case .compatible: self.init(name: game.name, compatible: true)
+        case .incompatible(let reason): self.init(name: game.name, compatible: false, reason: reason)
+        }
+    }
+}
+
+extension GameClient {
+    /// The real client: TCP through `InteractiveSession`, discovery through Bonjour, and every local-network operation
+    /// through `gate` (each needs a capability only the gate mints). `logFile` is where Settings says the log is.
+    public static func live(gate: LocalNetworkGate, logFile: String) -> GameClient {
+        let network = LiveNetwork(gate: gate)
+        return GameClient(
+            host: { network.host(name: $0, port: $1, events: $2) },
+            join: { network.join(name: $0, address: $1, events: $2) },
+            browse: { network.browse(events: $0) },
+            privacy: .live(gate: gate, logFile: logFile)
+        )
+    }
+}
+
+extension PrivacyClient {
+    /// The gate over the user's decision file and the app manifest.
+    public static func live(gate: LocalNetworkGate, logFile: String) -> PrivacyClient {
+        PrivacyClient(
+            verdict: { intent in
+                let operation = LocalNetworkOperation(intent)
+                let verdict = gate.evaluate(operation, for: intent.origin)
+                guard verdict == .needsPrompt, let request = try? gate.promptRequest(for: operation) else {
+                    return (LocalNetworkVerdict(verdict), nil)
+                }
+                return (LocalNetworkVerdict(verdict), PromptText(title: request.title, message: request.message))
+            },
+            answerPrompt: { allow in try? gate.answerPrompt(allow: allow) },
+            setAllowed: { allowed in try? gate.store.write(allowed ? .allowed : .denied, source: "settings") },
+            reset: { try? gate.store.reset() },
+            info: {
+                let manifest = Result { try gate.manifest() }
+                return PrivacyInfo(
+                    state: LocalNetworkState(gate.store.read()),
+                    usageDescription: (try? manifest.get())?.usageDescription,
+                    services: (try? manifest.get())?.bonjourServices ?? [],
+                    manifestPath: (try? manifest.get())?.path,
+                    manifestError: { if case .failure(let error) = manifest { return "\(error)" } else { return nil } }(),
+                    decisionFile: gate.store.decisionPath,
+                    logFile: logFile
+                )
+            },
+            watch: { changed in
+                let stream: AsyncStream<LocalNetworkAuthorization> = gate.changes()
+                let task = Task {
+                    for await _ in stream { changed() }
+                }
+                return SessionHandle(cancel: { task.cancel() })
+            }
+        )
+    }
+}
+
+extension LocalNetworkOperation {
+    /// What the user's intent needs from the gate (a Bonjour name is resolved first, so joining one is a browse).
+    init(_ intent: NetworkIntent) {
+        switch intent {
+        case .search:
+            self = .browse(serviceType: GameService.type)
+        case .host:
+            self = .listen(bindHost: ListenTarget.everyInterface.bindHost)
+        case .join(_, let address):
+            if case .address(let endpoint)? = try? JoinTarget(parsing: address) {
+                self = .connect(endpoint)
+            } else {
+                self = .browse(serviceType: GameService.type)
+            }
+        }
+    }
+}
+
+extension NetworkIntent {
+    var origin: OperationOrigin {
+        switch self {
+        case .search: return .searchScreen
+        case .host: return .hostScreen
+        case .join: return .joinScreen
+        }
+    }
+}
+
+extension LocalNetworkVerdict {
+    init(_ verdict: GateVerdict) {
+        switch verdict {
+        case .allowed: self = .allowed
+        case .exempt: self = .exempt
+        case .needsPrompt: self = .needsPrompt
+        case .denied: self = .denied
+        case .noAuth(let type): self = .noAuth(serviceType: type)
+        case .manifestError(let text): self = .manifestError(text)
+        }
+    }
+}
+
+extension LocalNetworkState {
+    init(_ authorization: LocalNetworkAuthorization) {
+        switch authorization {
+        case .notDetermined: self = .notDetermined
+        case .allowed: self = .allowed
+        case .denied: self = .denied
+        }
+    }
 }

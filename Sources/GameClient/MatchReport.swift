@@ -1,7 +1,6 @@
 import Foundation
 import GameProtocol
 import GameRules
-import GameTransport
 
 /// Everything a headless run tells its user, in the order it happens.
 public enum MatchReport: Sendable {
@@ -25,6 +24,14 @@ public struct MatchSummary: Sendable, Hashable {
     public var roundTripMilliseconds: Double?
     public var exit: ExitStatus
     public var end: String
+
+    public init(score: MatchSession.Score, seed: UInt64, roundTripMilliseconds: Double?, exit: ExitStatus, end: String) {
+        self.score = score
+        self.seed = seed
+        self.roundTripMilliseconds = roundTripMilliseconds
+        self.exit = exit
+        self.end = end
+    }
 }
 
 /// Where reports go: a readable transcript or JSON lines.

@@ -1,0 +1,26 @@
+import GameProtocol
+
+/// What a host or join tells its front end.
+public enum NetworkEvent: Sendable {
+    case report(MatchReport)
+    /// The host/join task ended with this status.
+    case finished(ExitStatus)
+    /// What Bonjour says about our advertisement ("Advertised as NAME", or why not).
+    case advertisement(String)
+    /// Hosting waits for local network permission: why, and how to change it.
+    case waiting(String)
+}
+
+/// What searching for games reports: Bonjour's state and the list, or why it waits or cannot browse.
+public enum DiscoveryUpdate: Sendable, Hashable {
+    /// Browsing: Bonjour works (again).
+    case available
+    /// Bonjour does not work (no daemon): why. Browsing resumes by itself.
+    case unavailable(String)
+    /// The whole list after a change (deduplicated, our own game left out).
+    case games([GameListing])
+    /// Waiting for local network permission; says why and how to change it.
+    case waiting(String)
+    /// Cannot browse at all (NoAuth, a missing manifest).
+    case failed(String)
+}

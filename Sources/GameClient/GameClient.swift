@@ -1,0 +1,92 @@
+/// Everything a front end can ask of the game beyond its own screen: host, join, search, and local network privacy.
+///
+/// The interface half of an interface/live split (as isowords' ApiClient): a struct of closures with no networking
+/// types in it. `GameClient.live(…)` in TicTacToeApp is the real one, where every local-network operation goes
+/// through the privacy gate; tests pass a fake, so every screen is testable without a network.
+///
+/// Events arrive on the closures from any thread; a front end hops to its own.
+public struct GameClient {
+    /// Hosts one match on `port` (0: any free one), advertised as `name`: waits for local network permission first
+    /// (saying why with `.waiting`), then reports the match.
+    public var host: (_ name: String, _ port: Int, _ events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle
+    /// Joins `address`: HOST[:PORT] directly, anything else as a Bonjour name; waits for permission as hosting does.
+    public var join:
+        (_ name: String, _ address: String, _ events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle
+    /// Searches for games until cancelled (after waiting for local network permission, if it must).
+    public var browse: (_ events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle
+    /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
+    public var privacy: PrivacyClient
+
+    public init(
+        host: @escaping (String, Int, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        join: @escaping (String, String, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        browse: @escaping (@escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle,
+        privacy: PrivacyClient
+    ) {
+        self.host = host
+        self.join = join
+        self.browse = browse
+        self.privacy = privacy
+    }
+}
+
+/// Local network privacy as a front end sees it.
+public struct PrivacyClient {
+    /// The gate's verdict for what the user asked for, and the prompt's text when it must be asked (asking shows the
+    /// prompt: the answer comes back through `answerPrompt`).
+    public var verdict: (NetworkIntent) -> (LocalNetworkVerdict, prompt: PromptText?)
+    /// The prompt's answer (remembered until reset).
+    public var answerPrompt: (_ allow: Bool) -> Void
+    /// Settings › Privacy › Local Network: on or off.
+    public var setAllowed: (_ allowed: Bool) -> Void
+    /// Forget the decision: the next operation asks again.
+    public var reset: () -> Void
+    /// What Settings shows.
+    public var info: () -> PrivacyInfo
+    /// Calls `changed` whenever the decision changes (here or in another process) until the handle is cancelled.
+    public var watch: (_ changed: @escaping @Sendable () -> Void) -> SessionHandle
+
+    public init(
+        verdict: @escaping (NetworkIntent) -> (LocalNetworkVerdict, prompt: PromptText?),
+        answerPrompt: @escaping (Bool) -> Void,
+        setAllowed: @escaping (Bool) -> Void,
+        reset: @escaping () -> Void,
+        info: @escaping () -> PrivacyInfo,
+        watch: @escaping (@escaping @Sendable () -> Void) -> SessionHandle
+    ) {
+        self.verdict = verdict
+        self.answerPrompt = answerPrompt
+        self.setAllowed = setAllowed
+        self.reset = reset
+        self.info = info
+        self.watch = watch
+    }
+}
+
+/// The usage-description prompt's text (from the app manifest).
+public struct PromptText: Sendable, Hashable {
+    public var title: String
+    public var message: String
+
+    public init(title: String, message: String) {
+        self.title = title
+        self.message = message
+    }
+}
+
+/// A running host, join, search or watch: the local player's commands go in, `cancel` stops it.
+public struct SessionHandle: Sendable {
+    /// What the local player decides (a move, resign, rematch, leave). Ignored by a search.
+    public var send: @Sendable (LocalCommand) -> Void
+    /// Stops listening, connecting or searching. A match in progress is not cut: send `.leave` so the peer hears a
+    /// bye.
+    public var cancel: @Sendable () -> Void
+
+    public init(send: @escaping @Sendable (LocalCommand) -> Void = { _ in }, cancel: @escaping @Sendable () -> Void) {
+        self.send = send
+        self.cancel = cancel
+    }
+
+    /// A handle for something that already ended.
+    public static let finished = SessionHandle(cancel: {})
+}

@@ -1,0 +1,87 @@
+/// What a front end knows of local network privacy: its own words for the gate's answers, so that screens depend on
+/// this interface only (the live client maps the gate's types onto these).
+
+/// The remembered decision, as Settings shows it.
+public enum LocalNetworkState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Never asked, or reset: the next operation that needs the local network shows the prompt.
+    case notDetermined = "not-determined"
+    /// Local network access is on.
+    case allowed
+    /// Local network access is off: operations wait (they do not fail) until it is turned on.
+    case denied
+
+    public var description: String {
+        switch self {
+        case .notDetermined: return "not determined"
+        case .allowed: return "allowed"
+        case .denied: return "denied"
+        }
+    }
+}
+
+/// The gate's answer for something the user asked for.
+public enum LocalNetworkVerdict: Sendable, Hashable, CustomStringConvertible {
+    /// How iOS shows NoAuth.
+    public static let noAuthMessage = "Not allowed to access the network"
+
+    /// Access is on: go ahead.
+    case allowed
+    /// Loopback: never needs permission.
+    case exempt
+    /// Not asked yet: show the prompt.
+    case needsPrompt
+    /// Access is off: the operation waits until it is turned on.
+    case denied
+    /// The service type is missing from NSBonjourServices (kDNSServiceErr_NoAuth, -65555): an error at once.
+    case noAuth(serviceType: String)
+    /// No usable app manifest: an error at once; the text says what to do.
+    case manifestError(String)
+
+    public var description: String {
+        switch self {
+        case .allowed: return "allowed"
+        case .exempt: return "exempt (loopback)"
+        case .needsPrompt: return "needs the prompt (not determined)"
+        case .denied: return "denied"
+        case .noAuth(let type): return "NoAuth (-65555): Not allowed to access the network (\(type) is not in NSBonjourServices)"
+        case .manifestError(let text): return "manifest error: \(text)"
+        }
+    }
+}
+
+/// What needs the local network, so the gate can be asked first (deferred prompting: only when the user acts).
+public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
+    case search
+    case host(name: String, port: Int)
+    case join(name: String, address: String)
+
+    public var description: String {
+        switch self {
+        case .search: return "Search for games"
+        case .host(_, let port): return "Host a game (port \(port))"
+        case .join(_, let address): return "Join \(address)"
+        }
+    }
+}
+
+/// What Settings › Privacy › Local Network shows.
+public struct PrivacyInfo: Sendable, Hashable {
+    public var state: LocalNetworkState
+    public var usageDescription: String?
+    public var services: [String]
+    public var manifestPath: String?
+    public var manifestError: String?
+    public var decisionFile: String
+    public var logFile: String
+
+    public init(state: LocalNetworkState, usageDescription: String?, services: [String], manifestPath: String?,
+                manifestError: String?, decisionFile: String, logFile: String) {
+        self.state = state
+        self.usageDescription = usageDescription
+        self.services = services
+        self.manifestPath = manifestPath
+        self.manifestError = manifestError
+        self.decisionFile = decisionFile
+        self.logFile = logFile
+    }
+}
