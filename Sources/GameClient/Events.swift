@@ -2,13 +2,11 @@ import GameProtocol
 
 /// What a host or join tells its front end.
 public enum NetworkEvent: Sendable {
+    /// Everything that happens, as the headless commands report it (waiting for permission, advertised, connected,
+    /// each move…).
     case report(MatchReport)
     /// The host/join task ended with this status.
     case finished(ExitStatus)
-    /// What Bonjour says about our advertisement ("Advertised as NAME", or why not).
-    case advertisement(String)
-    /// Hosting waits for local network permission: why, and how to change it.
-    case waiting(String)
 }
 
 /// What searching for games reports: Bonjour's state and the list, or why it waits or cannot browse.

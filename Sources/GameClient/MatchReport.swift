@@ -2,7 +2,8 @@ import Foundation
 import GameProtocol
 import GameRules
 
-/// Everything a headless run tells its user, in the order it happens.
+/// Everything a host, join or browse tells its front end, in the order it happens: the one event stream that both
+/// the headless reporters (text, JSON lines) and the terminal UI read.
 public enum MatchReport: Sendable {
     case seed(UInt64)
     case listening(host: String, port: Int, name: String)
@@ -15,6 +16,8 @@ public enum MatchReport: Sendable {
     case error(String, ExitStatus)
     /// A UI's move was refused by the rules (the UI should not have offered it).
     case localMoveRejected(String)
+    /// What Bonjour says: advertised (as which name), withdrawn, resolved, the list of games.
+    case discovery(DiscoveryReport)
 }
 
 /// The totals of a run, printed last.

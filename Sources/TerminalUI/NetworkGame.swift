@@ -69,12 +69,6 @@ public struct NetworkGame: Sendable {
         case .report(let report):
             apply(report)
             return []
-        case .advertisement(let text):
-            advertisement = text.isEmpty ? nil : text
-            return []
-        case .waiting(let reason):
-            connection = "Waiting: \(reason)"
-            return []
         }
     }
 
@@ -107,6 +101,14 @@ public struct NetworkGame: Sendable {
             phase = .ended(message, failed: true)
         case .localMoveRejected(let why):
             connection = "Move refused: \(why)"
+        case .discovery(.advertised(let name)):
+            advertisement = "Advertised as \(DisplayText.sanitize(name, maxLength: 63))"
+        case .discovery(.advertisingUnavailable(let message)):
+            advertisement = "Not advertised: \(message)"
+        case .discovery(.withdrawn):
+            advertisement = nil
+        case .discovery:
+            break
         }
     }
 

@@ -5,34 +5,15 @@ import GameTransport
 import LocalNetworkPrivacy
 import GameClient
 
-/// The real network: TCP through `InteractiveSession`, discovery through Bonjour, and every local-network
-/// operation through the privacy gate: each one needs a capability only the gate mints, so nothing reaches Avahi or
-/// a LAN socket before it allows.
+/// The real network: host and join through the same coordinators as the headless commands (`InteractiveSession`),
+/// search through Bonjour; every local-network operation needs a capability only the gate mints.
 struct LiveNetwork {
-    let access: LocalNetworkAccess
-
-    init(gate: LocalNetworkGate) {
-        self.access = LocalNetworkAccess(gate: gate)
-    }
+    let gate: LocalNetworkGate
 
     func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
-        let access = self.access
-        let handle = DeferredHandle()
-        handle.start {
-            let listen = try await access.obtain({ $0.listen(on: .everyInterface, for: .hostScreen) }) { reason in
-                events(.waiting(reason))
-            }
-            let advertising = UIAdvertising(name: name, gate: access.gate, events: events)
-            return InteractiveSession.host(
-                name: name, port: port, listen: listen, advertising: advertising,
-                report: { events(.report($0)) }, finished: { events(.finished($0)) }
-            ).handle
-        } failed: { error in
-            let status = (error as? LocalNetworkAccessError)?.exitStatus ?? .failure
-            events(.report(.error("\(error)", status)))
-            events(.finished(status))
-        }
-        return handle.handle
+        InteractiveSession.host(
+            name: name, port: port, gate: gate, report: { events(.report($0)) }, finished: { events(.finished($0)) }
+        ).handle
     }
 
     func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
@@ -44,124 +25,13 @@ struct LiveNetwork {
             events(.finished(.usage))
             return .finished
         }
-        let report: @Sendable (MatchReport) -> Void = { events(.report($0)) }
-        let finished: @Sendable (ExitStatus) -> Void = { events(.finished($0)) }
-        let access = self.access
-        switch target {
-        case .address(let endpoint):
-            return InteractiveSession.join(name: name, endpoints: [endpoint], gate: access.gate, report: report,
-                                           finished: finished).handle
-        case .bonjour(let gameName):
-            return InteractiveSession.join(
-                name: name, endpoints: [],
-                resolve: {
-                    let browse = try await access.obtain({ $0.browse(GameService.type, for: .joinScreen) }) { reason in
-                        report(.connectionState(.waiting(.notAllowed(reason))))
-                    }
-                    let game = try await GameResolver(capability: browse).resolve(gameName, timeout: .seconds(5))
-                    if case .incompatible(let reason) = game.compatibility {
-                        throw ConnectionError.rejected(reason: "incompatible", text: reason)
-                    }
-                    return game.endpoints
-                },
-                gate: access.gate, report: report, finished: finished
-            ).handle
-        }
+        return InteractiveSession.join(
+            name: name, target: target, gate: gate, report: { events(.report($0)) }, finished: { events(.finished($0)) }
+        ).handle
     }
 
     func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle {
-        BrowseHandle(access: access, events: events).handle
-    }
-}
-
-/// A handle for work that starts after an await (waiting for permission): cancel works before and after.
-private final class DeferredHandle: @unchecked Sendable {
-    private let lock = NSLock()
-    private var inner: SessionHandle?
-    private var task: Task<Void, Never>?
-    private var cancelled = false
-    private var pending: [LocalCommand] = []
-
-    func start(_ body: @escaping @Sendable () async throws -> SessionHandle, failed: @escaping @Sendable (Error) -> Void) {
-        task = Task {
-            do {
-                let handle = try await body()
-                let (wasCancelled, queued) = lock.withLock { () -> (Bool, [LocalCommand]) in
-                    inner = handle
-                    defer { pending = [] }
-                    return (cancelled, pending)
-                }
-                for command in queued { handle.send(command) }
-                if wasCancelled { handle.cancel() }
-            } catch is CancellationError {
-            } catch {
-                failed(error)
-            }
-        }
-    }
-
-    func send(_ command: LocalCommand) {
-        let handle = lock.withLock { () -> SessionHandle? in
-            if inner == nil { pending.append(command) }
-            return inner
-        }
-        handle?.send(command)
-    }
-
-    func cancel() {
-        let handle = lock.withLock { () -> SessionHandle? in
-            cancelled = true
-            return inner
-        }
-        task?.cancel()
-        handle?.cancel()
-    }
-}
-
-/// Advertises the hosted game and tells the UI what Bonjour says.
-private final class UIAdvertising: HostAdvertising, @unchecked Sendable {
-    private let advertiser: GameAdvertiser?
-    private let subscription: BonjourSubscription?
-    private let refusal: String?
-    private let events: @Sendable (NetworkEvent) -> Void
-
-    init(name: String, gate: LocalNetworkGate, events: @escaping @Sendable (NetworkEvent) -> Void) {
-        self.events = events
-        // Listening was allowed already; advertising can still be NoAuth (a service type the manifest lacks).
-        switch gate.advertise(GameService.type, for: .hostScreen) {
-        case .granted(let capability):
-            let advertiser = GameAdvertiser(capability: capability, name: name)
-            self.advertiser = advertiser
-            refusal = nil
-            subscription = advertiser.observe { event in
-                switch event {
-                case .registered(let name):
-                    events(.advertisement("Advertised as \(DisplayText.sanitize(name, maxLength: 63))"))
-                case .unavailable(let error): events(.advertisement("Not advertised: \(error.description)"))
-                case .withdrawn: events(.advertisement(""))
-                }
-            }
-        case .refused(.noAuth):
-            (advertiser, subscription) = (nil, nil)
-            refusal = "Not advertised: \(LocalNetworkGate.noAuthMessage) (\(GameService.type) is not in NSBonjourServices)"
-        case .refused(let error):
-            (advertiser, subscription) = (nil, nil)
-            refusal = "Not advertised: \(error)"
-        case .waiting(let reason, _):
-            (advertiser, subscription) = (nil, nil)
-            refusal = "Not advertised: \(reason)"
-        }
-    }
-
-    func advertise(port: Int) {
-        if let refusal { events(.advertisement(refusal)) }
-        advertiser?.advertise(port: port)
-    }
-
-    func withdraw() { advertiser?.withdraw() }
-    func stop() {
-        advertiser?.stop()
-        subscription?.cancel()
+        BrowseHandle(access: LocalNetworkAccess(gate: gate), events: events).handle
     }
 }
 
@@ -219,10 +89,6 @@ private final class BrowseHandle: @unchecked Sendable {
         subscription?.cancel()
         browser?.stop()
     }
-}
-
-extension DeferredHandle {
-    var handle: SessionHandle { SessionHandle(send: { self.send($0) }, cancel: { self.cancel() }) }
 }
 
 extension BrowseHandle {

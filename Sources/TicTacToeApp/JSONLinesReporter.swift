@@ -88,6 +88,8 @@ public final class JSONLinesReporter: MatchReporter, @unchecked Sendable {
             return ["event": "error", "message": message, "exit": Int(exit.rawValue)]
         case .localMoveRejected(let why):
             return ["event": "move-rejected", "error": why]
+        case .discovery(let report):
+            return report.jsonObject
         }
     }
 }

@@ -101,6 +101,9 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
             writeError("tictactoe: \(message)")
         case .localMoveRejected(let why):
             writeError("Move refused: \(why)")
+        case .discovery(let report):
+            guard let (line, isProblem) = report.textLine else { return }
+            if isProblem { writeError(line) } else { write(line) }
         }
     }
 }

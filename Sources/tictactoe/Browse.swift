@@ -41,59 +41,12 @@ struct Browse: AsyncParsableCommand {
 
     func run() async throws {
         FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
-        let browse = try await obtainCapability(
-            { $0.browse(GameService.type, for: .browseCommand) }, gate: privacy.makeGate(), privacy: privacy,
-            json: json, onWaiting: waitingPrinter(json: json, reporter: nil)
+        let request = BrowseRequest(
+            duration: timeout > 0 ? .nanoseconds(Int64(timeout * 1e9)) : nil, watch: watch,
+            waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
-        let status = await browseGames(
-            browser: GameBrowser(capability: browse), timeout: timeout, watch: watch,
-            reporter: DiscoveryReporter(json: json)
-        )
+        let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")
+        let status = await browseGames(request, gate: privacy.makeGate(), reporter: reporter)
         throw ExitCode(status.rawValue)
-    }
-}
-
-/// Browses for `timeout` seconds and prints the list at the end (or each change with `watch`). Without a daemon a
-/// one-shot browse ends at once with `.bonjourUnavailable`; a watch reports it and waits for the daemon to return.
-func browseGames(browser: GameBrowsing, timeout: Double, watch: Bool, reporter: DiscoveryReporter) async -> ExitStatus {
-    let events = browser.events()
-    browser.start()
-    let timer = Task {
-        guard timeout > 0 else { return }
-        try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
-        browser.stop()  // ends the event stream
-    }
-    defer { timer.cancel() }
-    var latest: [DiscoveredGame] = []
-    for await event in events {
-        switch event {
-        case .updated(let games):
-            latest = games
-            if watch { reporter.report(.games(games.map { GameListing($0) })) }
-        case .unavailable(let error):
-            if watch {
-                reporter.report(.bonjourUnavailable(message: error.description))
-            } else {
-                reporter.report(.error(error.description, .bonjourUnavailable))
-                browser.stop()
-                return .bonjourUnavailable
-            }
-        case .available:
-            if watch { reporter.report(.bonjourAvailable) }
-        }
-    }
-    if !watch {
-        if latest.isEmpty { reporter.report(.noGames) }
-        for game in latest { reporter.report(.game(GameListing(game))) }
-    }
-    return .success
-}
-
-extension GameListing {
-    init(_ game: DiscoveredGame) {
-        switch game.compatibility {
-        case .compatible: self.init(name: game.name, compatible: true)
-        case .incompatible(let reason): self.init(name: game.name, compatible: false, reason: reason)
-        }
     }
 }

@@ -56,34 +56,13 @@ struct Host: AsyncParsableCommand {
         let stop = StopSignal()
         let listenerBox = ListenerBox()
         Signals.install(stop) { listenerBox.stop() }
-        // Listening on the LAN needs local network permission (a loopback --bind does not); so does advertising,
-        // and a service type missing from NSBonjourServices is NoAuth: then the host still serves by address.
-        let gate = privacy.makeGate()
-        let target = ListenTarget(bind: bind)
-        let listen = try await obtainCapability(
-            { $0.listen(on: target, for: .hostCommand) }, gate: gate, privacy: privacy, json: match.json,
-            onWaiting: waitingPrinter(json: match.json, reporter: nil)
+        let request = HostRequest(
+            target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
+            waitTimeout: privacy.waitDuration
         )
-        let discovery = DiscoveryReporter(json: match.json)
-        var advertising: HostAdvertising?
-        if !advertise {
-            advertising = nil
-        } else if listen.isLoopback {
-            discovery.report(.advertisingUnavailable(message:
-                "the host listens on \(target) only, so nobody else could join it: use the default --bind (every interface) to be found on the local network"))
-        } else {
-            switch gate.advertise(GameService.type, for: .hostCommand) {
-            case .granted(let capability):
-                advertising = BonjourHostAdvertising(capability: capability, name: name, reporter: discovery)
-            case .refused(let error):
-                discovery.report(.advertisingUnavailable(message: "\(error)"))
-            case .waiting(let reason, _):
-                discovery.report(.advertisingUnavailable(message: reason))
-            }
-        }
-        let status = await runHost(
-            options, listen: listen, port: port, matches: matches, reporter: match.reporter(name: name), stop: stop,
-            advertising: advertising, onListener: { listenerBox.set($0) }
+        let status = await hostMatches(
+            request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop,
+            onListener: { listenerBox.set($0) }
         )
         throw ExitCode(status.rawValue)
     }

@@ -55,33 +55,11 @@ struct Join: AsyncParsableCommand {
         Signals.install(stop)
         let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
-        // A Bonjour name needs permission to browse before it is resolved; an address is resolved by the connection
-        // itself, which clears each address with the gate (loopback needs no permission) and waits meanwhile.
-        let gate = privacy.makeGate()
-        let status: ExitStatus
-        switch target {
-        case .address(let endpoint):
-            // Ask (or wait, up to --wait-timeout) before connecting, for the first address the endpoint has.
-            if let first = try? await EndpointResolution.addresses(of: endpoint).first {
-                _ = try await obtainCapability(
-                    { $0.connect(to: first, for: .joinCommand) }, gate: gate, privacy: privacy, json: match.json,
-                    onWaiting: waitingPrinter(json: match.json, reporter: reporter)
-                )
-            }
-            status = await runJoin(
-                options, endpoints: [endpoint], connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)), gate: gate,
-                reporter: reporter, stop: stop
-            )
-        case .bonjour(let gameName):
-            let browse = try await obtainCapability(
-                { $0.browse(GameService.type, for: .joinCommand) }, gate: gate, privacy: privacy, json: match.json,
-                onWaiting: waitingPrinter(json: match.json, reporter: reporter)
-            )
-            status = await joinByName(
-                gameName, browse: browse, gate: gate, options: options, connectTimeout: connectTimeout,
-                matchReporter: reporter, discoveryReporter: DiscoveryReporter(json: match.json), stop: stop
-            )
-        }
+        let request = JoinRequest(
+            target: target, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
+            waitTimeout: privacy.waitDuration, origin: .joinCommand
+        )
+        let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)
         throw ExitCode(status.rawValue)
     }
 }

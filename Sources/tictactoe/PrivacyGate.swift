@@ -19,37 +19,25 @@ struct PrivacyArguments: ParsableArguments {
         if let waitTimeout, waitTimeout <= 0 { throw ValidationError("--wait-timeout must be positive") }
     }
 
-    func makeGate() -> LocalNetworkGate { LocalNetworkGate(explicitManifestPath: infoPlist) }
-}
+    var waitDuration: Duration? { waitTimeout.map { .nanoseconds(Int64($0 * 1e9)) } }
 
-/// Gets a capability for a headless command, as the app would: with a terminal on standard input the
-/// usage-description prompt is asked as a question; without one the command waits (saying why) until the decision is
-/// granted elsewhere or --wait-timeout passes (exit 11). NoAuth or no manifest ends it at once (exit 12).
-func obtainCapability<Capability: LocalNetworkCapability>(
-    _ clear: @escaping @Sendable (LocalNetworkGate) -> Clearance<Capability>,
-    gate: LocalNetworkGate,
-    privacy: PrivacyArguments,
-    json: Bool,
-    onWaiting: @escaping @Sendable (String) -> Void
-) async throws -> Capability {
-    if isatty(STDIN_FILENO) == 1 {
-        gate.setPromptHandler { request in
-            let allow = askOnTerminal(title: request.title, message: request.message)
-            do {
-                try gate.answerPrompt(allow: allow)
-            } catch {
-                report(json: json, "cannot remember the answer: \(error)", .failure)
-                gate.promptDismissed()
+    /// The gate, with the usage-description prompt asked as a question when standard input is a terminal (without
+    /// one, commands wait until the decision is made elsewhere, e.g. by `tictactoe privacy grant`).
+    func makeGate() -> LocalNetworkGate {
+        let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
+        if isatty(STDIN_FILENO) == 1 {
+            gate.setPromptHandler { [weak gate] request in
+                guard let gate else { return }
+                let allow = askOnTerminal(title: request.title, message: request.message)
+                do {
+                    try gate.answerPrompt(allow: allow)
+                } catch {
+                    FileHandle.standardError.write(Data("tictactoe: cannot remember the answer: \(error)\n".utf8))
+                    gate.promptDismissed()
+                }
             }
         }
-    }
-    defer { gate.setPromptHandler(nil) }
-    do {
-        return try await LocalNetworkAccess(gate: gate).obtain(
-            clear, waitTimeout: privacy.waitTimeout.map { .nanoseconds(Int64($0 * 1e9)) }, onWaiting: onWaiting)
-    } catch let error as LocalNetworkAccessError {
-        report(json: json, "\(error)", error.exitStatus)
-        throw ExitCode(error.exitStatus.rawValue)
+        return gate
     }
 }
 
@@ -65,31 +53,4 @@ private func askOnTerminal(title: String, message: String) -> Bool {
         }
     }
     return false
-}
-
-private func report(json: Bool, _ message: String, _ status: ExitStatus) {
-    if json {
-        let object: [String: Any] = ["event": "error", "message": message, "exit": Int(status.rawValue)]
-        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
-        }
-    } else {
-        FileHandle.standardError.write(Data("tictactoe: \(message)\n".utf8))
-    }
-}
-
-/// Reports a privacy wait the way each command reports its state: a join is a connection in `waiting(...)`.
-func waitingPrinter(json: Bool, reporter: MatchReporter?) -> @Sendable (String) -> Void {
-    { reason in
-        if let reporter {
-            reporter.report(.connectionState(.waiting(.notAllowed(reason))))
-        } else if json {
-            let object: [String: Any] = ["event": "state", "state": "waiting", "reason": reason]
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-                FileHandle.standardOutput.write(data + Data("\n".utf8))
-            }
-        } else {
-            FileHandle.standardOutput.write(Data("Waiting: \(reason)\n".utf8))
-        }
-    }
 }

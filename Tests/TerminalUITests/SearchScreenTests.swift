@@ -63,7 +63,7 @@ final class SearchScreenTests: XCTestCase {
     func testHostShowsTheAdvertisedName() throws {
         let terminal = FakeTerminal(script: [
             .keys("h"), .key(.enter), .network(.report(.listening(host: "0.0.0.0", port: 7878, name: "tester"))),
-            .network(.advertisement("Advertised as tester #2")),
+            .network(.report(.discovery(.advertised(name: "tester #2")))),
         ])
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("Advertised as tester #2"), terminal.lastFrame)

@@ -1,0 +1,53 @@
+import Bonjour
+import LocalNetworkPrivacy
+
+/// A host's advertising through Bonjour, reported as `.discovery` events: "Advertised as NAME" (the name Avahi
+/// registered), withdrawn, or why it is not advertised (the host still serves joiners by address).
+final class BonjourHostAdvertising: HostAdvertising {
+    private let advertiser: GameAdvertiser
+    private let subscription: BonjourSubscription
+
+    private init(capability: AdvertiseCapability, name: String, reporter: MatchReporter) {
+        advertiser = GameAdvertiser(capability: capability, name: name)
+        subscription = advertiser.observe { event in
+            switch event {
+            case .registered(let name): reporter.report(.discovery(.advertised(name: name)))
+            case .unavailable(let error): reporter.report(.discovery(.advertisingUnavailable(message: error.description)))
+            case .withdrawn: reporter.report(.discovery(.withdrawn))
+            }
+        }
+    }
+
+    /// The advertising for a host listening with `listen`, or nil (after saying why) when it must not advertise: a
+    /// loopback host (nobody else could join it), a service type the manifest does not declare (NoAuth).
+    static func make(
+        for listen: ListenCapability, name: String, gate: LocalNetworkGate, origin: OperationOrigin,
+        reporter: MatchReporter
+    ) -> BonjourHostAdvertising? {
+        if listen.isLoopback {
+            reporter.report(.discovery(.advertisingUnavailable(message:
+                "the host listens on \(listen.target) only, so nobody else could join it; host on every interface "
+                    + "(the default) to be found on the local network")))
+            return nil
+        }
+        switch gate.advertise(GameService.type, for: origin) {
+        case .granted(let capability):
+            return BonjourHostAdvertising(capability: capability, name: name, reporter: reporter)
+        case .refused(.noAuth(let type, _)):
+            reporter.report(.discovery(.advertisingUnavailable(message:
+                "\(LocalNetworkGate.noAuthMessage) (\(type) is not in NSBonjourServices)")))
+        case .refused(let error):
+            reporter.report(.discovery(.advertisingUnavailable(message: "\(error)")))
+        case .waiting(let reason, _):
+            reporter.report(.discovery(.advertisingUnavailable(message: reason)))
+        }
+        return nil
+    }
+
+    func advertise(port: Int) { advertiser.advertise(port: port) }
+    func withdraw() { advertiser.withdraw() }
+    func stop() {
+        advertiser.stop()
+        subscription.cancel()
+    }
+}

@@ -1,0 +1,70 @@
+import Bonjour
+import LocalNetworkPrivacy
+
+/// What to browse for.
+public struct BrowseRequest: Sendable {
+    /// How long to look before reporting the list (with `watch`: how long to watch; nil: until cancelled).
+    public var duration: Duration?
+    /// Report the whole list at each change, and Bonjour's comings and goings, instead of once at the end.
+    public var watch: Bool
+    /// How long to wait for local network permission (nil: until it comes).
+    public var waitTimeout: Duration?
+    /// Which screen or command browses (the gate logs it).
+    public var origin: OperationOrigin
+
+    public init(duration: Duration?, watch: Bool, waitTimeout: Duration? = nil, origin: OperationOrigin) {
+        self.duration = duration
+        self.watch = watch
+        self.waitTimeout = waitTimeout
+        self.origin = origin
+    }
+}
+
+/// Lists the games on the local network: waits for permission to browse (saying why), then browses for
+/// `request.duration` and reports the list at the end (or each change with `watch`). Without a daemon a one-shot
+/// browse ends at once with `.bonjourUnavailable`; a watch reports it and waits for the daemon to return.
+public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, reporter: MatchReporter) async -> ExitStatus {
+    let browse: BrowseCapability
+    do {
+        browse = try await LocalNetworkAccess(gate: gate).obtain(
+            { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
+            onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) })
+    } catch {
+        return reportFailure(error, reporter: reporter, stop: nil)
+    }
+    return await browseGames(GameBrowser(capability: browse), request, reporter: reporter)
+}
+
+/// Browses with `browser` (tests pass a fake) as `browseGames(_:gate:reporter:)` does once permission is granted.
+func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: MatchReporter) async -> ExitStatus {
+    let events = browser.events()
+    browser.start()
+    let timer = Task {
+        guard let duration = request.duration else { return }
+        try? await Task.sleep(for: duration)
+        browser.stop()  // ends the event stream
+    }
+    defer { timer.cancel() }
+    var latest: [DiscoveredGame] = []
+    for await event in events {
+        switch event {
+        case .updated(let games):
+            latest = games
+            if request.watch { reporter.report(.discovery(.games(games.map(GameListing.init)))) }
+        case .unavailable(let error):
+            if request.watch {
+                reporter.report(.discovery(.bonjourUnavailable(message: error.description)))
+            } else {
+                browser.stop()
+                return reportFailure(error, reporter: reporter, stop: nil)
+            }
+        case .available:
+            if request.watch { reporter.report(.discovery(.bonjourAvailable)) }
+        }
+    }
+    if !request.watch {
+        if latest.isEmpty { reporter.report(.discovery(.noGames)) }
+        for game in latest { reporter.report(.discovery(.game(GameListing(game)))) }
+    }
+    return .success
+}

@@ -1,0 +1,40 @@
+import Bonjour
+import GameProtocol
+import LocalNetworkPrivacy
+
+extension ExitStatus {
+    /// The one mapping from a failure to the documented exit code, for every front end. `stop` is why the run was
+    /// stopped, if it was (a cancellation then means Ctrl-C or a shutdown).
+    public init(failure error: Error, stop: ByeReason? = nil) {
+        switch error {
+        case let error as LocalNetworkAccessError:
+            self = error.exitStatus
+        case let error as ConnectionError:
+            switch error {
+            case .unreachable, .badAddress: self = .unreachable
+            case .timedOut: self = .timeout
+            case .rejected: self = .rejected
+            case .protocolViolation, .peerError: self = .protocolError
+            case .closedDuringHandshake: self = .peerLeft
+            case .localNetworkRefused: self = .localNetworkNotAllowed
+            }
+        case let error as BonjourError:
+            switch error {
+            case .unavailable, .notAllowed, .disabled: self = .bonjourUnavailable
+            case .notFound, .noAddress, .failed: self = .unreachable
+            }
+        case is CancellationError:
+            self = stop == .shutdown ? .terminated : (stop != nil ? .interrupted : .failure)
+        default:
+            self = .failure
+        }
+    }
+}
+
+/// Reports `error` as the run's last word and returns its exit status.
+func reportFailure(_ error: Error, reporter: MatchReporter, stop: StopSignal?) -> ExitStatus {
+    let status = ExitStatus(failure: error, stop: stop?.raised)
+    let message = error is CancellationError ? "stopped before the match began" : "\(error)"
+    reporter.report(.error(message, status))
+    return status
+}
