@@ -23,7 +23,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Local network access was still not allowed when --wait-timeout ran out.
     case localNetworkWaitTimedOut = 11
     /// Local network access is impossible: NoAuth (the Bonjour type is not in the manifest's NSBonjourServices) or
-    /// the app manifest is missing or unreadable.
+    /// the app manifest is missing or unreadable; or it was turned off during a match with a LAN peer.
     case localNetworkNotAllowed = 12
     /// Bad command-line usage (from swift-argument-parser).
     case usage = 64
@@ -46,7 +46,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cannotListen: return "the host could not listen (address in use, permission)"
         case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon): browse or join NAME could not look"
         case .localNetworkWaitTimedOut: return "local network access still not allowed after --wait-timeout"
-        case .localNetworkNotAllowed: return "not allowed to access the network (NoAuth) or no app manifest"
+        case .localNetworkNotAllowed: return "not allowed to access the network (NoAuth), no app manifest, or access turned off during a match"
         case .usage: return "bad command-line usage"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"

@@ -59,6 +59,7 @@ extension MatchSession.End {
         case .peerReportedError: return "peer-error"
         case .peerTimedOut: return "peer-timeout"
         case .localLeft: return "local-left"
+        case .localNetworkOff: return "local-network-off"
         }
     }
 
@@ -75,6 +76,7 @@ extension MatchSession.End {
             return "the opponent reported an error (\(code)): \(DisplayText.sanitize(text, maxLength: 200))"
         case .peerTimedOut(let text): return "opponent lost: \(text)"
         case .localLeft(let reason): return "we left (\(reason))"
+        case .localNetworkOff: return "local network access was turned off"
         }
     }
 
@@ -86,6 +88,7 @@ extension MatchSession.End {
         case .peerViolation, .peerReportedError: return .protocolError
         case .peerTimedOut: return .timeout
         case .localLeft: return .interrupted
+        case .localNetworkOff: return .localNetworkNotAllowed
         }
     }
 }

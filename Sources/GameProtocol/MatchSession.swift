@@ -31,6 +31,9 @@ public struct MatchSession: Sendable {
         case peerTimedOut(String)
         /// We left (quit, signal) before the match ended normally.
         case localLeft(ByeReason)
+        /// Local network access was turned off during a match with a peer on the LAN (Settings, `privacy deny`): we
+        /// left (the peer hears `bye(quit)`).
+        case localNetworkOff
     }
 
     /// Things the caller reports to the user.
@@ -216,16 +219,18 @@ public struct MatchSession: Sendable {
             + finish(.completed(by: .local))
     }
 
-    /// The local side leaves (quit, signal): a `bye`, and the game in progress counts as lost.
-    public mutating func leave(_ reason: ByeReason = .quit) -> [Action] {
+    /// The local side leaves (quit, signal): a `bye`, and the game in progress counts as lost. `end` says why the
+    /// match ended when it is not simply that we left (local network access was turned off).
+    public mutating func leave(_ reason: ByeReason = .quit, as end: End? = nil) -> [Action] {
+        let end = end ?? .localLeft(reason)
         switch state {
         case .ended:
             return []
         case .playing(var game, let number, let localMark):
             game.forfeit(localMark)
-            return [.send(.bye(reason))] + endGame(game, number: number, askRematch: false) + finish(.localLeft(reason))
+            return [.send(.bye(reason))] + endGame(game, number: number, askRematch: false) + finish(end)
         default:
-            return [.send(.bye(reason))] + finish(.localLeft(reason))
+            return [.send(.bye(reason))] + finish(end)
         }
     }
 

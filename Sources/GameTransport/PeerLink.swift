@@ -1,4 +1,5 @@
 import GameProtocol
+import LocalNetworkPrivacy
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -18,6 +19,8 @@ public struct PeerLink {
     public let role: MatchSession.Role
     /// The peer's address, for messages and logs.
     public let remoteAddress: String
+    /// True when the peer is on this machine (loopback): such a match needs no local network permission.
+    public let isLoopbackPeer: Bool
     /// Round-trip measurements from the heartbeat.
     public let stats: ConnectionStats
 
@@ -43,6 +46,7 @@ public struct PeerLink {
         self.channel = channel
         self.linger = linger
         self.remoteAddress = channel.remoteAddress.map(describe) ?? "?"
+        self.isLoopbackPeer = channel.remoteAddress?.ipAddress.map { Loopback.isLoopback(host: $0) } ?? false
     }
 
     func withPeerName(_ name: String) -> PeerLink {

@@ -228,6 +228,21 @@ public final class LocalNetworkGate: Sendable {
         return stream
     }
 
+    /// Yields each time local network access stops being allowed (turned off in Settings, `privacy deny`, `privacy
+    /// reset`), here or in another process: what is running on the LAN must stop then.
+    public func revocations() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let wasAllowed = Locked(authorization == .allowed)
+        startWatching(continuation) { state in
+            let revoked = wasAllowed.withLock { allowed -> Bool in
+                defer { allowed = state == .allowed }
+                return allowed && state != .allowed
+            }
+            if revoked { continuation.yield(()) }
+        }
+        return stream
+    }
+
     /// Watches the store until `continuation` terminates, noting each new state; finishes it if watching fails.
     func startWatching<Element>(
         _ continuation: AsyncStream<Element>.Continuation,

@@ -147,6 +147,8 @@ public struct NetworkGame: Sendable {
             case .peerReportedError(_, let text):
                 phase = .ended("\(peer) reported an error: \(DisplayText.sanitize(text, maxLength: 60))", failed: true)
             case .localLeft: phase = .ended("You left", failed: false)
+            case .localNetworkOff:
+                phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN", failed: true)
             }
             if case .ended(let text, _) = phase { connection = text }
         }

@@ -100,7 +100,7 @@ public func hostMatches(
                     role: .host, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                let end = await runner.run(&link, stop: stop)
+                let end = await runner.run(&link, stop: stop, revocation: link.isLoopbackPeer ? nil : gate.revocations())
                 let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
                 let next = state.record(end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
                                         matches: matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)

@@ -113,7 +113,7 @@ public func joinMatch(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                let end = await runner.run(&link, stop: stop)
+                let end = await runner.run(&link, stop: stop, revocation: link.isLoopbackPeer ? nil : gate.revocations())
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }

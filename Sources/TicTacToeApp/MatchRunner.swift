@@ -28,6 +28,7 @@ public struct MatchRunner {
         case message(GameMessage)
         case closed(MatchSession.End)
         case stop(ByeReason)
+        case localNetworkOff
         case localMoveDue
         case command(LocalCommand)
     }
@@ -74,7 +75,11 @@ public struct MatchRunner {
         self.moveDelay = moveDelay
     }
 
-    public mutating func run(_ link: inout PeerLink, stop: StopSignal? = nil) async -> MatchSession.End {
+    /// Plays the match. `stop` (Ctrl-C, shutdown) makes us leave with a `bye`; so does `revocation` yielding (local
+    /// network access turned off during a match with a LAN peer), and the match then ends as `.localNetworkOff`.
+    public mutating func run(
+        _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
+    ) async -> MatchSession.End {
         reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role))
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
@@ -92,6 +97,14 @@ public struct MatchRunner {
                     continuation.yield(.closed(.peerLeft(nil)))
                 }
                 continuation.finish()
+            }
+            if let revocation {
+                group.addTask {
+                    for await _ in revocation {
+                        continuation.yield(.localNetworkOff)
+                        break
+                    }
+                }
             }
             if let stop {
                 group.addTask {
@@ -132,6 +145,7 @@ public struct MatchRunner {
                 case .message(let message)?: pending = session.receive(message)
                 case .closed(let end)?: pending = session.connectionClosed(end)
                 case .stop(let reason)?: pending = session.leave(reason)
+                case .localNetworkOff?: pending = session.leave(.quit, as: .localNetworkOff)
                 case nil: pending = session.connectionClosed()
                 }
             }
