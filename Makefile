@@ -8,6 +8,8 @@
 #   make bench      time headless matches (speed is measured here, never asserted in tests)
 #   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
+#   make demo-check play every scene unattended and compare its screens with docs/demo/*.txt (root; part of test)
+#   make demo-docs  play every scene and regenerate docs/demo/*.txt and their copies in docs/DEMO.md (root)
 #   Tests/lab/lan   the LAN lab (network namespaces with their own avahi-daemon): see docs/LAN-LAB.md
 
 SWIFT   ?= swift
@@ -23,7 +25,7 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check install uninstall bench clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs install uninstall bench clean
 
 all: build
 
@@ -74,8 +76,11 @@ lab-check:
 demo: deps build
 	@Tests/demo/demo $(SCENE) $(if $(filter 1 yes true,$(AUTO)),--auto)
 
-# Plays every scene unattended and checks each screen; writes them to docs/demo/ and refreshes docs/DEMO.md. Needs
-# root (the lab): without root it is skipped with the reason, and with CI=true a skip is a failure (as lab-check).
+# Plays every scene unattended, checks each screen, and compares the screens with the committed docs/demo/*.txt
+# (normalized: paths, times, durations, pids; the narration's order within a step does not count); writes nothing in
+# the checkout. A difference fails, with a diff, and `sudo make demo-docs` regenerates the screens when it is
+# intended. Needs root (the lab): without root it is skipped with the reason, and with CI=true a skip is a failure
+# (as lab-check).
 demo-check: deps build
 	@if [ "$$(id -u)" = 0 ]; then \
 	  TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check; \
@@ -85,6 +90,11 @@ demo-check: deps build
 	  echo "make demo-check: the demo check (Tests/demo/check) was SKIPPED: it needs root for the LAN lab's network"; \
 	  echo "                 namespaces; run 'sudo make demo-check' (or 'sudo make test') to include it"; \
 	fi
+
+# Plays every scene like demo-check, then writes the screens to docs/demo/ and refreshes their copies in
+# docs/DEMO.md: run it (as root) when a change alters the screens on purpose, and commit the result.
+demo-docs: deps build
+	@TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check --write
 
 install: check-swift
 	$(SWIFT) build -c release

@@ -12,10 +12,12 @@ public struct FileLogHandler: LogHandler {
         let handle: FileHandle
         let lock = NSLock()
         init(handle: FileHandle) { self.handle = handle }
+        /// The file is open with O_APPEND, so each line is one write(2) at the end of the file even when another
+        /// process appends to the same log (a second app on the same account, `tictactoe privacy`): seeking to the
+        /// end and then writing let two processes write at the same offset, and one line overwrote the other.
         func append(_ line: String) {
             lock.lock()
             defer { lock.unlock() }
-            handle.seekToEndOfFile()
             handle.write(Data(line.utf8))
         }
     }
@@ -55,11 +57,12 @@ public struct FileLogHandler: LogHandler {
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else {
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
             return false
         }
-        let file = SharedFile(handle: handle)
+        let file = SharedFile(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, file: file, level: level) }
         return true
     }

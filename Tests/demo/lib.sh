@@ -325,8 +325,39 @@ shot() {  # NAME CAPTION PANE…
         fi
         NARRATION_MARK=$total
     } >"$file.raw"
-    sed -e "s|$ROOT/|<checkout>/|g" "$file.raw" >"$file"  # the same screens from any checkout
+    normalize_screen <"$file.raw" >"$file"
     rm -f "$file.raw"
+}
+
+# What differs between two runs of a scene (or between two checkouts), made constant: every screen goes through
+# it in shot(), so the committed docs/demo/*.txt (make demo-docs) are normalized exactly like the screens make
+# demo-check compares them with. It replaces the checkout's path (<checkout>/), temporary paths (<tmp>), clock
+# times and time stamps (<time>), durations ("<n> ms", "<n> s"), pids ("pid <pid>") and seeds ("seed <n>"). The
+# lab's addresses, the fixed port 7878 and /run/tictactoe-demo are the same in every run and stay: they are part of
+# what a scene shows.
+normalize_screen() {
+    local tmp=${TMPDIR:-/tmp}
+    tmp=${tmp%/}
+    sed -E \
+        -e "s|$ROOT/|<checkout>/|g" \
+        -e "s#($tmp|/tmp|/var/tmp)/[A-Za-z0-9._+-]+#<tmp>#g" \
+        -e 's#[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?#<time>#g' \
+        -e 's#(^|[^0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?([^0-9:]|$)#\1<time>\3#g' \
+        -e 's#(^|[^0-9A-Za-z._])[0-9]+([.,][0-9]+)? ?(ms|s)([^0-9A-Za-z_]|$)#\1<n> \3\4#g' \
+        -e 's#(\[|\b)pid[ =:]+[0-9]+#\1pid <pid>#g' \
+        -e 's#(--seed[ =]|\bseed[ =:]+)[0-9]+#\1<n>#g'
+}
+
+# A normalized screen in the form make demo-check compares: the caption and the panes as they are, and the narration
+# with its lines sorted within each step (from one "▶" line to the next). The narration is written by several
+# processes at once (each host's dbus-monitor and log, and on host-a two apps in one log), so lines of one step can
+# come in a different order from run to run; which lines a step has, and how many of each, still has to match.
+comparable_screen() {
+    awk '
+        !narration { printf "0\t%08d\t0\t%s\n", NR, $0; if (index($0, "── narration since the previous screen") == 1) narration = 1; next }
+        /^▶ / { step++; printf "1\t%08d\t0\t%s\n", step, $0; next }
+        { printf "1\t%08d\t1\t%s\n", step, $0 }
+    ' | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 -k3,3 -k4 | cut -f4-
 }
 
 rule() {  # ── TEXT ─────… (78 columns)

@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+/// The C libraries stay behind their wrappers: only `Sources/Bonjour/` imports `CDNSSD` (Avahi's dns_sd
+/// compatibility library) and only `Sources/CursesTerminal/` imports `CNCurses` (ncursesw). Everything else uses the
+/// Swift API of those two targets. Reads the sources as text: no build setting can hide an import from it.
+final class ImportBoundaryTests: XCTestCase {
+    /// A C module and the only folder (relative to the package root) whose files may import it.
+    private static let boundaries: [(module: String, folder: String)] = [
+        ("CDNSSD", "Sources/Bonjour/"),
+        ("CNCurses", "Sources/CursesTerminal/"),
+    ]
+
+    /// `import M`, `@_implementationOnly import M`, `internal import M`, `@preconcurrency public import M`,
+    /// `import struct M.Name`, `import M.Submodule`, … at the start of a line (a comment is not an import).
+    private static func importPattern(_ module: String) throws -> NSRegularExpression {
+        try NSRegularExpression(
+            pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"#
+                + #"(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?"#
+                + NSRegularExpression.escapedPattern(for: module) + #"(?![\w])"#,
+            options: [.anchorsMatchLines])
+    }
+
+    /// The package root: this file is `<root>/Tests/EndToEndTests/ImportBoundaryTests.swift`.
+    private static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// Every `.swift` file under `Sources/`, as (path relative to the package root, contents), sorted by path.
+    private func swiftSources() throws -> [(path: String, text: String)] {
+        let root = Self.packageRoot.standardizedFileURL.path
+        let sources = Self.packageRoot.appendingPathComponent("Sources")
+        let enumerator = try XCTUnwrap(
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: [.isRegularFileKey]),
+            "cannot list \(sources.path)")
+        var files: [(path: String, text: String)] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let full = url.standardizedFileURL.path
+            let relative = full.hasPrefix(root + "/") ? String(full.dropFirst(root.count + 1)) : full
+            files.append((relative, try String(contentsOf: url, encoding: .utf8)))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// The 1-based numbers of the lines of `text` that import `module`.
+    private func importLines(of module: String, in text: String) throws -> [Int] {
+        let pattern = try Self.importPattern(module)
+        let ns = text as NSString
+        return pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
+            ns.substring(to: match.range.location).utf16.filter { $0 == 0x0A }.count + 1
+        }
+    }
+
+    func testCModulesAreImportedOnlyByTheirWrappers() throws {
+        let files = try swiftSources()
+        XCTAssertFalse(files.isEmpty, "no .swift file found under \(Self.packageRoot.path)/Sources")
+        for (module, folder) in Self.boundaries {
+            var importers: [String] = []
+            for file in files {
+                let lines = try importLines(of: module, in: file.text)
+                guard !lines.isEmpty else { continue }
+                importers.append(file.path)
+                XCTAssertTrue(
+                    file.path.hasPrefix(folder),
+                    "\(file.path) imports \(module) (line \(lines.map(String.init).joined(separator: ", "))): only "
+                        + "files under \(folder) may; use that target's Swift API instead")
+            }
+            XCTAssertFalse(
+                importers.filter { $0.hasPrefix(folder) }.isEmpty,
+                "no file under \(folder) imports \(module): the boundary check sees nothing (was the wrapper moved "
+                    + "or renamed? update ImportBoundaryTests.boundaries)")
+        }
+    }
+
+    /// The matcher itself: every form of import counts, and look-alikes do not.
+    func testTheMatcherSeesEveryFormOfImport() throws {
+        let imports = [
+            "import CDNSSD",
+            "  import CDNSSD",
+            "@_implementationOnly import CDNSSD",
+            "internal import CDNSSD",
+            "public import CDNSSD",
+            "package import CDNSSD",
+            "@preconcurrency import CDNSSD",
+            "@preconcurrency internal import CDNSSD",
+            "@testable import CDNSSD",
+            "import struct CDNSSD.DNSServiceRef",
+            "import func CDNSSD.DNSServiceRefDeallocate",
+            "import CDNSSD.Submodule",
+            "import CDNSSD // the C API",
+        ]
+        for line in imports {
+            XCTAssertEqual(try importLines(of: "CDNSSD", in: "import Foundation\n\(line)\n"), [2], "not seen: \(line)")
+        }
+        let notImports = [
+            "// import CDNSSD",
+            "import CDNSSDExtras",
+            "import Foundation",
+            "let name = \"CDNSSD\"",
+            "#if canImport(CDNSSD)",
+        ]
+        for line in notImports {
+            XCTAssertEqual(try importLines(of: "CDNSSD", in: line), [], "taken for an import: \(line)")
+        }
+    }
+}
