@@ -318,3 +318,103 @@ extension ContinuousClock.Instant {
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
+
+// MARK: What a process does on a lab host's network
+
+/// One TCP or UDP socket as `ss -tuanpH` prints it in a lab host's namespace.
+struct LabSocket: CustomStringConvertible, Hashable {
+    /// tcp or udp.
+    let netid: String
+    /// LISTEN, ESTAB, SYN-SENT, UNCONN, …
+    let state: String
+    /// Local and peer addresses with their port: 127.0.0.1:7878, [::]:7878, *:7878, 198.18.0.11:54321.
+    let local: String
+    let peer: String
+    /// The whole line, for messages.
+    let line: String
+
+    var description: String { line }
+
+    /// The host part of `ss`'s ADDRESS:PORT (no brackets, no %interface).
+    static func host(_ address: String) -> String {
+        var host = address
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        if let percent = host.firstIndex(of: "%") { host = String(host[..<percent]) }
+        return host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host.hasPrefix("127.") || host == "::1" || host.lowercased().hasPrefix("::ffff:127.")
+    }
+
+    /// True when only this machine is involved: a listener (or unconnected UDP socket) bound to a loopback address,
+    /// or a connection to a loopback peer. `*`, `::`, `0.0.0.0` and the lab address are not.
+    var isLoopbackOnly: Bool {
+        if state == "LISTEN" || state == "UNCONN" { return Self.isLoopback(Self.host(local)) }
+        return Self.isLoopback(Self.host(peer))
+    }
+
+    var isListening: Bool { state == "LISTEN" }
+}
+
+extension Lab {
+    /// The TCP and UDP sockets of process `pid` on lab host `host` (`ss -tuanpH` in the host's namespace, the lines
+    /// naming `pid=PID,`).
+    static func sockets(of pid: pid_t, on host: String) -> [LabSocket] {
+        let (_, output) = run(["exec", host, "--", "ss", "-tuanpH"])
+        return output.split(separator: "\n").compactMap { line -> LabSocket? in
+            guard line.contains("pid=\(pid),") else { return nil }
+            let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard fields.count >= 6 else { return nil }
+            return LabSocket(netid: fields[0], state: fields[1], local: fields[4], peer: fields[5], line: String(line))
+        }
+    }
+
+    /// The sockets of `pid` on `host` that reach beyond loopback (see `LabSocket.isLoopbackOnly`).
+    static func nonLoopbackSockets(of pid: pid_t, on host: String) -> [LabSocket] {
+        sockets(of: pid, on: host).filter { !$0.isLoopbackOnly }
+    }
+
+    /// The unix sockets of `pid` made in `host`'s namespace (`ss -xapH` there): a connection to the host's D-Bus,
+    /// for one. Sockets the process inherited from a parent in the machine's own namespace (Foundation's `Process`
+    /// hands each child one end of a socketpair) are not listed: they are not the program's doing.
+    static func unixSockets(of pid: pid_t, on host: String) -> [String] {
+        let (_, output) = run(["exec", host, "--", "ss", "-xapH"])
+        return output.split(separator: "\n").filter { $0.contains("pid=\(pid),") }.map(String.init)
+    }
+
+    /// Every descriptor of `pid` that is a socket of any kind (TCP, UDP, unix: the D-Bus connection too), as
+    /// `socket:[inode]` from `/proc/PID/fd` (root reads any process's). Only meaningful for a process that inherited
+    /// none (a TUI started by tmux; not a `LabProcess`, see `unixSockets`).
+    static func socketDescriptors(of pid: pid_t) -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
+            .filter { $0.hasPrefix("socket:") }
+    }
+
+    /// `dbus-monitor` on `host`'s own system bus for method calls to org.freedesktop.Avahi (from any process on that
+    /// host), started and listening. Its stdout lines are the calls: see `avahiMethodCalls`.
+    static func avahiCallMonitor(on host: String) throws -> LabProcess {
+        let bus = "unix:path=/run/tictactoe-lab/hosts/\(host)/dbus/system_bus_socket"
+        let monitor = try LabProcess(on: host, ["dbus-monitor", "--address", bus,
+                                                "type='method_call',destination='org.freedesktop.Avahi'"])
+        guard monitor.waitForLine(timeout: 15, { $0.contains("NameAcquired") || $0.contains("signal") }) != nil else {
+            monitor.terminate()
+            throw LabError.failed("dbus-monitor on \(host) did not start: \(monitor.standardError)")
+        }
+        return monitor
+    }
+}
+
+/// The method calls to Avahi a `Lab.avahiCallMonitor` saw (one line each: sender, path, interface, member).
+func avahiMethodCalls(_ monitor: LabProcess) -> [String] {
+    monitor.output.filter { $0.hasPrefix("method call") }
+}
+
+/// The member of each call (ServiceBrowserNew, EntryGroupNew, AddService, …).
+func avahiMembers(_ calls: [String]) -> [String] {
+    calls.compactMap { line in
+        line.range(of: "member=").map { String(line[$0.upperBound...].prefix { !$0.isWhitespace }) }
+    }
+}
