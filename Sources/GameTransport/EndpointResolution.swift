@@ -9,19 +9,27 @@ import Glibc
 
 /// Turns an endpoint into socket addresses with getaddrinfo, so that the gate can clear each address before anything
 /// connects to it: NIO never resolves a name behind the gate's back (`ClearedAddressResolver` hands it only cleared
-/// addresses). IP literals, scoped link-local ones included ("fe80::1%eth0"), are parsed without a lookup.
+/// addresses). IP literals, scoped link-local ones included ("fe80::1%eth0"), are parsed without any lookup; a name
+/// needs the gate's `NameLookupCapability` first, since looking it up can itself reach the local network.
 public enum EndpointResolution {
-    /// The addresses of `endpoint`, IPv6 first (as Happy Eyeballs prefers), without duplicates. Blocking lookups run
-    /// on NIO's thread pool. Throws `ConnectionError.badAddress` when the name has no address.
-    public static func addresses(of endpoint: Endpoint) async throws -> [SocketAddress] {
-        try await NIOThreadPool.singleton.runIfActive { try lookUp(endpoint) }
+    /// The addresses of an IP literal (parsed, nothing sent), or nil when `endpoint.host` is a name.
+    public static func literalAddresses(of endpoint: Endpoint) -> [SocketAddress]? {
+        try? lookUp(endpoint, numericOnly: true)
     }
 
-    static func lookUp(_ endpoint: Endpoint) throws -> [SocketAddress] {
+    /// The addresses of a host name, IPv6 first (as Happy Eyeballs prefers), without duplicates. The lookup runs on
+    /// NIO's thread pool. Throws `ConnectionError.badAddress` when the name has no address.
+    public static func addresses(of lookup: NameLookupCapability) async throws -> [SocketAddress] {
+        let endpoint = lookup.endpoint
+        return try await NIOThreadPool.singleton.runIfActive { try lookUp(endpoint, numericOnly: false) }
+    }
+
+    private static func lookUp(_ endpoint: Endpoint, numericOnly: Bool) throws -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_protocol = Int32(IPPROTO_TCP)
         hints.ai_family = AF_UNSPEC
+        if numericOnly { hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV }
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
         guard status == 0, let first = list else {

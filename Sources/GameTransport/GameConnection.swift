@@ -127,15 +127,10 @@ public final class GameConnection: Sendable {
         }
     }
 
-    /// Resolves the endpoint and asks the gate to clear its addresses; waits (in `waiting(.notAllowed)`) while the gate
-    /// says wait. Returns `.connect` with the cleared addresses, or what the state machine says after a failure.
+    /// Asks the gate to clear the endpoint's addresses, waiting (in `waiting(.notAllowed)`) while it says wait: a host
+    /// name is first cleared for its lookup, then looked up, then each address is cleared. Returns `.connect` with the
+    /// cleared addresses, or what the state machine says after a failure.
     private func checkGate() async -> (ConnectionStateMachine.Action, [ConnectCapability]) {
-        let addresses: [SocketAddress]
-        do {
-            addresses = try await EndpointResolution.addresses(of: endpoint)
-        } catch {
-            return (feed(.connectFailed("\(error)", deadlinePassed: true)), [])
-        }
         // Wakes on each change of the decision, and ends when the connection is cancelled.
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let gate = self.gate
@@ -154,23 +149,56 @@ public final class GameConnection: Sendable {
         }) {
             return (.tearDown, [])
         }
-        var iterator = wakeups.makeAsyncIterator()
+        var wakeup = wakeups.makeAsyncIterator()
+        let addresses: [SocketAddress]
+        if let literal = EndpointResolution.literalAddresses(of: endpoint) {
+            addresses = literal
+        } else {
+            let endpoint = self.endpoint
+            let origin = self.origin
+            switch await waitForClearance({ [gate.lookUp(endpoint, for: origin)] }, &wakeup) {
+            case .left(let action): return (action, [])
+            case .cleared(let lookups):
+                do {
+                    addresses = try await EndpointResolution.addresses(of: lookups[0])
+                } catch {
+                    return (feed(.connectFailed("\(error)", deadlinePassed: true)), [])
+                }
+            }
+        }
+        let origin = self.origin
+        switch await waitForClearance({ addresses.map { gate.connect(to: $0, for: origin) } }, &wakeup) {
+        case .left(let action): return (action, [])
+        case .cleared(let cleared): return (feed(.gateAllowed), cleared)
+        }
+    }
+
+    private enum Cleared<Capability> {
+        case cleared([Capability])
+        case left(ConnectionStateMachine.Action)
+    }
+
+    /// Asks `clear` again at each wake-up until it grants something (what it grants, with any waiting or refused
+    /// addresses left out), the gate refuses, or the connection is cancelled.
+    private func waitForClearance<Capability>(
+        _ clear: () -> [Clearance<Capability>], _ wakeup: inout AsyncStream<Void>.Iterator
+    ) async -> Cleared<Capability> {
         while true {
-            let clearances = addresses.map { gate.connect(to: $0, for: origin) }
+            let clearances = clear()
             let cleared = clearances.compactMap(\.capability)
-            if !cleared.isEmpty { return (feed(.gateAllowed), cleared) }
+            if !cleared.isEmpty { return .cleared(cleared) }
             for case .refused(let error) in clearances {
-                return (feed(.gateRefused("\(error)")), [])
+                return .left(feed(.gateRefused("\(error)")))
             }
-            guard case .waiting(let reason, _)? = clearances.first else { return (feed(.gateRefused("no address")), []) }
+            guard case .waiting(let reason, _)? = clearances.first else { return .left(feed(.gateRefused("no address"))) }
             feed(.gateWaiting(reason))
-            if isCancelled { return (.tearDown, []) }
-            guard await iterator.next() != nil else {
-                if isCancelled { return (.tearDown, []) }
+            if isCancelled { return .left(.tearDown) }
+            guard await wakeup.next() != nil else {
+                if isCancelled { return .left(.tearDown) }
                 // The decision cannot be watched, so the wait could never end by itself: say so and give up.
-                return (feed(.gateRefused("the local network decision cannot be watched for changes (see the log)")), [])
+                return .left(feed(.gateRefused("the local network decision cannot be watched for changes (see the log)")))
             }
-            if isCancelled { return (.tearDown, []) }
+            if isCancelled { return .left(.tearDown) }
         }
     }
 

@@ -121,6 +121,20 @@ public struct ConnectCapability: LocalNetworkCapability {
     }
 }
 
+/// Look up a host name (getaddrinfo): the lookup itself can reach the local network (mDNS for a `.local` name, the
+/// LAN's DNS server), so it is cleared before it happens, and each address it yields is cleared again before any
+/// connection. "localhost" is cleared without asking.
+public struct NameLookupCapability: LocalNetworkCapability {
+    public let endpoint: Endpoint
+    public let origin: OperationOrigin
+    public var operation: LocalNetworkOperation { .connect(endpoint) }
+
+    init(endpoint: Endpoint, origin: OperationOrigin) {
+        self.endpoint = endpoint
+        self.origin = origin
+    }
+}
+
 extension Endpoint {
     /// The numeric endpoint of a socket address (link-local IPv6 keeps its scope: "fe80::1%eth0").
     public init(_ address: SocketAddress) {

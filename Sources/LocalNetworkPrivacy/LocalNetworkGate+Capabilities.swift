@@ -32,6 +32,11 @@ extension LocalNetworkGate {
         }
     }
 
+    /// Look up the addresses of a host name (an IP literal needs no lookup: see `EndpointResolution`).
+    public func lookUp(_ endpoint: Endpoint, for origin: OperationOrigin) -> Clearance<NameLookupCapability> {
+        clearance(.connect(endpoint), origin) { _ in NameLookupCapability(endpoint: endpoint, origin: origin) }
+    }
+
     /// Returns the capability `clear` grants, asking again each time the decision changes (here or in another
     /// process); while it must wait, `onWaiting` gets each new reason. Throws the refusal (NoAuth, no manifest, the
     /// decision cannot be watched) or `CancellationError`.

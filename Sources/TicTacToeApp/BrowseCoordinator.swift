@@ -68,3 +68,49 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
     }
     return .success
 }
+
+/// Searches for games while local network access is allowed, until cancelled (a UI's Search screen): waits for
+/// permission (saying why), browses, and when access is turned off (Settings, `privacy deny`) stops browsing at
+/// once, empties the list with the reason, and waits again.
+public func searchGames(
+    gate: LocalNetworkGate, origin: OperationOrigin, onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
+) async {
+    let access = LocalNetworkAccess(gate: gate)
+    while !Task.isCancelled {
+        let capability: BrowseCapability
+        do {
+            capability = try await access.obtain({ $0.browse(GameService.type, for: origin) }) { onUpdate(.waiting($0)) }
+        } catch is CancellationError {
+            return
+        } catch LocalNetworkAccessError.refused(.noAuth) {
+            onUpdate(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
+            return
+        } catch {
+            onUpdate(.failed("\(error)"))
+            return
+        }
+        let browser = GameBrowser(capability: capability)
+        let revocations = gate.revocations()
+        let events = browser.events()
+        browser.start()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .available: onUpdate(.available)
+                    case .unavailable(let error): onUpdate(.unavailable(error.description))
+                    case .updated(let games): onUpdate(.games(games.map(GameListing.init)))
+                    }
+                }
+            }
+            group.addTask {
+                for await _ in revocations { return }  // access turned off (or the search cancelled)
+                // The decision cannot be watched (logged): browse until cancelled.
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+            await group.next()
+            browser.stop()  // at once: ends the events too
+            group.cancelAll()
+        }
+    }
+}

@@ -31,68 +31,10 @@ struct LiveNetwork {
     }
 
     func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle {
-        BrowseHandle(access: LocalNetworkAccess(gate: gate), events: events).handle
+        let gate = self.gate
+        let task = Task { await searchGames(gate: gate, origin: .searchScreen, onUpdate: events) }
+        return SessionHandle(cancel: { task.cancel() })
     }
-}
-
-/// Search for games: waits for permission (saying why), then browses.
-private final class BrowseHandle: @unchecked Sendable {
-    private let lock = NSLock()
-    private var browser: GameBrowser?
-    private var subscription: BonjourSubscription?
-    private var task: Task<Void, Never>?
-    private var cancelled = false
-
-    init(access: LocalNetworkAccess, events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
-        task = Task { [weak self] in
-            let browse: BrowseCapability
-            do {
-                browse = try await access.obtain({ $0.browse(GameService.type, for: .searchScreen) }) { events(.waiting($0)) }
-            } catch is CancellationError {
-                return
-            } catch LocalNetworkAccessError.refused(.noAuth) {
-                events(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
-                return
-            } catch {
-                events(.failed("\(error)"))
-                return
-            }
-            self?.startBrowsing(browse, events)
-        }
-    }
-
-    private func startBrowsing(_ capability: BrowseCapability, _ events: @escaping @Sendable (DiscoveryUpdate) -> Void) {
-        let browser = GameBrowser(capability: capability)
-        let proceed = lock.withLock { () -> Bool in
-            guard !cancelled else { return false }
-            self.browser = browser
-            subscription = browser.observe { event in
-                switch event {
-                case .available: events(.available)
-                case .unavailable(let error): events(.unavailable(error.description))
-                case .updated(let games): events(.games(games.map(GameListing.init)))
-                }
-            }
-            return true
-        }
-        if proceed { browser.start() }
-    }
-
-    func send(_ command: LocalCommand) {}
-
-    func cancel() {
-        let (browser, subscription) = lock.withLock { () -> (GameBrowser?, BonjourSubscription?) in
-            cancelled = true
-            return (self.browser, self.subscription)
-        }
-        task?.cancel()
-        subscription?.cancel()
-        browser?.stop()
-    }
-}
-
-extension BrowseHandle {
-    var handle: SessionHandle { SessionHandle(cancel: { self.cancel() }) }
 }
 
 extension InteractiveSession {

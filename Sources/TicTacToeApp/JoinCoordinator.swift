@@ -70,11 +70,17 @@ public func joinMatch(
             reporter.report(.discovery(.resolved(name: game.name, addresses: game.endpoints.map(\.description))))
             endpoints = game.endpoints
         case .address(let endpoint):
-            // Ask (or wait) before connecting, for the first address the endpoint has; the connection clears each.
-            let first = try await EndpointResolution.addresses(of: endpoint)[0]
-            _ = try await access.obtain(
-                { $0.connect(to: first, for: request.origin) }, waitTimeout: request.waitTimeout,
-                onWaiting: onWaiting)
+            // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
+            // name, to look it up. The connection then clears each address itself.
+            if let first = EndpointResolution.literalAddresses(of: endpoint)?.first {
+                _ = try await access.obtain(
+                    { $0.connect(to: first, for: request.origin) }, waitTimeout: request.waitTimeout,
+                    onWaiting: onWaiting)
+            } else {
+                _ = try await access.obtain(
+                    { $0.lookUp(endpoint, for: request.origin) }, waitTimeout: request.waitTimeout,
+                    onWaiting: onWaiting)
+            }
             endpoints = [endpoint]
         }
     } catch {
