@@ -4,17 +4,18 @@
 //
 // Dependencies point downward only:
 //
-//   tictactoe (executable, argument-parser commands; thin)
-//     └─ TicTacToeApp     headless match runner, transcripts, exit codes
-//          ├─ GameTransport   SwiftNIO listener + NWConnection-like connection state machine
-//          │    └─ GameProtocol   messages, frame codec with a length limit, session state machine
-//          │         └─ GameRules     pure rules and players; imports nothing
-//          └─ (next issues) TerminalUI over CNCurses, Bonjour over CDNSSD, LocalNetworkPrivacy (the gate)
-//
-// Rooms for the next issues: `CNCurses` + `TerminalUI` (the only importer of ncursesw),
-// `CDNSSD` + `Bonjour` (the only importer of dns_sd), `LocalNetworkPrivacy` (the gate every
-// local-network operation passes through). GameTransport already exposes the `waiting(reason)`
-// state and a `NetworkAccessPolicy` seam that the gate will plug into.
+//   tictactoe (executable: parses arguments, picks a front end)
+//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient only (no NIO, Bonjour, gate)
+//     │    └─ CursesTerminal     │   the only importer of CNCurses
+//     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
+//          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
+//          ├─ GameTransport      NIO listener and connection; takes the gate's capabilities
+//          │    └─ GameWire      the frame codec on ByteBuffer
+//          └─ LocalNetworkPrivacy  manifest, decision, THE gate: the only maker of LAN capabilities
+//               └─ GameProtocol  messages, session and connection states (no NIO)
+//                    └─ GameRules  pure rules and players; imports nothing
+
 import PackageDescription
 
 let package = Package(

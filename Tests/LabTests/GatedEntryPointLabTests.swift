@@ -537,14 +537,11 @@ final class GatedEntryPointLabTests: LabTestCase {
     // MARK: TUI: rematch
 
     /// What the TUI offers as a rematch: after a game of a LAN match, `r` accepts (or offers) the next game of the
-    /// same match, over the same connection: no new connection, nothing for the gate to clear. So this test checks
-    /// that (1) a rematch after access was denied opens no new socket and calls no Avahi (the one connection to
-    /// host-a is the same socket, same local port, before and after) and (2) once that match is over, playing the
-    /// same host again is a new Join, which waits while denied (nothing reaches host-a) and goes on once granted.
-    ///
-    /// Whether an existing connection should be cut when access is withdrawn is not decided here: today it
-    /// continues (as on iOS, revoking the permission does not close established connections); the test records it.
-    func testTUIRematchAfterDenyReusesTheConnectionAndANewJoinWaitsUntilGranted() throws {
+    /// same match, over the same connection. Turning access off between games ends that match at once ("Local network
+    /// access was turned off": no rematch over a connection the user no longer allows), closes the connection and
+    /// calls no Avahi; playing the same host again is a new Join, which waits while denied (nothing reaches host-a)
+    /// and goes on once granted.
+    func testTurningAccessOffEndsTheTUIMatchAndANewJoinWaitsUntilGranted() throws {
         let config = decisionDirectory(.notDetermined)
         _ = grant(config)
         // Two matches on host-a, two games each: host-a offers the rematch after game 1.
@@ -562,22 +559,24 @@ final class GatedEntryPointLabTests: LabTestCase {
         XCTAssertTrue(before.first?.hasPrefix("tcp ESTAB") == true && before.first?.hasSuffix(" \(target)") == true,
                       "not the connection to \(target): \(before)")
 
-        // Game 1 ends (we resign); host-a offers a rematch. Then access is denied.
+        // Game 1 ends (we resign); host-a offers a rematch. Then access is turned off: the match with a LAN player
+        // ends at once (no rematch over a connection the user no longer allows), and host-a sees its peer leave.
         try tui.keys("R")
         XCTAssertNotNil(tui.waitFor { $0.contains("offers a rematch") }, "no rematch offer:\n\(tui.screen)")
         XCTAssertEqual(privacy(config, ["deny"]).0, 0)
-        try tui.keys("r")
-        let rematch = tui.waitFor { $0.contains("Game 2") }
-        XCTAssertNotNil(rematch, "no game 2 after r (the connection continues after a deny today):\n\(tui.screen)")
-        let after = Lab.sockets(of: pid, on: "host-b").map { "\($0.netid) \($0.state) \($0.local) \($0.peer)" }
-        XCTAssertEqual(after, before, "the rematch changed the TUI's sockets")
+        XCTAssertNotNil(tui.waitFor { $0.contains("Local network access was turned off") },
+                        "the match did not end when access was turned off:\n\(tui.screen)")
+        let over = try XCTUnwrap(host.waitForEvent("match-over"), "\(host.output)")
+        XCTAssertEqual(over.event["end"] as? String, "peer-left", "\(host.output)")
+        var open = Lab.sockets(of: pid, on: "host-b")
+        for _ in 0..<40 where !open.isEmpty {
+            Thread.sleep(forTimeInterval: 0.25)
+            open = Lab.sockets(of: pid, on: "host-b")
+        }
+        XCTAssertEqual(open.count, 0, "the connection to host-a is still open: \(open)")
         XCTAssertEqual(avahiMethodCalls(monitor), [], "calls to Avahi in a match joined by address")
 
-        // Game 2 ends (we resign); host-a ends the match (2 games). Back to the menu, Join by address again.
-        try tui.keys("R")
-        XCTAssertNotNil(tui.waitFor { $0.contains("ended the match") || $0.contains("Match over") },
-                        "the match did not end:\n\(tui.screen)")
-        let over = try XCTUnwrap(host.waitForEvent("match-over"), "\(host.output)")
+        // Back to the menu, Join by address again: it waits.
         try tui.keys("q")
         XCTAssertNotNil(tui.waitFor("Play against the computer"), tui.screen)
         try tui.keys("a")
