@@ -185,6 +185,15 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]
         ),
+        // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
+        .testTarget(
+            name: "TicTacToeAppTests",
+            dependencies: [
+                "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
         .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"]),

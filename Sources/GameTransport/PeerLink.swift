@@ -1,5 +1,4 @@
 import GameProtocol
-import LocalNetworkPrivacy
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -19,8 +18,8 @@ public struct PeerLink {
     public let role: MatchSession.Role
     /// The peer's address, for messages and logs.
     public let remoteAddress: String
-    /// True when the peer is on this machine (loopback): such a match needs no local network permission.
-    public let isLoopbackPeer: Bool
+    /// The peer's socket address (nil if the channel does not know it).
+    public let remoteSocketAddress: SocketAddress?
     /// Round-trip measurements from the heartbeat.
     public let stats: ConnectionStats
 
@@ -46,7 +45,7 @@ public struct PeerLink {
         self.channel = channel
         self.linger = linger
         self.remoteAddress = channel.remoteAddress.map(describe) ?? "?"
-        self.isLoopbackPeer = channel.remoteAddress?.ipAddress.map { Loopback.isLoopback(host: $0) } ?? false
+        self.remoteSocketAddress = channel.remoteAddress
     }
 
     func withPeerName(_ name: String) -> PeerLink {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Logging
 
 /// The one place every local-network operation passes through: browse, advertise, listen for LAN peers, connect to
@@ -226,6 +227,13 @@ public final class LocalNetworkGate: Sendable {
         )
         startWatching(continuation) { state in continuation.yield(state) }
         return stream
+    }
+
+    /// True when talking to `address` needs no permission (loopback): a match with such a peer goes on whatever the
+    /// decision. Nil (an unknown address) counts as the local network.
+    public func isExempt(_ address: SocketAddress?) -> Bool {
+        guard let host = address?.ipAddress else { return false }
+        return isLoopbackHost(host)
     }
 
     /// Yields each time local network access stops being allowed (turned off in Settings, `privacy deny`, `privacy

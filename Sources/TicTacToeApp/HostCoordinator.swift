@@ -4,6 +4,7 @@ import GameRules
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+import Synchronization
 import NIOCore
 import NIOPosix
 
@@ -80,6 +81,18 @@ public func hostMatches(
     onListener(listener)
     let state = HostRunState()
     let matches = request.matches
+    // Turning access off closes a LAN listener at once (a match in progress ends by itself as local-network-off):
+    // nobody on the LAN is served while access is off.
+    let revocations = listen.isLoopback ? nil : gate.revocations()
+    let revocationWatch = Task {
+        guard let revocations else { return }
+        for await _ in revocations {
+            state.revoke()
+            listener.stop()
+            return
+        }
+    }
+    defer { revocationWatch.cancel() }
     do {
         try await listener.run(
             onEvent: { event in
@@ -100,7 +113,7 @@ public func hostMatches(
                     role: .host, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                let end = await runner.run(&link, stop: stop, revocation: link.isLoopbackPeer ? nil : gate.revocations())
+                let end = await runner.run(&link, stop: stop, revocation: gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations())
                 let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
                 let next = state.record(end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
                                         matches: matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)
@@ -114,7 +127,12 @@ public func hostMatches(
         reporter.report(.error(message, .cannotListen))
         return .cannotListen
     }
-    let (status, last) = state.final(stop: stop?.raised)
+    let (status, last, revoked) = state.final(stop: stop?.raised)
+    if revoked {
+        reporter.report(.error(
+            "local network access was turned off, so the host stopped listening: turn it on (Settings, "
+                + "`tictactoe privacy grant`) and host again", status))
+    }
     if let last {
         reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
                                               exit: status, end: last.end.name)))
@@ -122,29 +140,37 @@ public func hostMatches(
     return status
 }
 
-private final class HostRunState: @unchecked Sendable {
+/// What the host's matches came to: touched from the listener's tasks and the revocation watch.
+private final class HostRunState: Sendable {
     struct Last { var end: MatchSession.End; var score: MatchSession.Score; var rtt: Double? }
-    private let lock = NSLock()
-    private var completed = 0
-    private var last: Last?
-    private var scriptFailed = false
+    private struct Counts {
+        var completed = 0
+        var last: Last?
+        var scriptFailed = false
+        var revoked = false
+    }
+    private let counts = Mutex(Counts())
 
     func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: String?, matches: Int,
                 stopRaised: Bool) -> GameListener.Next {
-        lock.withLock {
-            last = Last(end: end, score: score, rtt: rtt)
-            if localFailure != nil { scriptFailed = true; return .stop }
-            if stopRaised { return .stop }
-            if case .completed = end { completed += 1 }
-            return matches > 0 && completed >= matches ? .stop : .keepListening
+        counts.withLock { counts in
+            counts.last = Last(end: end, score: score, rtt: rtt)
+            if localFailure != nil { counts.scriptFailed = true; return .stop }
+            if stopRaised || counts.revoked { return .stop }
+            if case .completed = end { counts.completed += 1 }
+            return matches > 0 && counts.completed >= matches ? .stop : .keepListening
         }
     }
 
-    func final(stop: ByeReason?) -> (ExitStatus, Last?) {
-        lock.withLock {
-            if scriptFailed { return (.scriptError, last) }
-            if let stop { return (stop == .shutdown ? .terminated : .interrupted, last) }
-            return (last?.end.exitStatus ?? .success, last)
+    /// Local network access was turned off: the host stops.
+    func revoke() { counts.withLock { $0.revoked = true } }
+
+    func final(stop: ByeReason?) -> (ExitStatus, Last?, revoked: Bool) {
+        counts.withLock { counts in
+            if counts.scriptFailed { return (.scriptError, counts.last, false) }
+            if let stop { return (stop == .shutdown ? .terminated : .interrupted, counts.last, false) }
+            if counts.revoked { return (.localNetworkNotAllowed, counts.last, true) }
+            return (counts.last?.end.exitStatus ?? .success, counts.last, false)
         }
     }
 }

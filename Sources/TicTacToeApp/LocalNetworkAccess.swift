@@ -4,9 +4,12 @@ import LocalNetworkPrivacy
 /// why) until it is granted, here or in another process, or until the wait times out.
 public struct LocalNetworkAccess: Sendable {
     public let gate: LocalNetworkGate
+    /// Measures `waitTimeout` (tests pass a clock they advance).
+    private let clock: any Clock<Duration>
 
-    public init(gate: LocalNetworkGate) {
+    public init(gate: LocalNetworkGate, clock: any Clock<Duration> = ContinuousClock()) {
         self.gate = gate
+        self.clock = clock
     }
 
     /// The capability `clear` asks the gate for, e.g. `{ $0.browse(GameService.type, for: .browseCommand) }`. While
@@ -18,6 +21,7 @@ public struct LocalNetworkAccess: Sendable {
         onWaiting: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Capability {
         let gate = self.gate
+        let clock = self.clock
         let wait: @Sendable () async throws -> Capability = {
             do {
                 return try await gate.waitUntilGranted({ clear(gate) }, onWaiting: onWaiting)
@@ -29,7 +33,7 @@ public struct LocalNetworkAccess: Sendable {
         return try await withThrowingTaskGroup(of: Capability?.self) { group in
             group.addTask { try await wait() }
             group.addTask {
-                try await Task.sleep(for: waitTimeout)
+                try await clock.sleep(for: waitTimeout)
                 return nil
             }
             defer { group.cancelAll() }

@@ -22,7 +22,7 @@ scene_play() {
     expect B "[ OK ]"
     expect B "“TicTacToe” would like to find and connect to devices on your local network."
     expect B "TicTacToe uses the local network to discover players around you."
-    heard "^host-b  privacy: gate: listen on 0\.0\.0\.0: needs the prompt"
+    heard "^host-b  privacy: gate: Host a game screen: listen on \*: needs the prompt"
     not_heard "^host-b  Avahi"
     shot deferred-2-host-prompt "host-b chose Host a game: the prompt shows the usage description (NSLocalNetworkUsageDescription); still no call to Avahi." B
 
@@ -39,7 +39,7 @@ scene_play() {
     keys A s
     expect A "[ OK ]"
     expect A "TicTacToe uses the local network to discover players around you."
-    heard "^host-a  privacy: gate: browse _tictactoe\._tcp: needs the prompt"
+    heard "^host-a  privacy: gate: Search for games screen: browse _tictactoe\._tcp: needs the prompt"
     not_heard "^host-a  Avahi"
     shot deferred-4-search-prompt "host-a chose Search for games: its own prompt (its decision is its own); no browsing yet." A
 

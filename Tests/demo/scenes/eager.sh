@@ -11,8 +11,8 @@ scene_play() {
     expect A "[ OK ]"
     expect B "[ OK ]"
     expect A "TicTacToe uses the local network to discover players around you."
-    heard "^host-a  privacy: gate: browse _tictactoe\._tcp: needs the prompt"
-    heard "^host-b  privacy: gate: browse _tictactoe\._tcp: needs the prompt"
+    heard "^host-a  privacy: gate: Search for games screen: browse _tictactoe\._tcp: needs the prompt"
+    heard "^host-b  privacy: gate: Search for games screen: browse _tictactoe\._tcp: needs the prompt"
     not_heard "Avahi"
     shot eager-1-launch "Launch with --prompt-at-launch: both apps ask before anyone did anything." A B
 

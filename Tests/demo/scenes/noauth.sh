@@ -19,7 +19,7 @@ scene_play() {
     keys A s
     expect A "Not allowed to access the network"
     expect_not A "[ OK ]"
-    heard "^host-a  privacy ERROR: gate: browse _tictactoe\._tcp: NoAuth \(kDNSServiceErr_NoAuth, -65555\): Not allowed to access the network"
+    heard "^host-a  privacy ERROR: gate: Search for games screen: browse _tictactoe\._tcp: NoAuth \(kDNSServiceErr_NoAuth, -65555\): Not allowed to access the network"
     heard "NSBonjourServices must list \"_tictactoe\._tcp\": add it to NSBonjourServices in Assets/Info-NoBonjourServices\.plist"
     settle 1
     not_heard "^host-a  Avahi"
@@ -41,7 +41,7 @@ scene_play() {
     type_text A "$(lan addr host-b):7878"
     keys A Enter
     expect A "[ OK ]"
-    heard "^host-a  privacy: gate: connect to $(lan addr host-b | sed 's/\./\\./g'):7878: needs the prompt"
+    heard "^host-a  privacy: gate: Join a game screen: connect to $(lan addr host-b | sed 's/\./\\./g'):7878: needs the prompt"
 
     step "host-a: OK (o): the game starts; host-a never called Avahi"
     keys A o

@@ -1,0 +1,267 @@
+import Bonjour
+import Foundation
+import GameProtocol
+import GameTransport
+import Logging
+import NIOCore
+import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// The app core's coordinators, in process, over loopback only. Where a test needs the local network's rules, its
+/// gate treats loopback as the LAN (so nothing but 127.0.0.1 is ever used), over a decision in a temporary directory.
+final class CoordinatorTests: XCTestCase {
+    private let origin = OperationOrigin("coordinator tests")
+
+    /// A gate over a fresh decision; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address.
+    private func makeGate(
+        _ state: LocalNetworkAuthorization, loopbackIsLAN: Bool = false, bonjourServices: [String] = ["_tictactoe._tcp"]
+    ) throws -> LocalNetworkGate {
+        let directory = NSTemporaryDirectory() + "tictactoe-core-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let store = DecisionStore(directory: directory)
+        if state != .notDetermined { try store.write(state) }
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: bonjourServices)
+        let isLoopbackHost: @Sendable (String) -> Bool
+        if loopbackIsLAN {
+            isLoopbackHost = { _ in false }
+        } else {
+            isLoopbackHost = { Loopback.isLoopback(host: $0) }
+        }
+        return LocalNetworkGate(
+            store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest }, isLoopbackHost: isLoopbackHost
+        )
+    }
+
+    private func options(_ name: String, games: Int? = 1, moveDelay: Duration = .zero) -> MatchOptions {
+        MatchOptions(name: name, player: .perfect, seed: 1, games: games, moveDelay: moveDelay)
+    }
+
+    /// Hosts on 127.0.0.1, port chosen by the kernel; returns the task, the host's reports and its port.
+    private func startHost(
+        gate: LocalNetworkGate, options: MatchOptions, matches: Int = 1, advertise: Bool = false
+    ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Int) {
+        let reports = Recorder<MatchReport>()
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: matches, advertise: advertise,
+                                  origin: origin)
+        let task = Task {
+            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) })
+        }
+        let port = try await waitForPort(reports)
+        return (task, reports, port)
+    }
+
+    private func waitForPort(_ reports: Recorder<MatchReport>) async throws -> Int {
+        for _ in 0..<1000 {
+            for case .listening(_, let port, _) in reports.all { return port }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw XCTSkip("the host did not listen: \(reports.all)")
+    }
+
+    private func joinRequest(_ port: Int) throws -> JoinRequest {
+        JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin)
+    }
+
+    // MARK: Exit codes
+
+    func testEveryFailureMapsToItsDocumentedExitCode() {
+        let cases: [(Error, ExitStatus)] = [
+            (ConnectionError.unreachable("x"), .unreachable),
+            (ConnectionError.badAddress("x"), .unreachable),
+            (ConnectionError.timedOut("x"), .timeout),
+            (ConnectionError.rejected(reason: "busy", text: "x"), .rejected),
+            (ConnectionError.protocolViolation("x"), .protocolError),
+            (ConnectionError.peerError("x"), .protocolError),
+            (ConnectionError.closedDuringHandshake, .peerLeft),
+            (ConnectionError.localNetworkRefused("x"), .localNetworkNotAllowed),
+            (LocalNetworkAccessError.refused(.manifest("x")), .localNetworkNotAllowed),
+            (LocalNetworkAccessError.timedOut(after: .seconds(1), reason: "x"), .localNetworkWaitTimedOut),
+        ]
+        for (error, status) in cases {
+            XCTAssertEqual(ExitStatus(failure: error), status, "\(error)")
+        }
+        XCTAssertEqual(ExitStatus(failure: CancellationError(), stop: .quit), .interrupted)
+        XCTAssertEqual(ExitStatus(failure: CancellationError(), stop: .shutdown), .terminated)
+        XCTAssertEqual(MatchSession.End.localNetworkOff.exitStatus, .localNetworkNotAllowed)
+        XCTAssertEqual(MatchSession.End.localNetworkOff.name, "local-network-off")
+        XCTAssertEqual(MatchSession.End.localNetworkOff.text, "local network access was turned off")
+    }
+
+    // MARK: Host and join
+
+    func testAHostAndAJoinerOnLoopbackPlayAMatchWithoutAskingAndTheHostIsNotAdvertised() async throws {
+        let gate = try makeGate(.notDetermined)  // never asked: loopback needs no permission
+        let (host, hostReports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
+        let joinReports = Recorder<MatchReport>()
+        let status = await joinMatch(try joinRequest(port), options: options("joiner", games: nil), gate: gate,
+                                     reporter: ClosureReporter { joinReports.append($0) })
+        let hostStatus = await host.value
+        XCTAssertEqual(status, .success, "\(joinReports.all)")
+        XCTAssertEqual(hostStatus, .success, "\(hostReports.all)")
+        XCTAssertEqual(gate.store.read(), .notDetermined, "nobody was asked")
+        let notAdvertised = hostReports.all.compactMap { report -> String? in
+            if case .discovery(.advertisingUnavailable(let message)) = report { return message }
+            return nil
+        }
+        XCTAssertEqual(notAdvertised.count, 1, "\(hostReports.all)")
+        XCTAssertTrue(notAdvertised.first?.contains("listens on 127.0.0.1 only") == true, "\(notAdvertised)")
+        for case .connectionState(.waiting(let reason)) in joinReports.all {
+            XCTFail("a loopback join waited: \(reason)")
+        }
+    }
+
+    func testAJoinWaitsWhileNotDeterminedAndGoesOnByItselfWhenGranted() async throws {
+        let hostGate = try makeGate(.notDetermined)
+        let (host, _, port) = try await startHost(gate: hostGate, options: options("host"))
+        let joinerGate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let joinReports = Recorder<MatchReport>()
+        let request = try joinRequest(port)
+        let join = Task {
+            await joinMatch(request, options: options("joiner", games: nil), gate: joinerGate,
+                            reporter: ClosureReporter { joinReports.append($0) })
+        }
+        let waited = await eventually {
+            joinReports.all.contains {
+                if case .connectionState(.waiting(.notAllowed)) = $0 { return true }
+                return false
+            }
+        }
+        XCTAssertTrue(waited, "\(joinReports.all)")
+        XCTAssertFalse(joinReports.all.contains { if case .connected = $0 { return true } else { return false } })
+        try DecisionStore(directory: joinerGate.store.directory).write(.allowed)  // another process grants
+        let status = await join.value
+        XCTAssertEqual(status, .success, "\(joinReports.all)")
+        _ = await host.value
+    }
+
+    func testTurningAccessOffEndsAMatchWithALANPeerAsLocalNetworkOff() async throws {
+        let hostGate = try makeGate(.notDetermined)
+        // The host thinks before each move, so the match is still going when access is turned off.
+        let (host, hostReports, port) = try await startHost(
+            gate: hostGate, options: options("host", games: 5, moveDelay: .milliseconds(200)))
+        let joinerGate = try makeGate(.allowed, loopbackIsLAN: true)
+        let joinReports = Recorder<MatchReport>()
+        let request = try joinRequest(port)
+        let join = Task {
+            await joinMatch(request, options: options("joiner", games: nil), gate: joinerGate,
+                            reporter: ClosureReporter { joinReports.append($0) })
+        }
+        let playing = await eventually {
+            joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
+        }
+        XCTAssertTrue(playing, "\(joinReports.all)")
+        try DecisionStore(directory: joinerGate.store.directory).write(.denied)  // Settings, `privacy deny`
+        let status = await join.value
+        XCTAssertEqual(status, .localNetworkNotAllowed, "\(joinReports.all)")
+        let ends = joinReports.all.compactMap { report -> MatchSession.End? in
+            if case .session(.matchOver(let end, _)) = report { return end }
+            return nil
+        }
+        XCTAssertEqual(ends, [.localNetworkOff])
+        let hostStatus = await host.value
+        XCTAssertEqual(hostStatus, .peerLeft, "\(hostReports.all)")
+    }
+
+    func testALoopbackMatchGoesOnWhenAccessIsTurnedOff() async throws {
+        let gate = try makeGate(.allowed)
+        let (host, _, port) = try await startHost(gate: gate, options: options("host", games: 2, moveDelay: .milliseconds(50)))
+        let joinReports = Recorder<MatchReport>()
+        let request = try joinRequest(port)
+        let join = Task {
+            await joinMatch(request, options: options("joiner", games: nil), gate: gate,
+                            reporter: ClosureReporter { joinReports.append($0) })
+        }
+        let playing = await eventually {
+            joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
+        }
+        XCTAssertTrue(playing)
+        try gate.store.write(.denied)
+        let status = await join.value
+        XCTAssertEqual(status, .success, "loopback needs no permission: \(joinReports.all)")
+        _ = await host.value
+    }
+
+    func testABadScriptFailsBeforeAnythingIsAskedOrOpened() async throws {
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let reports = Recorder<MatchReport>()
+        let options = MatchOptions(name: "host", player: .script(path: "/nowhere/moves.txt"), seed: 1, games: 1)
+        let request = HostRequest(target: .everyInterface, port: 0, matches: 1, origin: origin)
+        let status = await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) })
+        XCTAssertEqual(status, .scriptError)
+        XCTAssertFalse(reports.all.contains { if case .listening = $0 { return true } else { return false } })
+        XCTAssertEqual(gate.store.read(), .notDetermined)
+    }
+
+    func testAHostWithoutTheServiceInTheManifestSaysNoAuthAndIsNotAdvertised() async throws {
+        let gate = try makeGate(.allowed, loopbackIsLAN: true, bonjourServices: [])
+        let (host, reports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
+        let messages = reports.all.compactMap { report -> String? in
+            if case .discovery(.advertisingUnavailable(let message)) = report { return message }
+            return nil
+        }
+        XCTAssertEqual(messages, ["Not allowed to access the network (_tictactoe._tcp is not in NSBonjourServices)"])
+        let joiner = await joinMatch(try joinRequest(port), options: options("joiner", games: nil), gate: gate,
+                                     reporter: ClosureReporter { _ in })
+        XCTAssertEqual(joiner, .success, "it still hosts: join by address works")
+        _ = await host.value
+    }
+
+    // MARK: Waiting with a clock
+
+    func testTheWaitTimeoutEndsAWaitWithExit11WithoutSleeping() async throws {
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let clock = ManualClock()
+        let access = LocalNetworkAccess(gate: gate, clock: clock)
+        let reasons = Recorder<String>()
+        let origin = self.origin
+        let wait = Task {
+            try await access.obtain({ $0.browse("_tictactoe._tcp", for: origin) }, waitTimeout: .seconds(30)) {
+                reasons.append($0)
+            }
+        }
+        let waiting = await eventually { clock.sleeping == 1 && reasons.all.count == 1 }
+        XCTAssertTrue(waiting)
+        clock.advance(by: .seconds(29))
+        XCTAssertEqual(clock.sleeping, 1, "not yet")
+        clock.advance(by: .seconds(1))
+        do {
+            _ = try await wait.value
+            XCTFail("no timeout")
+        } catch let error as LocalNetworkAccessError {
+            XCTAssertEqual(error.exitStatus, .localNetworkWaitTimedOut)
+            XCTAssertEqual(
+                error.description,
+                "still waiting for local network permission after 30 s (--wait-timeout): "
+                    + LocalNetworkGate.waitingReason(for: .notDetermined))
+        }
+    }
+
+    func testAGrantBeforeTheWaitTimeoutWins() async throws {
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let clock = ManualClock()
+        let access = LocalNetworkAccess(gate: gate, clock: clock)
+        let origin = self.origin
+        let wait = Task { try await access.obtain({ $0.browse("_tictactoe._tcp", for: origin) }, waitTimeout: .seconds(30)) }
+        let waiting = await eventually { clock.sleeping == 1 }
+        XCTAssertTrue(waiting)
+        try DecisionStore(directory: gate.store.directory).write(.allowed)
+        let capability = try await wait.value
+        XCTAssertEqual(capability.serviceType, "_tictactoe._tcp")
+        XCTAssertEqual(capability.origin, origin)
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds (true) or 15 s pass (false): waits for other tasks and processes,
+/// never a measurement.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1500 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
