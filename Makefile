@@ -20,8 +20,9 @@ AUTO    ?=
 BIN      = .build/debug/tictactoe
 
 # Build: ncursesw and Avahi's dns_sd compatibility library (system library targets), pkg-config to find them.
-# Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps.
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi-daemon avahi-utils dbus iproute2 procps
+# Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
+# strace (what a process sends before permission).
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
