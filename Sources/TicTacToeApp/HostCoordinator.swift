@@ -58,86 +58,102 @@ public func hostMatches(
         reporter.report(.error("\(error)", .scriptError))
         return .scriptError
     }
-    let listen: ListenCapability
-    do {
-        let target = request.target
-        listen = try await LocalNetworkAccess(gate: gate).obtain(
-            { $0.listen(on: target, for: request.origin) }, waitTimeout: request.waitTimeout,
-            onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
-        )
-    } catch {
-        return reportFailure(error, reporter: reporter, stop: stop)
-    }
-    let advertising = request.advertise
-        ? BonjourHostAdvertising.make(for: listen, name: options.name, gate: gate, origin: request.origin,
-                                      reporter: reporter)
-        : nil
-    // Advertised while free for a joiner; withdrawn while a game runs (a host serves one) and at the end.
-    defer { advertising?.stop() }
-    reporter.report(.seed(options.seed))
-    let listener = GameListener(
-        capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts, logger: logger
-    )
-    onListener(listener)
     let state = HostRunState()
-    let matches = request.matches
-    // Turning access off closes a LAN listener at once (a match in progress ends by itself as local-network-off):
-    // nobody on the LAN is served while access is off.
-    let revocations = listen.isLoopback ? nil : gate.revocations()
-    let revocationWatch = Task {
-        guard let revocations else { return }
-        for await _ in revocations {
-            state.revoke()
-            listener.stop()
-            return
+    var advertising: BonjourHostAdvertising??  // decided with the first permission to listen
+    // Advertised while free for a joiner; withdrawn while a game runs (a host serves one) and at the end.
+    defer { advertising??.stop() }
+    reporter.report(.seed(options.seed))
+    // Each round waits for permission to listen, then serves until done; turning access off ends the round at once
+    // (the listener closes, a match with a LAN peer ends as local-network-off) and the host waits again.
+    while true {
+        let listen: ListenCapability
+        do {
+            let target = request.target
+            listen = try await LocalNetworkAccess(gate: gate).obtain(
+                { $0.listen(on: target, for: request.origin) }, waitTimeout: request.waitTimeout,
+                onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
+            )
+        } catch {
+            return reportFailure(error, reporter: reporter, stop: stop)
         }
-    }
-    defer { revocationWatch.cancel() }
-    do {
-        try await listener.run(
-            onEvent: { event in
-                switch event {
-                case .listening(let host, let port):
-                    reporter.report(.listening(host: host, port: port, name: options.name))
-                    advertising?.advertise(port: port)
-                case .rejectedBusy(let remote):
-                    reporter.report(.rejectedBusy(remote: remote))
-                case .handshakeFailed(let remote, let error):
-                    reporter.report(.peerFailed(remote: remote, error: error))
-                }
-            },
-            onMatch: { link in
-                advertising?.withdraw()
-                guard let controller = try? options.controller() else { return .stop }
-                var runner = MatchRunner(
-                    role: .host, controller: controller, policy: options.policy, reporter: reporter,
-                    moveDelay: options.moveDelay
-                )
-                let end = await runner.run(&link, stop: stop, revocation: gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations())
-                let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
-                let next = state.record(end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
-                                        matches: matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)
-                if let failure = runner.localFailure { reporter.report(.error(failure, .scriptError)) }
-                return next
-            }
+        if advertising == nil {
+            advertising = request.advertise
+                ? BonjourHostAdvertising.make(for: listen, name: options.name, gate: gate, origin: request.origin,
+                                              reporter: reporter)
+                : .some(nil)
+        }
+        let advertiser = advertising ?? nil
+        let listener = GameListener(
+            capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts, logger: logger
         )
-    } catch {
-        let message = "cannot listen on \(Endpoint(host: listen.target.bindHost, port: request.port)): \(error). "
-            + "If another program has the port, pick another one (0: any free port)"
-        reporter.report(.error(message, .cannotListen))
-        return .cannotListen
+        onListener(listener)
+        let revocations = listen.isLoopback ? nil : gate.revocations()
+        let revocationWatch = Task {
+            guard let revocations else { return }
+            for await _ in revocations {
+                state.revoke()
+                advertiser?.withdraw()
+                reporter.report(.discovery(.advertisingUnavailable(message: "local network access was turned off")))
+                listener.stop()
+                return
+            }
+        }
+        defer { revocationWatch.cancel() }
+        do {
+            try await serve(listener, options: options, request: request, gate: gate, state: state,
+                            advertising: advertiser, reporter: reporter, stop: stop)
+        } catch {
+            let message = "cannot listen on \(Endpoint(host: listen.target.bindHost, port: request.port)): \(error). "
+                + "If another program has the port, pick another one (0: any free port)"
+            reporter.report(.error(message, .cannotListen))
+            return .cannotListen
+        }
+        revocationWatch.cancel()
+        if state.takeRevoked(), !state.isDone, stop?.raised == nil { continue }
+        break
     }
-    let (status, last, revoked) = state.final(stop: stop?.raised)
-    if revoked {
-        reporter.report(.error(
-            "local network access was turned off, so the host stopped listening: turn it on (Settings, "
-                + "`tictactoe privacy grant`) and host again", status))
-    }
+    let (status, last) = state.final(stop: stop?.raised)
     if let last {
         reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
                                               exit: status, end: last.end.name)))
     }
     return status
+}
+
+/// One round of listening: serves joiners one at a time until the host is done or the listener is stopped.
+private func serve(
+    _ listener: GameListener, options: MatchOptions, request: HostRequest, gate: LocalNetworkGate,
+    state: HostRunState, advertising: HostAdvertising?, reporter: MatchReporter, stop: StopSignal?
+) async throws {
+    try await listener.run(
+        onEvent: { event in
+            switch event {
+            case .listening(let host, let port):
+                reporter.report(.listening(host: host, port: port, name: options.name))
+                advertising?.advertise(port: port)
+            case .rejectedBusy(let remote):
+                reporter.report(.rejectedBusy(remote: remote))
+            case .handshakeFailed(let remote, let error):
+                reporter.report(.peerFailed(remote: remote, error: error))
+            }
+        },
+        onMatch: { link in
+            advertising?.withdraw()
+            guard let controller = try? options.controller() else { return .stop }
+            var runner = MatchRunner(
+                role: .host, controller: controller, policy: options.policy, reporter: reporter,
+                moveDelay: options.moveDelay
+            )
+            let revocation = gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations()
+            let end = await runner.run(&link, stop: stop, revocation: revocation)
+            let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
+            let next = state.record(
+                end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
+                matches: request.matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)
+            if let failure = runner.localFailure { reporter.report(.error(failure, .scriptError)) }
+            return next
+        }
+    )
 }
 
 /// What the host's matches came to: touched from the listener's tasks and the revocation watch.
@@ -147,6 +163,9 @@ private final class HostRunState: Sendable {
         var completed = 0
         var last: Last?
         var scriptFailed = false
+        /// The host has served what it was asked to (or must stop): no further round.
+        var done = false
+        /// Access was turned off during this round.
         var revoked = false
     }
     private let counts = Mutex(Counts())
@@ -155,22 +174,34 @@ private final class HostRunState: Sendable {
                 stopRaised: Bool) -> GameListener.Next {
         counts.withLock { counts in
             counts.last = Last(end: end, score: score, rtt: rtt)
-            if localFailure != nil { counts.scriptFailed = true; return .stop }
-            if stopRaised || counts.revoked { return .stop }
             if case .completed = end { counts.completed += 1 }
-            return matches > 0 && counts.completed >= matches ? .stop : .keepListening
+            if localFailure != nil { counts.scriptFailed = true }
+            if localFailure != nil || stopRaised || (matches > 0 && counts.completed >= matches) {
+                counts.done = true
+                return .stop
+            }
+            return counts.revoked ? .stop : .keepListening
         }
     }
 
-    /// Local network access was turned off: the host stops.
+    /// Local network access was turned off: this round ends.
     func revoke() { counts.withLock { $0.revoked = true } }
 
-    func final(stop: ByeReason?) -> (ExitStatus, Last?, revoked: Bool) {
+    /// Whether access was turned off during the round (and forgets it for the next one).
+    func takeRevoked() -> Bool {
         counts.withLock { counts in
-            if counts.scriptFailed { return (.scriptError, counts.last, false) }
-            if let stop { return (stop == .shutdown ? .terminated : .interrupted, counts.last, false) }
-            if counts.revoked { return (.localNetworkNotAllowed, counts.last, true) }
-            return (counts.last?.end.exitStatus ?? .success, counts.last, false)
+            defer { counts.revoked = false }
+            return counts.revoked
+        }
+    }
+
+    var isDone: Bool { counts.withLock { $0.done } }
+
+    func final(stop: ByeReason?) -> (ExitStatus, Last?) {
+        counts.withLock { counts in
+            if counts.scriptFailed { return (.scriptError, counts.last) }
+            if let stop { return (stop == .shutdown ? .terminated : .interrupted, counts.last) }
+            return (counts.last?.end.exitStatus ?? .success, counts.last)
         }
     }
 }
