@@ -129,12 +129,14 @@ let package = Package(
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // The real terminal: the only importer of CNCurses.
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "TerminalUI"]
+            dependencies: ["CNCurses", "TerminalUI"],
+            swiftSettings: swift6
         ),
         .executableTarget(
             name: "tictactoe",
@@ -188,7 +190,8 @@ let package = Package(
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]
+            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"],
+            swiftSettings: swift6
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
