@@ -153,7 +153,7 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
-        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
+        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"], swiftSettings: swift6),
         .testTarget(
             name: "GameProtocolTests",
