@@ -116,7 +116,8 @@ let package = Package(
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
@@ -187,7 +188,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"], swiftSettings: swift6),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"],

@@ -24,35 +24,39 @@ public final class GameResolver: GameResolving {
     /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`). Throws `BonjourError`: `.unavailable` without a
     /// daemon, `.notFound` when nothing answered within `timeout`, `.noAddress` when the host gave no address.
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
-        let handle = OperationHandle()
         let loop = self.loop
+        let handle = DNSSDLoop.Bound(OperationHandle(), loop: loop)
         let type = capability.serviceType
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResolvedGame, Error>) in
                 loop.execute {
-                    handle.continuation = continuation
-                    if handle.cancelled {
-                        handle.resume(.failure(CancellationError()))
+                    let operationHandle = handle.value
+                    operationHandle.continuation = continuation
+                    if operationHandle.cancelled {
+                        operationHandle.resume(.failure(CancellationError()))
                         return
                     }
-                    let operation = ResolveOperation(name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop) {
-                        handle.resume($0.mapError { $0 as Error })
+                    let operation = ResolveOperation(
+                        name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop
+                    ) {
+                        operationHandle.resume($0.mapError { $0 as Error })
                     }
-                    handle.operation = operation
+                    operationHandle.operation = operation
                     operation.start()
                 }
             }
         } onCancel: {
             loop.execute {
-                handle.cancelled = true
-                handle.operation?.cancel()
-                handle.resume(.failure(CancellationError()))
+                let operationHandle = handle.value
+                operationHandle.cancelled = true
+                operationHandle.operation?.cancel()
+                operationHandle.resume(.failure(CancellationError()))
             }
         }
     }
 
-    /// Touched on the loop thread only; resumes its continuation once.
-    private final class OperationHandle: @unchecked Sendable {
+    /// Touched on the loop thread only (in a `DNSSDLoop.Bound`); resumes its continuation once.
+    private final class OperationHandle {
         var operation: ResolveOperation?
         var cancelled = false
         var continuation: CheckedContinuation<ResolvedGame, Error>?
