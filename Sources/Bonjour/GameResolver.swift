@@ -204,18 +204,23 @@ final class ResolveOperation {
         switch (type, data.count) {
         case (UInt16(kDNSServiceType_A), 4):
             guard inet_ntop(AF_INET, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return String(cString: buffer)
+            return cString(buffer)
         case (UInt16(kDNSServiceType_AAAA), 16):
             guard inet_ntop(AF_INET6, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            let text = String(cString: buffer)
+            let text = cString(buffer)
             if data[0] == 0xfe && data[1] & 0xc0 == 0x80 {  // fe80::/10 needs a scope
                 var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
                 guard interface != 0, if_indextoname(interface, &name) != nil else { return nil }
-                return text + "%" + String(cString: name)
+                return text + "%" + cString(name)
             }
             return text
         default:
             return nil
         }
+    }
+
+    /// The text of a NUL-terminated C string filled in by a C function (`String(cString:)` on an array is deprecated).
+    private static func cString(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
