@@ -18,6 +18,10 @@
 
 import PackageDescription
 
+/// The Swift 6 language mode (complete concurrency checking), target by target: the package default below stays
+/// `.v5` until every target is converted.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "tictactoe",
     platforms: [.macOS(.v15)],
@@ -44,10 +48,10 @@ let package = Package(
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
-        .target(name: "GameRules"),
+        .target(name: "GameRules", swiftSettings: swift6),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like). No NIO: front ends can use these types.
-        .target(name: "GameProtocol", dependencies: ["GameRules"]),
+        .target(name: "GameProtocol", dependencies: ["GameRules"], swiftSettings: swift6),
         // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(
             name: "GameWire",
@@ -55,7 +59,8 @@ let package = Package(
                 "GameProtocol",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and THE gate: the only
         // maker of the capabilities that Bonjour and GameTransport require for every local-network operation (browse,
@@ -85,7 +90,7 @@ let package = Package(
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
-        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"]),
+        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"], swiftSettings: swift6),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
         // local-network operation through the gate).
@@ -112,7 +117,8 @@ let package = Package(
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
@@ -125,12 +131,14 @@ let package = Package(
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // The real terminal: the only importer of CNCurses.
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "TerminalUI"]
+            dependencies: ["CNCurses", "TerminalUI"],
+            swiftSettings: swift6
         ),
         .executableTarget(
             name: "tictactoe",
@@ -147,8 +155,8 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
-        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
+        .testTarget(name: "GameRulesTests", dependencies: ["GameRules"], swiftSettings: swift6),
         .testTarget(
             name: "GameProtocolTests",
             dependencies: [
@@ -158,7 +166,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         .testTarget(
             name: "GameTransportTests",
@@ -180,10 +189,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"], swiftSettings: swift6),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]
+            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"],
+            swiftSettings: swift6
         ),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(

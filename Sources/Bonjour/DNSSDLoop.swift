@@ -1,5 +1,6 @@
 import CDNSSD
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,17 +14,24 @@ import Glibc
 /// timeout, so an idle browser sleeps in `poll()` (no busy polling, no thread per reference).
 ///
 /// Every dns_sd call, every callback and all the state of browsers and advertisers live on this thread; the public
-/// API hops onto it with `execute`. `AVAHI_COMPAT_NOWARN=1` is set before the first dns_sd call so that Avahi's
-/// banner never reaches the terminal.
+/// API hops onto it with `execute` (or `sync`), and the loop-only state of the Sendable types above it is kept in
+/// `DNSSDLoop.Bound` boxes that check the thread on every access. `AVAHI_COMPAT_NOWARN=1` is set before the first
+/// dns_sd call so that Avahi's banner never reaches the terminal.
+// Unchecked, the C boundary: `sources` and `timers` (dns_sd sockets, their handlers) belong to the loop thread alone.
+// What other threads touch (the queue, the thread's identity) is behind `crossThread`, a Mutex.
 final class DNSSDLoop: @unchecked Sendable {
     static let shared = DNSSDLoop()
 
     typealias TimerID = Int
     typealias SourceID = Int
 
-    private let lock = NSLock()
-    private var queued: [() -> Void] = []
-    private var thread: pthread_t?
+    /// What other threads touch: work for the loop, and the loop thread once it runs.
+    private struct CrossThread {
+        var queued: [@Sendable () -> Void] = []
+        var thread: pthread_t?
+    }
+
+    private let crossThread = Mutex(CrossThread())
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -45,34 +53,57 @@ final class DNSSDLoop: @unchecked Sendable {
     }
 
     /// Runs `body` on the loop thread (later, even when called from it).
-    func execute(_ body: @escaping () -> Void) {
-        lock.lock()
-        queued.append(body)
-        let mustStart = thread == nil
-        if mustStart { startThread() }
-        lock.unlock()
+    func execute(_ body: @escaping @Sendable () -> Void) {
+        crossThread.withLock { state in
+            state.queued.append(body)
+            if state.thread == nil { state.thread = startThread() }
+        }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
 
     /// Runs `body` on the loop thread and waits for it (inline when already there).
-    func sync<T>(_ body: @escaping () -> T) -> T {
+    func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         if isOnLoop { return body() }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: T?
+        let result = Mutex<T?>(nil)
         execute {
-            result = body()
+            let value = body()
+            result.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        return result!
+        return result.withLock { $0 }!
     }
 
     var isOnLoop: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let thread else { return false }
+        guard let thread = crossThread.withLock({ $0.thread }) else { return false }
         return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// State that belongs to the loop thread, held by a Sendable type (a browser, an advertiser) that other threads
+    /// use: only the loop reaches `value` (checked), as with SwiftNIO's `NIOLoopBound`.
+    // Unchecked, the C boundary's thread confinement: checked at run time on every access.
+    final class Bound<Value>: @unchecked Sendable {
+        private let loop: DNSSDLoop
+        private var stored: Value
+
+        init(_ value: Value, loop: DNSSDLoop) {
+            self.loop = loop
+            self.stored = value
+        }
+
+        /// The value; on the loop thread only.
+        var value: Value {
+            get {
+                precondition(loop.isOnLoop, "Bonjour: loop-bound state used off the Bonjour thread")
+                return stored
+            }
+            set {
+                precondition(loop.isOnLoop, "Bonjour: loop-bound state used off the Bonjour thread")
+                stored = newValue
+            }
+        }
     }
 
     // MARK: loop thread only
@@ -105,8 +136,8 @@ final class DNSSDLoop: @unchecked Sendable {
 
     // MARK: the thread
 
-    /// Called with `lock` held.
-    private func startThread() {
+    /// Called with `crossThread` locked (the new thread waits for it before it runs anything); returns the thread.
+    private func startThread() -> pthread_t {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
@@ -119,13 +150,11 @@ final class DNSSDLoop: @unchecked Sendable {
         }, box.toOpaque())
         pthread_attr_destroy(&attributes)
         guard result == 0 else { fatalError("Bonjour: cannot start its thread (\(result))") }
-        thread = created
+        return created
     }
 
     private func run() {
-        lock.lock()
-        thread = pthread_self()
-        lock.unlock()
+        crossThread.withLock { $0.thread = pthread_self() }
         var pollfds: [pollfd] = []
         var ids: [SourceID] = []
         while true {
@@ -151,10 +180,10 @@ final class DNSSDLoop: @unchecked Sendable {
 
     private func runQueued() {
         while true {
-            lock.lock()
-            let batch = queued
-            queued.removeAll()
-            lock.unlock()
+            let batch = crossThread.withLock { state in
+                defer { state.queued.removeAll() }
+                return state.queued
+            }
             if batch.isEmpty { return }
             for body in batch { body() }
         }
@@ -171,10 +200,7 @@ final class DNSSDLoop: @unchecked Sendable {
 
     /// Milliseconds until the next timer (rounded up), or -1 (sleep until a socket or the wakeup pipe is readable).
     private func pollTimeout() -> Int32 {
-        lock.lock()
-        let hasQueued = !queued.isEmpty
-        lock.unlock()
-        if hasQueued { return 0 }
+        if crossThread.withLock({ !$0.queued.isEmpty }) { return 0 }
         guard let next = timers.values.map(\.deadline).min() else { return -1 }
         let remaining = next - .now
         if remaining <= .zero { return 0 }

@@ -1,20 +1,19 @@
-import Foundation
+import Synchronization
 
 /// A subscription to a browser's or advertiser's events; `cancel()` (or deinit) ends it.
-public final class BonjourSubscription: @unchecked Sendable {
+public final class BonjourSubscription: Sendable {
     private let onCancel: @Sendable () -> Void
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Mutex(false)
 
     init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
     }
 
     public func cancel() {
-        lock.lock()
-        let first = !cancelled
-        cancelled = true
-        lock.unlock()
+        let first = cancelled.withLock { cancelled in
+            defer { cancelled = true }
+            return !cancelled
+        }
         if first { onCancel() }
     }
 
@@ -23,19 +22,22 @@ public final class BonjourSubscription: @unchecked Sendable {
 
 /// Fans events out to any number of subscribers. Publishing and a new subscriber's replay of the current state both
 /// happen on the loop thread, so every subscriber sees the state and then the changes, in order.
-final class EventBroadcaster<Event: Sendable>: @unchecked Sendable {
+final class EventBroadcaster<Event: Sendable>: Sendable {
+    private struct Subscribers {
+        var handlers: [Int: @Sendable (Event) -> Void] = [:]
+        var finishers: [Int: @Sendable () -> Void] = [:]
+        var active: Set<Int> = []
+        var nextID = 0
+    }
+
     private let loop: DNSSDLoop
-    private let lock = NSLock()
-    private var handlers: [Int: @Sendable (Event) -> Void] = [:]
-    private var finishers: [Int: @Sendable () -> Void] = [:]
-    private var active: Set<Int> = []
-    private var nextID = 0
+    private let subscribers = Mutex(Subscribers())
     /// The current state as events, for new subscribers (loop thread).
-    private let replay: () -> [Event]
+    private let replay: DNSSDLoop.Bound<() -> [Event]>
 
     init(loop: DNSSDLoop = .shared, replay: @escaping () -> [Event]) {
         self.loop = loop
-        self.replay = replay
+        self.replay = DNSSDLoop.Bound(replay, loop: loop)
     }
 
     /// Handlers run on the Bonjour thread: keep them short (hop to your own queue).
@@ -46,19 +48,20 @@ final class EventBroadcaster<Event: Sendable>: @unchecked Sendable {
     private func observe(_ handler: @escaping @Sendable (Event) -> Void, finish: (@Sendable () -> Void)?)
         -> BonjourSubscription
     {
-        lock.lock()
-        nextID += 1
-        let id = nextID
-        handlers[id] = handler
-        finishers[id] = finish
-        lock.unlock()
+        let id = subscribers.withLock { subscribers in
+            subscribers.nextID += 1
+            subscribers.handlers[subscribers.nextID] = handler
+            subscribers.finishers[subscribers.nextID] = finish
+            return subscribers.nextID
+        }
         loop.execute { [self] in
-            lock.lock()
-            let handler = handlers[id]
-            if handler != nil { active.insert(id) }
-            lock.unlock()
+            let handler = subscribers.withLock { subscribers in
+                let handler = subscribers.handlers[id]
+                if handler != nil { subscribers.active.insert(id) }
+                return handler
+            }
             guard let handler else { return }
-            for event in replay() { handler(event) }
+            for event in replay.value() { handler(event) }
         }
         return BonjourSubscription { [weak self] in self?.remove(id) }
     }
@@ -66,40 +69,32 @@ final class EventBroadcaster<Event: Sendable>: @unchecked Sendable {
     func stream() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let subscription = observe({ continuation.yield($0) }, finish: { continuation.finish() })
-        let box = SubscriptionBox(subscription)
-        continuation.onTermination = { _ in box.subscription.cancel() }
+        continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }
 
-    private final class SubscriptionBox: @unchecked Sendable {
-        let subscription: BonjourSubscription
-        init(_ subscription: BonjourSubscription) { self.subscription = subscription }
-    }
-
     private func remove(_ id: Int) {
-        lock.lock()
-        handlers[id] = nil
-        finishers[id] = nil
-        active.remove(id)
-        lock.unlock()
+        subscribers.withLock { subscribers in
+            subscribers.handlers[id] = nil
+            subscribers.finishers[id] = nil
+            subscribers.active.remove(id)
+        }
     }
 
     /// Ends every subscription (streams finish; handlers are dropped).
     func finishAll() {
-        lock.lock()
-        let finish = Array(finishers.values)
-        handlers = [:]
-        finishers = [:]
-        active = []
-        lock.unlock()
+        let finish = subscribers.withLock { subscribers in
+            defer { subscribers = Subscribers(nextID: subscribers.nextID) }
+            return Array(subscribers.finishers.values)
+        }
         for body in finish { body() }
     }
 
     /// Loop thread only.
     func publish(_ event: Event) {
-        lock.lock()
-        let targets = active.sorted().compactMap { handlers[$0] }
-        lock.unlock()
+        let targets = subscribers.withLock { subscribers in
+            subscribers.active.sorted().compactMap { subscribers.handlers[$0] }
+        }
         for handler in targets { handler(event) }
     }
 }

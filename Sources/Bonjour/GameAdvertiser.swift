@@ -8,8 +8,9 @@ import Logging
 /// Without a daemon, or when it dies, subscribers get `.unavailable`; registration is retried with backoff and
 /// resumes by itself. `withdraw()` (the game started) deallocates the registration, which withdraws it at once.
 ///
-/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`).
-public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
+/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`), where the registration's
+/// state lives (`AdvertiserState`).
+public final class GameAdvertiser: GameAdvertising, Sendable {
     /// The name asked for (cut to the 63 bytes a DNS label allows).
     public let requestedName: String
     public let txt: TXTRecord
@@ -17,16 +18,8 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
     public let capability: AdvertiseCapability
 
     private let loop: DNSSDLoop
-    private let logger: Logger
-    private var broadcaster: EventBroadcaster<AdvertiserEvent>!
-
-    // Loop thread only.
-    private var wanted = false
-    private var port: Int?
-    private var ref: ServiceRef?
-    private var state: AdvertiserEvent?
-    private var backoff: Backoff
-    private var retryTimer: DNSSDLoop.TimerID?
+    private let broadcaster: EventBroadcaster<AdvertiserEvent>
+    private let state: DNSSDLoop.Bound<AdvertiserState>
 
     /// Advertises under `capability`'s service type (the gate cleared it: see `LocalNetworkGate.advertise`).
     public init(
@@ -38,38 +31,31 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
         self.requestedName = GameService.instanceName(name)
         self.txt = txt
         self.loop = .shared
-        self.logger = logger
-        self.backoff = backoff
-        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in self?.state.map { [$0] } ?? [] }
+        let state = AdvertiserState(
+            requestedName: requestedName, serviceType: capability.serviceType, txt: txt, backoff: backoff,
+            logger: logger, loop: loop
+        )
+        self.broadcaster = state.broadcaster
+        self.state = DNSSDLoop.Bound(state, loop: loop)
     }
 
     deinit {
-        let ref = self.ref
-        loop.execute { ref?.cancel() }
+        let state = self.state
+        loop.execute { state.value.abandon() }
     }
 
     public func advertise(port: Int) {
-        loop.execute { [self] in
-            let samePort = self.port == port
-            wanted = true
-            self.port = port
-            if samePort && (ref != nil || retryTimer != nil) { return }
-            ref?.cancel()
-            ref = nil
-            loop.cancelTimer(retryTimer)
-            retryTimer = nil
-            register()
-        }
+        loop.execute { [state] in state.value.advertise(port: port) }
     }
 
     public func withdraw() {
-        loop.execute { [self] in withdrawOnLoop() }
+        loop.execute { [state] in state.value.withdrawOnLoop() }
     }
 
     public func stop() {
-        loop.sync { [self] in
-            withdrawOnLoop()
-            broadcaster.finishAll()
+        loop.sync { [state] in
+            state.value.withdrawOnLoop()
+            state.value.broadcaster.finishAll()
         }
     }
 
@@ -79,10 +65,55 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
     public func observe(_ handler: @escaping @Sendable (AdvertiserEvent) -> Void) -> BonjourSubscription {
         broadcaster.observe(handler)
     }
+}
 
-    // MARK: loop thread
+/// The registration itself, on the loop thread only.
+private final class AdvertiserState {
+    private let requestedName: String
+    private let serviceType: String
+    private let txt: TXTRecord
+    private let logger: Logger
+    private let loop: DNSSDLoop
+    private(set) var broadcaster: EventBroadcaster<AdvertiserEvent>!
 
-    private func withdrawOnLoop() {
+    private var wanted = false
+    private var port: Int?
+    private var ref: ServiceRef?
+    private var state: AdvertiserEvent?
+    private var backoff: Backoff
+    private var retryTimer: DNSSDLoop.TimerID?
+
+    init(
+        requestedName: String, serviceType: String, txt: TXTRecord, backoff: Backoff, logger: Logger, loop: DNSSDLoop
+    ) {
+        self.requestedName = requestedName
+        self.serviceType = serviceType
+        self.txt = txt
+        self.backoff = backoff
+        self.logger = logger
+        self.loop = loop
+        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in self?.state.map { [$0] } ?? [] }
+    }
+
+    /// The advertiser is gone: deallocate the registration (Avahi withdraws it).
+    func abandon() {
+        ref?.cancel()
+    }
+
+    func advertise(port: Int) {
+        let samePort = self.port == port
+        wanted = true
+        self.port = port
+        if samePort && (ref != nil || retryTimer != nil) { return }
+        ref?.cancel()
+        ref = nil
+        loop.cancelTimer(retryTimer)
+        retryTimer = nil
+        register()
+    }
+
+
+    func withdrawOnLoop() {
         wanted = false
         loop.cancelTimer(retryTimer)
         retryTimer = nil
@@ -99,7 +130,7 @@ public final class GameAdvertiser: GameAdvertising, @unchecked Sendable {
         let context = RegisterContext { [weak self] error, name in self?.registered(error: error, name: name) }
         let bytes = txt.wire
         let name = requestedName
-        let type = capability.serviceType
+        let type = serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
             reference, contextPointer in
             bytes.withUnsafeBytes { buffer in

@@ -9,8 +9,9 @@ import Logging
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
 ///
-/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`).
-public final class GameBrowser: GameBrowsing, @unchecked Sendable {
+/// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`), where the browse's state
+/// lives (`BrowserState`).
+public final class GameBrowser: GameBrowsing, Sendable {
     public struct Configuration: Sendable {
         /// List updates wait for this long without changes…
         public var debounceQuiet: Duration = .milliseconds(100)
@@ -25,25 +26,11 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     }
 
     private let loop: DNSSDLoop
-    private let configuration: Configuration
-    private let logger: Logger
     private let resolver: GameResolver
     /// The gate's permission: the type browsed is the one it cleared.
     public let capability: BrowseCapability
-    private var broadcaster: EventBroadcaster<BrowserEvent>!
-
-    // Loop thread only.
-    private var running = false
-    private var browseRef: ServiceRef?
-    private var registry = BrowseRegistry()
-    private var debouncer: Debouncer
-    private var backoff: Backoff
-    private var retryTimer: DNSSDLoop.TimerID?
-    private var flushTimer: DNSSDLoop.TimerID?
-    private var hidden: Set<String> = []
-    private var classifying: [String: ResolveOperation] = [:]
-    private var availability: BrowserEvent?
-    private var lastList: [DiscoveredGame] = []
+    private let broadcaster: EventBroadcaster<BrowserEvent>
+    private let state: DNSSDLoop.Bound<BrowserState>
 
     /// Browses `capability`'s service type (the gate cleared it: see `LocalNetworkGate.browse`).
     public init(
@@ -53,53 +40,28 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
         self.capability = capability
         self.resolver = GameResolver(capability: capability)
         self.loop = .shared
-        self.configuration = configuration
-        self.logger = logger
-        self.debouncer = Debouncer(quiet: configuration.debounceQuiet, maxDelay: configuration.debounceMaxDelay)
-        self.backoff = configuration.backoff
-        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in
-            guard let self else { return [] }
-            return (availability.map { [$0] } ?? []) + [.updated(lastList)]
-        }
+        let state = BrowserState(
+            serviceType: capability.serviceType, configuration: configuration, logger: logger, loop: loop
+        )
+        self.broadcaster = state.broadcaster
+        self.state = DNSSDLoop.Bound(state, loop: loop)
     }
 
     deinit {
-        let ref = browseRef
-        let operations = classifying
-        loop.execute {
-            ref?.cancel()
-            for operation in operations.values { operation.cancel() }
-        }
+        let state = self.state
+        loop.execute { state.value.abandon() }
     }
 
     public func start() {
-        loop.execute { [self] in
-            guard !running else { return }
-            running = true
-            attemptBrowse()
-        }
+        loop.execute { [state] in state.value.start() }
     }
 
     public func stop() {
-        loop.sync { [self] in
-            running = false
-            loop.cancelTimer(retryTimer)
-            loop.cancelTimer(flushTimer)
-            retryTimer = nil
-            flushTimer = nil
-            dropResults()
-            availability = nil
-            lastList = []
-            backoff.reset()
-            broadcaster.finishAll()
-        }
+        loop.sync { [state] in state.value.stop() }
     }
 
     public func setHiddenNames(_ names: Set<String>) {
-        loop.execute { [self] in
-            hidden = names
-            if running { emitList() }
-        }
+        loop.execute { [state] in state.value.setHiddenNames(names) }
     }
 
     public func events() -> AsyncStream<BrowserEvent> { broadcaster.stream() }
@@ -112,8 +74,71 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
         try await resolver.resolve(name, timeout: timeout)
     }
+}
 
-    // MARK: loop thread
+/// The browse itself, on the loop thread only.
+private final class BrowserState {
+    private let serviceType: String
+    private let configuration: GameBrowser.Configuration
+    private let logger: Logger
+    private let loop: DNSSDLoop
+    private(set) var broadcaster: EventBroadcaster<BrowserEvent>!
+
+    private var running = false
+    private var browseRef: ServiceRef?
+    private var registry = BrowseRegistry()
+    private var debouncer: Debouncer
+    private var backoff: Backoff
+    private var retryTimer: DNSSDLoop.TimerID?
+    private var flushTimer: DNSSDLoop.TimerID?
+    private var hidden: Set<String> = []
+    private var classifying: [String: ResolveOperation] = [:]
+    private var availability: BrowserEvent?
+    private var lastList: [DiscoveredGame] = []
+
+    init(serviceType: String, configuration: GameBrowser.Configuration, logger: Logger, loop: DNSSDLoop) {
+        self.serviceType = serviceType
+        self.configuration = configuration
+        self.logger = logger
+        self.loop = loop
+        self.debouncer = Debouncer(quiet: configuration.debounceQuiet, maxDelay: configuration.debounceMaxDelay)
+        self.backoff = configuration.backoff
+        self.broadcaster = EventBroadcaster(loop: loop) { [weak self] in
+            guard let self else { return [] }
+            return (availability.map { [$0] } ?? []) + [.updated(lastList)]
+        }
+    }
+
+    /// The browser is gone: release the references (callbacks and timers find nothing to do).
+    func abandon() {
+        browseRef?.cancel()
+        for operation in classifying.values { operation.cancel() }
+    }
+
+    func start() {
+        guard !running else { return }
+        running = true
+        attemptBrowse()
+    }
+
+    func stop() {
+        running = false
+        loop.cancelTimer(retryTimer)
+        loop.cancelTimer(flushTimer)
+        retryTimer = nil
+        flushTimer = nil
+        dropResults()
+        availability = nil
+        lastList = []
+        backoff.reset()
+        broadcaster.finishAll()
+    }
+
+    func setHiddenNames(_ names: Set<String>) {
+        hidden = names
+        if running { emitList() }
+    }
+
 
     private func attemptBrowse() {
         retryTimer = nil
@@ -121,7 +146,7 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
         let context = BrowseContext { [weak self] flags, interface, error, name in
             self?.browsed(flags: flags, interface: interface, error: error, name: name)
         }
-        let type = capability.serviceType
+        let type = serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
             DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
         }
@@ -159,8 +184,9 @@ public final class GameBrowser: GameBrowsing, @unchecked Sendable {
     /// Resolves a new instance once to read its TXT record.
     private func classify(_ name: String) {
         classifying[name]?.cancel()
-        let operation = ResolveOperation(name: name, type: capability.serviceType, wantAddresses: false, timeout: configuration.classifyTimeout,
-                                         loop: loop) { [weak self] result in
+        let operation = ResolveOperation(
+            name: name, type: serviceType, wantAddresses: false, timeout: configuration.classifyTimeout, loop: loop
+        ) { [weak self] result in
             guard let self else { return }
             classifying[name] = nil
             switch result {

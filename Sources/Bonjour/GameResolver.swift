@@ -24,35 +24,39 @@ public final class GameResolver: GameResolving {
     /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`). Throws `BonjourError`: `.unavailable` without a
     /// daemon, `.notFound` when nothing answered within `timeout`, `.noAddress` when the host gave no address.
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
-        let handle = OperationHandle()
         let loop = self.loop
+        let handle = DNSSDLoop.Bound(OperationHandle(), loop: loop)
         let type = capability.serviceType
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResolvedGame, Error>) in
                 loop.execute {
-                    handle.continuation = continuation
-                    if handle.cancelled {
-                        handle.resume(.failure(CancellationError()))
+                    let operationHandle = handle.value
+                    operationHandle.continuation = continuation
+                    if operationHandle.cancelled {
+                        operationHandle.resume(.failure(CancellationError()))
                         return
                     }
-                    let operation = ResolveOperation(name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop) {
-                        handle.resume($0.mapError { $0 as Error })
+                    let operation = ResolveOperation(
+                        name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop
+                    ) {
+                        operationHandle.resume($0.mapError { $0 as Error })
                     }
-                    handle.operation = operation
+                    operationHandle.operation = operation
                     operation.start()
                 }
             }
         } onCancel: {
             loop.execute {
-                handle.cancelled = true
-                handle.operation?.cancel()
-                handle.resume(.failure(CancellationError()))
+                let operationHandle = handle.value
+                operationHandle.cancelled = true
+                operationHandle.operation?.cancel()
+                operationHandle.resume(.failure(CancellationError()))
             }
         }
     }
 
-    /// Touched on the loop thread only; resumes its continuation once.
-    private final class OperationHandle: @unchecked Sendable {
+    /// Touched on the loop thread only (in a `DNSSDLoop.Bound`); resumes its continuation once.
+    private final class OperationHandle {
         var operation: ResolveOperation?
         var cancelled = false
         var continuation: CheckedContinuation<ResolvedGame, Error>?
@@ -200,18 +204,23 @@ final class ResolveOperation {
         switch (type, data.count) {
         case (UInt16(kDNSServiceType_A), 4):
             guard inet_ntop(AF_INET, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return String(cString: buffer)
+            return cString(buffer)
         case (UInt16(kDNSServiceType_AAAA), 16):
             guard inet_ntop(AF_INET6, data, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            let text = String(cString: buffer)
+            let text = cString(buffer)
             if data[0] == 0xfe && data[1] & 0xc0 == 0x80 {  // fe80::/10 needs a scope
                 var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
                 guard interface != 0, if_indextoname(interface, &name) != nil else { return nil }
-                return text + "%" + String(cString: name)
+                return text + "%" + cString(name)
             }
             return text
         default:
             return nil
         }
+    }
+
+    /// The text of a NUL-terminated C string filled in by a C function (`String(cString:)` on an array is deprecated).
+    private static func cString(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

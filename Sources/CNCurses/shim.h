@@ -9,4 +9,12 @@
 #endif
 #include <locale.h>
 #include <ncursesw/curses.h>
+#include <stdio.h>
+
+// C globals as functions: Swift 6 refuses to read C global variables (shared mutable state), not function results.
+// Only the UI thread calls curses (see CursesTerminal).
+static inline WINDOW *cncurses_stdscr(void) { return stdscr; }
+static inline WINDOW *cncurses_curscr(void) { return curscr; }
+static inline FILE *cncurses_stdin(void) { return stdin; }
+static inline FILE *cncurses_stdout(void) { return stdout; }
 #endif

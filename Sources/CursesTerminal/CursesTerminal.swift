@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import Synchronization
 import TerminalUI
 
 /// The real terminal: ncursesw. The only module that imports curses; everything above speaks `Terminal`.
@@ -24,7 +25,7 @@ public final class CursesTerminal: Terminal {
         var previous = sigset_t()
         sigfillset(&all)
         sigprocmask(SIG_BLOCK, &all, &previous)
-        let screen = newterm(nil, stdout, stdin)
+        let screen = newterm(nil, cncurses_stdout(), cncurses_stdin())
         sigprocmask(SIG_SETMASK, &previous, nil)
         guard screen != nil else { throw Failure.noTerminal }
         started = true
@@ -33,9 +34,9 @@ public final class CursesTerminal: Terminal {
         cbreak()
         noecho()
         nonl()
-        intrflush(stdscr, false)
-        keypad(stdscr, true)
-        nodelay(stdscr, true)
+        intrflush(cncurses_stdscr(), false)
+        keypad(cncurses_stdscr(), true)
+        nodelay(cncurses_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
         mousemask(Self.button1Events, nil)
@@ -62,19 +63,19 @@ public final class CursesTerminal: Terminal {
     }
 
     public var size: TerminalSize {
-        TerminalSize(rows: Int(getmaxy(stdscr)), columns: Int(getmaxx(stdscr)))
+        TerminalSize(rows: Int(getmaxy(cncurses_stdscr())), columns: Int(getmaxx(cncurses_stdscr())))
     }
 
     public func present(_ canvas: Canvas) {
-        werase(stdscr)
+        werase(cncurses_stdscr())
         for row in 0..<min(canvas.size.rows, size.rows) {
             for run in canvas.runs(row: row) {
-                wattrset(stdscr, Int32(truncatingIfNeeded: attributes(for: run.style)))
-                _ = mvwaddstr(stdscr, Int32(row), Int32(run.column), run.text)
+                wattrset(cncurses_stdscr(), Int32(truncatingIfNeeded: attributes(for: run.style)))
+                _ = mvwaddstr(cncurses_stdscr(), Int32(row), Int32(run.column), run.text)
             }
         }
-        wattrset(stdscr, 0)
-        wrefresh(stdscr)
+        wattrset(cncurses_stdscr(), 0)
+        wrefresh(cncurses_stdscr())
     }
 
     public func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool {
@@ -93,7 +94,7 @@ public final class CursesTerminal: Terminal {
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
                 resizeterm(Int32(window.ws_row), Int32(window.ws_col))
             }
-            clearok(curscr, true)
+            clearok(cncurses_curscr(), true)
             resized = true
         }
         return true
@@ -108,14 +109,15 @@ public final class CursesTerminal: Terminal {
         guard pipe(&fds) == 0 else { return }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         resizePipe = (fds[0], fds[1])
-        CursesTerminal.resizeWriteDescriptor = fds[1]
+        CursesTerminal.resizeWriteDescriptor.store(fds[1], ordering: .releasing)
         signal(SIGWINCH) { _ in
             var byte: UInt8 = 1
-            _ = write(CursesTerminal.resizeWriteDescriptor, &byte, 1)
+            _ = write(CursesTerminal.resizeWriteDescriptor.load(ordering: .acquiring), &byte, 1)
         }
     }
 
-    nonisolated(unsafe) private static var resizeWriteDescriptor: Int32 = -1
+    /// The SIGWINCH handler's pipe: an atomic (lock-free, so async-signal-safe) rather than a lock.
+    private static let resizeWriteDescriptor = Atomic<Int32>(-1)
 
     public func readKeys() -> [Key] {
         var keys: [Key] = []
@@ -125,7 +127,7 @@ public final class CursesTerminal: Terminal {
         }
         var character: wint_t = 0
         while true {
-            let result = wget_wch(stdscr, &character)
+            let result = wget_wch(cncurses_stdscr(), &character)
             if result == ERR { break }
             if result == KEY_CODE_YES {
                 if let key = functionKey(Int32(character)) { keys.append(key) }

@@ -41,6 +41,8 @@ public enum AppInput: Sendable {
     case gate(LocalNetworkVerdict, NetworkIntent, prompt: (title: String, message: String)?)
     /// The local network decision or the manifest changed (read for Settings).
     case privacy(PrivacyInfo)
+    /// The decision changed elsewhere (another process, `tictactoe privacy grant`): read it again (`.privacy`).
+    case privacyChanged
     /// Start as an app "just recompiled for iOS 14" does: prompt and browse at launch (`--prompt-at-launch`).
     case launchEagerly
 }
@@ -139,6 +141,8 @@ public struct AppModel: Sendable {
         case .privacy(let info):
             privacy = info
             return []
+        case .privacyChanged:
+            return [.loadPrivacyInfo]
         case .launchEagerly:
             screen = .search(SearchState())
             return [.checkNetwork(.search)]

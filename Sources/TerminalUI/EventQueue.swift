@@ -1,9 +1,9 @@
 import Foundation
+import Synchronization
 
 /// Inputs from other threads (network, signals) for the UI loop, with a pipe that wakes the loop's `poll`.
-public final class EventQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending: [AppInput] = []
+public final class EventQueue: Sendable {
+    private let pending = Mutex<[AppInput]>([])
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -27,7 +27,7 @@ public final class EventQueue: @unchecked Sendable {
     public var wakeDescriptor: Int32 { readEnd }
 
     public func post(_ input: AppInput) {
-        lock.withLock { pending.append(input) }
+        pending.withLock { $0.append(input) }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
@@ -36,7 +36,7 @@ public final class EventQueue: @unchecked Sendable {
     public func drain() -> [AppInput] {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(readEnd, &buffer, buffer.count) > 0 {}
-        return lock.withLock {
+        return pending.withLock { pending in
             defer { pending = [] }
             return pending
         }

@@ -165,8 +165,8 @@ public final class UIApp {
         case .loadPrivacyInfo:
             if watching == nil {
                 // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
-                let info = privacy.info
-                watching = privacy.watch { [queue] in queue.post(.privacy(info())) }
+                // The watcher calls from its own thread: it only posts; the decision is read here, on the UI thread.
+                watching = privacy.watch { [queue] in queue.post(.privacyChanged) }
             }
             return .feed(privacyInfo())
         case .stopBrowsing:

@@ -1,4 +1,5 @@
 import Bonjour
+import Synchronization
 import XCTest
 
 /// The fakes a UI is tested with behave like the real browser and advertiser towards subscribers.
@@ -90,9 +91,8 @@ final class FakeDiscoveryTests: XCTestCase {
     }
 }
 
-final class Recorder<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [T] = []
-    func append(_ item: T) { lock.withLock { items.append(item) } }
-    var values: [T] { lock.withLock { items } }
+final class Recorder<T: Sendable>: Sendable {
+    private let items = Mutex<[T]>([])
+    func append(_ item: T) { items.withLock { $0.append(item) } }
+    var values: [T] { items.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GameClient
+import Synchronization
 import TerminalUI
 
 /// A terminal for tests: replays a script of keys and resizes, records every frame as text, and keeps a virtual
@@ -84,11 +85,13 @@ final class FakeTerminal: Terminal {
 
 /// A network that records what the UI asked for and lets tests answer.
 final class FakeNetwork {
-    final class Handle {
-        var sent: [LocalCommandRecord] = []
-        var cancelled = false
-        func send(_ command: LocalCommand) { sent.append(LocalCommandRecord(command)) }
-        func cancel() { cancelled = true }
+    /// What the UI did with one host, join or search (the handle's closures are `@Sendable`).
+    final class Handle: Sendable {
+        private let state = Mutex<(sent: [LocalCommandRecord], cancelled: Bool)>(([], false))
+        var sent: [LocalCommandRecord] { state.withLock { $0.sent } }
+        var cancelled: Bool { state.withLock { $0.cancelled } }
+        func send(_ command: LocalCommand) { state.withLock { $0.sent.append(LocalCommandRecord(command)) } }
+        func cancel() { state.withLock { $0.cancelled = true } }
     }
 
     private(set) var hosted: [(name: String, port: Int)] = []
@@ -130,7 +133,7 @@ final class FakeNetwork {
 }
 
 
-struct LocalCommandRecord: Equatable {
+struct LocalCommandRecord: Equatable, Sendable {
     let command: LocalCommand
     init(_ command: LocalCommand) { self.command = command }
 }
@@ -196,10 +199,8 @@ func flattened(_ screen: String) -> String {
 }
 
 extension FakeNetwork.Handle {
-    /// Test doubles live on the test's thread: the handle's closures are only called there.
     var sessionHandle: SessionHandle {
-        nonisolated(unsafe) let handle = self
-        return SessionHandle(send: { handle.send($0) }, cancel: { handle.cancel() })
+        SessionHandle(send: { self.send($0) }, cancel: { self.cancel() })
     }
 }
 

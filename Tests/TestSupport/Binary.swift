@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The built `tictactoe` binary: $TICTACTOE_BIN, or the products directory the running test bundle lives in.
 public let tictactoeBinary: String = {
@@ -27,15 +28,14 @@ public func spawnQuietly(_ arguments: [String]) throws {
 }
 
 /// A thread-safe list of things that happened (events, states, errors) for a test to look at.
-public final class Recorder<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
+public final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
 
     public init() {}
 
     public func append(_ item: Element) {
-        lock.withLock { items.append(item) }
+        items.withLock { $0.append(item) }
     }
 
-    public var all: [Element] { lock.withLock { items } }
+    public var all: [Element] { items.withLock { $0 } }
 }
