@@ -71,7 +71,8 @@ let package = Package(
                 "GameProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states; both take the gate's
         // capabilities (a ListenCapability; a ConnectCapability per resolved address).
@@ -85,7 +86,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No

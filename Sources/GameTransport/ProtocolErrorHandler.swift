@@ -32,8 +32,9 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         pendingError = protocolError
         let frame = GameMessage.error(code: protocolError.errorCode, text: "\(protocolError)")
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(self.wrapOutboundOut(frame)).whenComplete { _ in
-            context.close(mode: .output, promise: nil)
+            bound.value.close(mode: .output, promise: nil)
         }
         let channel = context.channel
         hardClose = context.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 #if canImport(Glibc)
@@ -266,16 +267,14 @@ public enum DecisionStoreError: Error, Sendable, Hashable, CustomStringConvertib
     }
 }
 
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+/// A value behind a `Mutex` that closures and tasks can share (a `Mutex` itself cannot be captured: it is not
+/// copyable).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { mutex = Mutex(value) }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<T: Sendable, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        try mutex.withLock { (value: inout sending Value) throws(E) -> T in try body(&value) }
     }
 }

@@ -11,6 +11,8 @@ import Glibc
 ///
 /// Built in two steps so that nothing is missed: `init` starts watching (events queue up in the kernel), then the
 /// caller reads its baseline, then `resume()` delivers the events.
+// @unchecked: the C boundary. It owns an inotify descriptor and the DispatchSource reading it; the descriptor is only
+// read on the source's own queue, and start/stop go through `state`'s lock.
 final class DirectoryWatch: @unchecked Sendable {
     static let mask =
         UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_CREATE | IN_MOVED_FROM)

@@ -151,7 +151,7 @@ extension SocketAddress {
         guard if_indextoname(v6.address.sin6_scope_id, &name) != nil else {
             return "\(ip)%\(v6.address.sin6_scope_id)"
         }
-        return "\(ip)%\(String(cString: name))"
+        return "\(ip)%\(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
     }
 }
 

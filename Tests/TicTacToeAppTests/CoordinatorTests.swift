@@ -14,6 +14,8 @@ import XCTest
 /// gate treats loopback as the LAN (so nothing but 127.0.0.1 is ever used), over a decision in a temporary directory.
 final class CoordinatorTests: XCTestCase {
     private let origin = OperationOrigin("coordinator tests")
+    /// Every listener the hosts made, so that a test can stop a host that would keep serving.
+    private let listeners = Recorder<GameListener>()
 
     /// A gate over a fresh decision; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address.
     private func makeGate(
@@ -48,8 +50,10 @@ final class CoordinatorTests: XCTestCase {
         let reports = Recorder<MatchReport>()
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: matches, advertise: advertise,
                                   origin: origin)
+        let listeners = self.listeners
         let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) })
+            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
+                              onListener: { listeners.append($0) })
         }
         let port = try await waitForPort(reports)
         return (task, reports, port)
@@ -163,6 +167,12 @@ final class CoordinatorTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(ends, [.localNetworkOff])
+        // The host saw its opponent leave; its match did not complete, so it would serve the next joiner: stop it.
+        let peerLeft = await eventually {
+            hostReports.all.contains { if case .session(.matchOver(.peerLeft, _)) = $0 { return true } else { return false } }
+        }
+        XCTAssertTrue(peerLeft, "\(hostReports.all)")
+        listeners.all.forEach { $0.stop() }
         let hostStatus = await host.value
         XCTAssertEqual(hostStatus, .peerLeft, "\(hostReports.all)")
     }
