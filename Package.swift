@@ -182,14 +182,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
                 "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"], swiftSettings: swift6),
         .testTarget(
@@ -208,7 +210,7 @@ let package = Package(
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
-        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"], swiftSettings: swift6),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",
@@ -217,7 +219,8 @@ let package = Package(
                 "GameProtocol",
                 "GameWire",
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -27,11 +27,13 @@ func writeManifest(_ entries: [String: Any], in directory: String, name: String 
 }
 
 /// The project's manifest entries (as Assets/Info.plist).
-let standardEntries: [String: Any] = [
-    "CFBundleDisplayName": "TicTacToe",
-    "NSLocalNetworkUsageDescription": "TicTacToe uses the local network to discover players around you.",
-    "NSBonjourServices": ["_tictactoe._tcp"],
-]
+var standardEntries: [String: Any] {
+    [
+        "CFBundleDisplayName": "TicTacToe",
+        "NSLocalNetworkUsageDescription": "TicTacToe uses the local network to discover players around you.",
+        "NSBonjourServices": ["_tictactoe._tcp"],
+    ]
+}
 
 let standardManifest = AppManifest(
     path: "/test/Info.plist", displayName: "TicTacToe",
