@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// A swift-log handler that appends lines to a file (curses will own the terminal, so logs never go there).
@@ -8,17 +9,15 @@ public struct FileLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
 
-    final class SharedFile: @unchecked Sendable {
+    final class SharedFile: Sendable {
         let handle: FileHandle
-        let lock = NSLock()
+        let lock = Mutex(())
         init(handle: FileHandle) { self.handle = handle }
         /// The file is open with O_APPEND, so each line is one write(2) at the end of the file even when another
         /// process appends to the same log (a second app on the same account, `tictactoe privacy`): seeking to the
         /// end and then writing let two processes write at the same offset, and one line overwrote the other.
         func append(_ line: String) {
-            lock.lock()
-            defer { lock.unlock() }
-            handle.write(Data(line.utf8))
+            lock.withLock { _ in handle.write(Data(line.utf8)) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GameRules
 
 /// What a human can answer instead of a cell.
@@ -8,24 +9,29 @@ public enum HumanChoice: Error {
 }
 
 /// Lines of text from standard input (or a test's list).
-public final class LineInput: @unchecked Sendable {
-    private var lines: [String]?
-    private let prompt: (String) -> Void
+public final class LineInput: Sendable {
+    /// The test's lines still to read (nil: standard input).
+    private let lines: Mutex<[String]?>
+    private let prompt: @Sendable (String) -> Void
 
     public static let standardInput = LineInput(lines: nil)
 
-    public init(lines: [String]?, prompt: @escaping (String) -> Void = { text in
+    public init(lines: [String]?, prompt: @escaping @Sendable (String) -> Void = { text in
         print(text, terminator: "")
         fflush(stdout)
     }) {
-        self.lines = lines
+        self.lines = Mutex(lines)
         self.prompt = prompt
     }
 
     /// Shows `text` and reads one line; nil at end of input.
     public func readLine(prompt text: String) -> String? {
         prompt(text)
-        if lines != nil { return lines!.isEmpty ? nil : lines!.removeFirst() }
+        let scripted = lines.withLock { lines -> String?? in
+            guard lines != nil else { return .none }
+            return .some(lines!.isEmpty ? nil : lines!.removeFirst())
+        }
+        if let scripted { return scripted }
         return Swift.readLine(strippingNewline: true)
     }
 }

@@ -1,5 +1,6 @@
 import Bonjour
 import Foundation
+import Synchronization
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
@@ -8,14 +9,16 @@ import Logging
 /// A match for a UI: hosts (one match) or joins through the same coordinators as the headless commands; the local
 /// side's moves, resignations and rematch answers come from `send(_:)`, and everything that happens is reported
 /// through `report`. No NIO types cross this API.
-public final class InteractiveSession: @unchecked Sendable {
+public final class InteractiveSession: Sendable {
     private let commands: AsyncStream<LocalCommand>
     private let commandSink: AsyncStream<LocalCommand>.Continuation
-    private let lock = NSLock()
-    private var listener: GameListener?
-    private var connection: GameConnection?
-    private var matchRunning = false
-    private var task: Task<Void, Never>?
+    private struct State {
+        var listener: GameListener?
+        var connection: GameConnection?
+        var matchRunning = false
+        var task: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
 
     private init() {
         (commands, commandSink) = AsyncStream<LocalCommand>.makeStream()
@@ -29,8 +32,8 @@ public final class InteractiveSession: @unchecked Sendable {
     /// Stops waiting for permission, listening or connecting. A match in progress is not cut: send `.leave` so the
     /// peer hears a bye.
     public func cancel() {
-        let (listener, connection, running, task) = lock.withLock {
-            (self.listener, self.connection, matchRunning, self.task)
+        let (listener, connection, running, task) = state.withLock {
+            ($0.listener, $0.connection, $0.matchRunning, $0.task)
         }
         listener?.stop()
         if !running {
@@ -43,8 +46,8 @@ public final class InteractiveSession: @unchecked Sendable {
     private func reporter(_ report: @escaping @Sendable (MatchReport) -> Void) -> MatchReporter {
         ClosureReporter { [weak self] event in
             switch event {
-            case .connected: self?.lock.withLock { self?.matchRunning = true }
-            case .session(.matchOver): self?.lock.withLock { self?.matchRunning = false }
+            case .connected: self?.state.withLock { $0.matchRunning = true }
+            case .session(.matchOver): self?.state.withLock { $0.matchRunning = false }
             default: break
             }
             report(event)
@@ -52,9 +55,8 @@ public final class InteractiveSession: @unchecked Sendable {
     }
 
     private func start(_ body: @escaping @Sendable () async -> ExitStatus, finished: @escaping @Sendable (ExitStatus) -> Void) {
-        lock.withLock {
-            task = Task { finished(await body()) }
-        }
+        let task = Task { finished(await body()) }
+        state.withLock { $0.task = task }
     }
 
     /// Hosts one match on `port` (0: any free port) on every interface, advertised as `name`, and then stops.
@@ -72,7 +74,7 @@ public final class InteractiveSession: @unchecked Sendable {
         let request = HostRequest(port: port, matches: 1, origin: .hostScreen, endsWithFirstMatch: true)
         session.start({
             await hostMatches(request, options: options, gate: gate, reporter: reporter, logger: logger) { listener in
-                session.lock.withLock { session.listener = listener }
+                session.state.withLock { $0.listener = listener }
             }
         }, finished: finished)
         return session
@@ -93,7 +95,7 @@ public final class InteractiveSession: @unchecked Sendable {
         let request = JoinRequest(target: target, origin: .joinScreen)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: reporter, logger: logger) { connection in
-                session.lock.withLock { session.connection = connection }
+                session.state.withLock { $0.connection = connection }
             }
         }, finished: finished)
         return session

@@ -1,27 +1,27 @@
 import Foundation
+import Synchronization
 import GameProtocol
 
 /// A request to stop (Ctrl-C, SIGTERM, SIGHUP) that any number of running matches can wait for. Once raised, it stays
 /// raised: a match starting later sees it at once.
-public final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reason: ByeReason?
-    private var continuations: [UUID: AsyncStream<ByeReason>.Continuation] = [:]
+public final class StopSignal: Sendable {
+    private struct State {
+        var reason: ByeReason?
+        var continuations: [UUID: AsyncStream<ByeReason>.Continuation] = [:]
+    }
+    private let state = Mutex(State())
 
     public init() {}
 
     /// The reason, once raised.
-    public var raised: ByeReason? {
-        lock.lock()
-        defer { lock.unlock() }
-        return reason
-    }
+    public var raised: ByeReason? { state.withLock { $0.reason } }
 
     public func raise(_ reason: ByeReason) {
-        lock.lock()
-        let waiting = self.reason == nil ? Array(continuations.values) : []
-        if self.reason == nil { self.reason = reason }
-        lock.unlock()
+        let waiting = state.withLock { state -> [AsyncStream<ByeReason>.Continuation] in
+            guard state.reason == nil else { return [] }
+            state.reason = reason
+            return Array(state.continuations.values)
+        }
         for continuation in waiting { continuation.yield(reason) }
     }
 
@@ -29,19 +29,17 @@ public final class StopSignal: @unchecked Sendable {
     public func stream() -> AsyncStream<ByeReason> {
         let (stream, continuation) = AsyncStream<ByeReason>.makeStream()
         let id = UUID()
-        lock.lock()
-        if let reason {
-            lock.unlock()
-            continuation.yield(reason)
+        let raised = state.withLock { state -> ByeReason? in
+            if let reason = state.reason { return reason }
+            state.continuations[id] = continuation
+            return nil
+        }
+        if let raised {
+            continuation.yield(raised)
             return stream
         }
-        continuations[id] = continuation
-        lock.unlock()
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.lock.lock()
-            self.continuations[id] = nil
-            self.lock.unlock()
+            _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }

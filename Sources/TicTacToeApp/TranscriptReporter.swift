@@ -1,16 +1,28 @@
 import Foundation
+import Synchronization
 import GameProtocol
 import GameRules
-import GameTransport
 
 /// A readable transcript with the board after every move, on standard output; problems also go to standard error.
-public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
-    private let lock = NSLock()
+public final class TranscriptReporter: MatchReporter, Sendable {
+    /// What the transcript knows so far (who the opponent is, the board), behind a lock: reports come from several
+    /// tasks.
+    private struct State {
+        var peerName = "opponent"
+        var localMark: Mark = .x
+        var board = Board()
+        var announced = false
+
+        func name(of side: MatchSession.Side) -> String { side == .local ? "you" : peerName }
+        func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
+
+        func scoreLine(_ score: MatchSession.Score) -> String {
+            "you \(score.localWins), \(peerName) \(score.peerWins), draws \(score.draws)"
+        }
+    }
+
+    private let state = Mutex(State())
     private let localName: String
-    private var peerName = "opponent"
-    private var localMark: Mark = .x
-    private var board = Board()
-    private var announced = false
     private let write: @Sendable (String) -> Void
     private let writeError: @Sendable (String) -> Void
     private let unicode: Bool
@@ -27,29 +39,25 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
         self.writeError = writeError
     }
 
-    private func name(of side: MatchSession.Side) -> String { side == .local ? "you" : peerName }
-    private func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
-
-    private func scoreLine(_ score: MatchSession.Score) -> String {
-        "you \(score.localWins), \(peerName) \(score.peerWins), draws \(score.draws)"
-    }
-
     private func indented(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
     }
 
     public func report(_ report: MatchReport) {
-        lock.lock()
-        defer { lock.unlock() }
+        // One report's lines are written together, in the order reports come.
+        state.withLock { state in render(report, &state) }
+    }
+
+    private func render(_ report: MatchReport, _ s: inout State) {
         switch report {
         case .seed(let seed):
             write("Seed \(seed) (replay with --seed \(seed))")
         case .listening(let host, let port, _):
-            if announced {
+            if s.announced {
                 write("Waiting for the next joiner on \(host):\(port)")
                 return
             }
-            announced = true
+            s.announced = true
             write("Hosting as \(localName) on \(host):\(port); join with: tictactoe join ADDRESS:\(port)")
         case .connectionState(let state):
             switch state {
@@ -59,34 +67,34 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
             default: break
             }
         case .connected(let peer, let address, _):
-            peerName = DisplayText.sanitize(peer)
-            write("Connected to \(peerName) (\(address))")
+            s.peerName = DisplayText.sanitize(peer)
+            write("Connected to \(s.peerName) (\(address))")
         case .session(let event):
             switch event {
             case .gameStarted(let number, let mark, let first):
-                localMark = mark
-                board = Board()
+                s.localMark = mark
+                s.board = Board()
                 write("")
-                write("Game \(number): you play \(mark), \(peerName) plays \(mark.opponent); \(name(of: first)) (\(first)) move\(first == mark ? "" : "s") first")
+                write("Game \(number): you play \(mark), \(s.peerName) plays \(mark.opponent); \(s.name(of: first)) (\(first)) move\(first == mark ? "" : "s") first")
             case .moved(let mark, let cell, let side):
-                board[cell] = mark
-                write("  \(name(of: side)) (\(mark)) plays \(cell + 1)")
-                write(indented(board.rendered(unicode: unicode)))
+                s.board[cell] = mark
+                write("  \(s.name(of: side)) (\(mark)) plays \(cell + 1)")
+                write(indented(s.board.rendered(unicode: unicode)))
             case .gameOver(let number, let result, _, let score):
                 let outcome: String
                 switch (result.winner, result.reason) {
                 case (nil, _): outcome = "draw"
                 case (let winner?, .line(let cells)):
-                    outcome = "\(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins") with \(cells.map { String($0 + 1) }.joined(separator: "-"))"
-                case (let winner?, .resignation): outcome = "\(name(of: winner.opponent)) resigned; \(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins")"
-                case (let winner?, .forfeit): outcome = "\(name(of: winner.opponent)) left; \(name(of: winner)) (\(winner)) \(winner == localMark ? "win" : "wins")"
-                case (let winner?, .draw): outcome = "\(name(of: winner)) won"
+                    outcome = "\(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins") with \(cells.map { String($0 + 1) }.joined(separator: "-"))"
+                case (let winner?, .resignation): outcome = "\(s.name(of: winner.opponent)) resigned; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
+                case (let winner?, .forfeit): outcome = "\(s.name(of: winner.opponent)) left; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
+                case (let winner?, .draw): outcome = "\(s.name(of: winner)) won"
                 }
-                write("Game \(number): \(outcome). Score: \(scoreLine(score))")
+                write("Game \(number): \(outcome). Score: \(s.scoreLine(score))")
             case .rematchOffered:
-                write("\(peerName) offers a rematch")
+                write("\(s.peerName) offers a rematch")
             case .matchOver(let end, let score):
-                let line = "Match over: \(end.text). Score: \(scoreLine(score))"
+                let line = "Match over: \(end.text). Score: \(s.scoreLine(score))"
                 if end.exitStatus == .success { write(line) } else { writeError(line) }
             }
         case .rejectedBusy(let remote):
@@ -94,7 +102,7 @@ public final class TranscriptReporter: MatchReporter, @unchecked Sendable {
         case .peerFailed(let remote, let error):
             writeError("Connection from \(remote) ended: \(error)")
         case .summary(let summary):
-            var line = "Summary: \(summary.score.gamesPlayed) games; \(scoreLine(summary.score)); seed \(summary.seed)"
+            var line = "Summary: \(summary.score.gamesPlayed) games; \(s.scoreLine(summary.score)); seed \(summary.seed)"
             if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
             write(line)
         case .error(let message, _):

@@ -3,6 +3,7 @@ import ArgumentParser
 import Bonjour
 import LocalNetworkPrivacy
 import Foundation
+import Synchronization
 import GameTransport
 import TicTacToeApp
 
@@ -68,9 +69,9 @@ struct Host: AsyncParsableCommand {
     }
 }
 
-final class ListenerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var listener: GameListener?
-    func set(_ listener: GameListener) { lock.withLock { self.listener = listener } }
-    func stop() { lock.withLock { listener }?.stop() }
+/// The listener, once there is one, for the signal handler to stop.
+final class ListenerBox: Sendable {
+    private let listener = Mutex<GameListener?>(nil)
+    func set(_ listener: GameListener) { self.listener.withLock { $0 = listener } }
+    func stop() { listener.withLock { $0 }?.stop() }
 }
