@@ -25,6 +25,13 @@ public final class LocalNetworkGate: Sendable {
     private let logger: Logger
     private let state = Locked(State())
 
+    private let watchers = Locked(Watchers())
+
+    private struct Watchers: Sendable {
+        var watch: DirectoryWatch?
+        var subscribers: [UUID: @Sendable (LocalNetworkAuthorization) -> Void] = [:]
+    }
+
     private struct State {
         var manifest: AppManifest?
         var lastAuthorization: LocalNetworkAuthorization?
@@ -251,20 +258,45 @@ public final class LocalNetworkGate: Sendable {
         return stream
     }
 
-    /// Watches the store until `continuation` terminates, noting each new state; finishes it if watching fails.
+    /// Watches the store until `continuation` terminates, noting each new state; finishes it if watching fails. The
+    /// gate has one watch of the decision, shared by everything waiting on it: started with the first subscriber,
+    /// stopped with the last.
     func startWatching<Element>(
         _ continuation: AsyncStream<Element>.Continuation,
         onChange: @escaping @Sendable (LocalNetworkAuthorization) -> Void
     ) {
-        do {
-            let watch = try store.watch { [self] state in
-                observe(state)
-                onChange(state)
+        let id = UUID()
+        let failure = watchers.withLock { watchers -> String? in
+            watchers.subscribers[id] = onChange
+            guard watchers.watch == nil else { return nil }
+            do {
+                watchers.watch = try store.watch { [weak self] state in self?.deliver(state) }
+                return nil
+            } catch {
+                watchers.subscribers[id] = nil
+                return "\(error)"
             }
-            continuation.onTermination = { _ in watch.cancel() }
-        } catch {
-            logger.error("cannot watch the local network decision for changes: \(error)")
-            continuation.finish()
         }
+        if let failure {
+            logger.error("cannot watch the local network decision for changes: \(failure)")
+            continuation.finish()
+            return
+        }
+        continuation.onTermination = { [weak self] _ in
+            let last = self?.watchers.withLock { watchers -> DirectoryWatch? in
+                watchers.subscribers[id] = nil
+                guard watchers.subscribers.isEmpty else { return nil }
+                defer { watchers.watch = nil }
+                return watchers.watch
+            }
+            last?.cancel()
+        }
+    }
+
+    /// A new state from the one watch: noted (and logged), then handed to every subscriber.
+    private func deliver(_ state: LocalNetworkAuthorization) {
+        observe(state)
+        let subscribers = watchers.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber(state) }
     }
 }

@@ -13,19 +13,4 @@ final class MarkTests: XCTestCase {
         XCTAssertEqual("\(Mark.o)", "O")
     }
 
-    func testPublicTypesAreSendable() {
-        func requireSendable<T: Sendable>(_: T.Type) {}
-        requireSendable(Mark.self)
-        requireSendable(Board.self)
-        requireSendable(WinningLine.self)
-        requireSendable(GameEndReason.self)
-        requireSendable(GameResult.self)
-        requireSendable(MoveError.self)
-        requireSendable(Game.self)
-        requireSendable(SplitMix64.self)
-        requireSendable(ScriptedPlayer.self)
-        requireSendable(ScriptError.self)
-        requireSendable(PerfectPlayer<SplitMix64>.self)
-        requireSendable(RandomPlayer<SplitMix64>.self)
-    }
 }
