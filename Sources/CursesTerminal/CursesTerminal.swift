@@ -1,6 +1,5 @@
 import CNCurses
 import Foundation
-import Synchronization
 import TerminalUI
 
 /// The real terminal: ncursesw. The only module that imports curses; everything above speaks `Terminal`.
@@ -30,7 +29,6 @@ public final class CursesTerminal: Terminal {
         guard screen != nil else { throw Failure.noTerminal }
         started = true
         CursesTerminal.installCrashHandlers()
-        installResizeHandler()
         cbreak()
         noecho()
         nonl()
@@ -82,49 +80,23 @@ public final class CursesTerminal: Terminal {
         var descriptors = [
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: resizePipe.read, events: Int16(POLLIN), revents: 0),
         ]
         let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0).rounded(.up), 86_400_000)) } ?? -1
-        _ = poll(&descriptors, 3, milliseconds)
-        if descriptors[2].revents & Int16(POLLIN) != 0 {
-            // SIGWINCH may be handled on any thread: the handler only writes to this pipe; the resize happens here.
-            var buffer = [UInt8](repeating: 0, count: 64)
-            while read(resizePipe.read, &buffer, buffer.count) > 0 {}
-            var window = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
-                resizeterm(Int32(window.ws_row), Int32(window.ws_col))
-            }
-            clearok(cncurses_curscr(), true)
-            resized = true
-        }
+        _ = poll(&descriptors, 2, milliseconds)
         return true
     }
 
-    private var resized = false
-    private var resizePipe: (read: Int32, write: Int32) = (-1, -1)
-
-    /// SIGWINCH writes a byte to a pipe the UI loop polls (async-signal-safe), so a resize wakes the loop at once.
-    private func installResizeHandler() {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return }
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        resizePipe = (fds[0], fds[1])
-        CursesTerminal.resizeWriteDescriptor.store(fds[1], ordering: .releasing)
-        signal(SIGWINCH) { _ in
-            var byte: UInt8 = 1
-            _ = write(CursesTerminal.resizeWriteDescriptor.load(ordering: .acquiring), &byte, 1)
+    /// The window changed size (SIGWINCH, delivered through the UI loop's event queue): curses takes the new size.
+    public func applyResize() {
+        var window = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
+            resizeterm(Int32(window.ws_row), Int32(window.ws_col))
         }
+        clearok(cncurses_curscr(), true)
     }
-
-    /// The SIGWINCH handler's pipe: an atomic (lock-free, so async-signal-safe) rather than a lock.
-    private static let resizeWriteDescriptor = Atomic<Int32>(-1)
 
     public func readKeys() -> [Key] {
         var keys: [Key] = []
-        if resized {
-            resized = false
-            keys.append(.resize)
-        }
         var character: wint_t = 0
         while true {
             let result = wget_wch(cncurses_stdscr(), &character)

@@ -1,9 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Inputs from other threads (network, signals) for the UI loop, with a pipe that wakes the loop's `poll`.
+/// Inputs from other threads (network, signals, the window's size changing) for the UI loop, with the one pipe that
+/// wakes the loop's `poll`.
 public final class EventQueue: Sendable {
     private let pending = Mutex<[AppInput]>([])
+    private let resized = Mutex(false)
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -30,6 +32,21 @@ public final class EventQueue: Sendable {
         pending.withLock { $0.append(input) }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
+    }
+
+    /// The window changed size (SIGWINCH): the loop takes the new size on its own thread.
+    public func postResize() {
+        resized.withLock { $0 = true }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Whether the window changed size since the last call.
+    public func takeResize() -> Bool {
+        resized.withLock { resized in
+            defer { resized = false }
+            return resized
+        }
     }
 
     /// Everything posted so far, oldest first.

@@ -38,4 +38,6 @@ public protocol Terminal: AnyObject {
     func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool
     /// The keys available now, without blocking.
     func readKeys() -> [Key]
+    /// The window changed size (SIGWINCH): take the new size. Called on the UI thread.
+    func applyResize()
 }

@@ -54,6 +54,12 @@ public final class UIApp {
             source.resume()
             signalSources.append(source)
         }
+        // A resize wakes the loop through the same queue (curses' own SIGWINCH handler is not installed).
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resize.setEventHandler { [queue] in queue.postResize() }
+        resize.resume()
+        signalSources.append(resize)
     }
 
     /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.
@@ -76,6 +82,10 @@ public final class UIApp {
             let timeout = timers.values.min().map { max(0, $0 - clock()) }
             let alive = terminal.waitForInput(timeout: timeout, wakeDescriptor: queue.wakeDescriptor)
             var inputs: [AppInput] = terminal.readKeys().map { $0 == .resize ? .resized(terminal.size) : .key($0) }
+            if queue.takeResize() {
+                terminal.applyResize()
+                inputs.append(.resized(terminal.size))
+            }
             inputs += queue.drain().filter { input in
                 if case .network(_, let id) = input { return id == session }
                 return true

@@ -77,6 +77,8 @@ final class FakeTerminal: Terminal {
         return true
     }
 
+    func applyResize() {}
+
     func readKeys() -> [Key] {
         defer { pendingKeys = [] }
         return pendingKeys
