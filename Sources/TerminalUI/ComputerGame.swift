@@ -1,65 +1,44 @@
+import GameClient
 import GameRules
 
-/// A game against the computer, entirely local.
+/// A game against the computer, entirely local: the shared `ComputerMatch` (the same as line mode's), a cursor, and
+/// the computer's "thinking" pause.
 public struct ComputerGame: Sendable {
-    enum Opponent: Sendable {
-        case perfect(PerfectPlayer<SplitMix64>)
-        case easy(RandomPlayer<SplitMix64>)
-
-        mutating func choose(in game: Game) -> Int? {
-            switch self {
-            case .perfect(var player):
-                defer { self = .perfect(player) }
-                return try? player.chooseMove(in: game)
-            case .easy(var player):
-                defer { self = .easy(player) }
-                return try? player.chooseMove(in: game)
-            }
-        }
-    }
-
-    public private(set) var game = Game(firstMover: .x)
-    public private(set) var humanMark: Mark = .x
+    public private(set) var match: ComputerMatch
     public private(set) var cursor = 4
-    public private(set) var number = 0
-    public private(set) var wins = 0
-    public private(set) var losses = 0
-    public private(set) var draws = 0
-    public let difficulty: UISettings.Difficulty
-    let starter: UISettings.Starter
-    var opponent: Opponent
+
+    public var game: Game { match.game }
+    public var humanMark: Mark { match.humanMark }
+    public var number: Int { match.number }
+    public var wins: Int { match.wins }
+    public var losses: Int { match.losses }
+    public var draws: Int { match.draws }
+    public var difficulty: UISettings.Difficulty { match.strength == .perfect ? .perfect : .easy }
 
     /// Seconds the computer "thinks", so its move can be seen arriving.
     static let thinkingTime = 0.35
 
     init(settings: UISettings, seed: UInt64) {
-        difficulty = settings.difficulty
-        starter = settings.starter
-        opponent = settings.difficulty == .perfect
-            ? .perfect(PerfectPlayer(rng: SplitMix64(seed: seed))) : .easy(RandomPlayer(rng: SplitMix64(seed: seed)))
+        let starter: ComputerMatch.Starter
+        switch settings.starter {
+        case .you: starter = .you
+        case .computer: starter = .computer
+        case .alternate: starter = .alternate
+        }
+        match = ComputerMatch(strength: settings.difficulty == .perfect ? .perfect : .easy, starter: starter, seed: seed)
     }
 
-    public var isHumanTurn: Bool { !game.isOver && game.turn == humanMark }
+    public var isHumanTurn: Bool { match.isHumanTurn }
 
     /// Starts the next game.
     mutating func begin() -> [AppEffect] {
-        number += 1
-        let humanFirst: Bool
-        switch starter {
-        case .you: humanFirst = true
-        case .computer: humanFirst = false
-        case .alternate: humanFirst = number % 2 == 1
-        }
-        humanMark = humanFirst ? .x : .o
-        game = Game(firstMover: .x)
+        match.begin()
         cursor = 4
-        return humanFirst ? [] : [.schedule(.computerMove, after: Self.thinkingTime)]
+        return match.isComputerTurn ? [.schedule(.computerMove, after: Self.thinkingTime)] : []
     }
 
     mutating func computerMoves() -> [AppEffect] {
-        guard !game.isOver, game.turn == humanMark.opponent, let cell = opponent.choose(in: game) else { return [] }
-        _ = try? game.play(cell, by: humanMark.opponent)
-        record()
+        _ = match.computerMove()
         return []
     }
 
@@ -75,17 +54,7 @@ public struct ComputerGame: Sendable {
         guard isHumanTurn, let cell = CursorMove.placement(key, cursor: cursor, layout: layout) else { return [] }
         guard game.validate(cell, by: humanMark) == nil else { return [] }
         cursor = cell
-        _ = try? game.play(cell, by: humanMark)
-        record()
+        try? match.play(cell)
         return game.isOver ? [] : [.schedule(.computerMove, after: Self.thinkingTime)]
-    }
-
-    private mutating func record() {
-        guard let result = game.result else { return }
-        switch result.winner {
-        case nil: draws += 1
-        case humanMark?: wins += 1
-        default: losses += 1
-        }
     }
 }

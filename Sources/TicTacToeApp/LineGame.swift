@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 import GameRules
 
 /// A game against the computer in plain line mode: the board is printed, the human types cell numbers.
@@ -6,9 +7,9 @@ public struct LineGame {
     public enum FirstMover: String, Sendable, CaseIterable { case you, computer, alternate }
 
     private var human: HumanLinePlayer
-    private var computer: any Player
+    /// The match itself: the same as the terminal UI's.
+    private var match: ComputerMatch
     private let computerName: String
-    private let first: FirstMover
     private let input: LineInput
     private let write: (String) -> Void
     private let unicode: Bool
@@ -22,9 +23,20 @@ public struct LineGame {
         write: @escaping (String) -> Void = { print($0) }
     ) throws {
         self.human = HumanLinePlayer(input: input)
-        self.computer = try computer.makePlayer(seed: seed)
-        self.computerName = computer == .random ? "computer (easy)" : "computer (perfect)"
-        self.first = first
+        let strength: ComputerMatch.Strength
+        switch computer {
+        case .perfect: strength = .perfect
+        case .random: strength = .easy
+        default: throw LineGameError.notAComputer(computer)
+        }
+        let starter: ComputerMatch.Starter
+        switch first {
+        case .you: starter = .you
+        case .computer: starter = .computer
+        case .alternate: starter = .alternate
+        }
+        self.match = ComputerMatch(strength: strength, starter: starter, seed: seed)
+        self.computerName = strength == .easy ? "computer (easy)" : "computer (perfect)"
         self.input = input
         self.write = write
         self.unicode = unicode
@@ -32,53 +44,40 @@ public struct LineGame {
 
     /// Plays games until the human declines a rematch or quits; returns the score (you, computer, draws).
     public mutating func run() -> (you: Int, computer: Int, draws: Int) {
-        var score = (you: 0, computer: 0, draws: 0)
-        var number = 1
+        var score: (you: Int, computer: Int, draws: Int) { (match.wins, match.losses, match.draws) }
         write("Tic-tac-toe against the \(computerName). Cells are numbered like a phone keypad (1 top-left, 9 bottom-right).")
         while true {
-            let humanFirst: Bool
-            switch first {
-            case .you: humanFirst = true
-            case .computer: humanFirst = false
-            case .alternate: humanFirst = number % 2 == 1
-            }
-            let humanMark: Mark = humanFirst ? .x : .o
-            var game = Game(firstMover: .x)
-            write("\nGame \(number): you play \(humanMark)\(humanFirst ? " and move first" : "; the computer moves first")")
-            write(game.board.rendered(unicode: unicode))
-            while !game.isOver {
-                if game.turn == humanMark {
+            match.begin()
+            let humanMark = match.humanMark
+            write("\nGame \(match.number): you play \(humanMark)\(match.isHumanTurn ? " and move first" : "; the computer moves first")")
+            write(match.game.board.rendered(unicode: unicode))
+            while !match.game.isOver {
+                if match.isHumanTurn {
                     do {
-                        let cell = try human.chooseMove(in: game)
-                        try game.play(cell, by: humanMark)
+                        let cell = try human.chooseMove(in: match.game)
+                        try match.play(cell)
                     } catch HumanChoice.resign {
-                        try? game.resign(humanMark)
+                        match.resign()
                     } catch {
                         write("Bye. Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
                         return score
                     }
                 } else {
-                    do {
-                        let cell = try computer.chooseMove(in: game)
-                        try game.play(cell, by: humanMark.opponent)
-                        write("Computer plays \(cell + 1)")
-                    } catch {
-                        write("The computer could not move: \(error)")
+                    guard let cell = match.computerMove() else {
+                        write("The computer could not move")
                         return score
                     }
+                    write("Computer plays \(cell + 1)")
                 }
-                write(game.board.rendered(unicode: unicode))
+                write(match.game.board.rendered(unicode: unicode))
             }
-            switch game.result?.winner {
+            switch match.game.result?.winner {
             case nil:
-                score.draws += 1
                 write("Draw.")
             case humanMark?:
-                score.you += 1
                 write("You win!")
             default:
-                score.computer += 1
-                write(game.result?.reason == .resignation(humanMark) ? "You resigned." : "The computer wins.")
+                write(match.game.result?.reason == .resignation(humanMark) ? "You resigned." : "The computer wins.")
             }
             write("Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
             let answer = input.readLine(prompt: "Play again? [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -86,7 +85,17 @@ public struct LineGame {
                 write("Bye. Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
                 return score
             }
-            number += 1
+        }
+    }
+}
+
+/// Why a line-mode game cannot start.
+public enum LineGameError: Error, CustomStringConvertible {
+    case notAComputer(PlayerSpec)
+
+    public var description: String {
+        switch self {
+        case .notAComputer(let spec): return "the computer plays perfect or random, not \(spec)"
         }
     }
 }

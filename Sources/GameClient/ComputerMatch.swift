@@ -1,0 +1,98 @@
+import GameRules
+
+/// A match against the computer, the same for every front end (the terminal UI and line mode): who starts each game,
+/// the computer's moves, the score. Pure: no I/O, no clock; the front end shows it and decides when the computer
+/// moves.
+public struct ComputerMatch: Sendable {
+    /// How well the computer plays.
+    public enum Strength: String, Sendable, Hashable, CaseIterable {
+        /// Minimax: never loses.
+        case perfect
+        /// Random legal moves.
+        case easy
+    }
+
+    /// Who moves first in each game.
+    public enum Starter: String, Sendable, Hashable, CaseIterable { case you, computer, alternate }
+
+    private enum Opponent: Sendable {
+        case perfect(PerfectPlayer<SplitMix64>)
+        case easy(RandomPlayer<SplitMix64>)
+
+        mutating func choose(in game: Game) -> Int? {
+            switch self {
+            case .perfect(var player):
+                defer { self = .perfect(player) }
+                return try? player.chooseMove(in: game)
+            case .easy(var player):
+                defer { self = .easy(player) }
+                return try? player.chooseMove(in: game)
+            }
+        }
+    }
+
+    public private(set) var game = Game(firstMover: .x)
+    public private(set) var humanMark: Mark = .x
+    /// The game number (0 before the first).
+    public private(set) var number = 0
+    public private(set) var wins = 0
+    public private(set) var losses = 0
+    public private(set) var draws = 0
+    public let strength: Strength
+    public let starter: Starter
+    private var opponent: Opponent
+
+    /// A match whose computer draws its choices from `seed` (the same seed, the same games).
+    public init(strength: Strength, starter: Starter, seed: UInt64) {
+        self.strength = strength
+        self.starter = starter
+        opponent = strength == .perfect
+            ? .perfect(PerfectPlayer(rng: SplitMix64(seed: seed))) : .easy(RandomPlayer(rng: SplitMix64(seed: seed)))
+    }
+
+    public var isHumanTurn: Bool { !game.isOver && game.turn == humanMark }
+    public var isComputerTurn: Bool { !game.isOver && game.turn == humanMark.opponent }
+
+    /// Starts the next game: X moves first, and the person is X when it is their turn to start.
+    public mutating func begin() {
+        number += 1
+        let humanFirst: Bool
+        switch starter {
+        case .you: humanFirst = true
+        case .computer: humanFirst = false
+        case .alternate: humanFirst = number % 2 == 1
+        }
+        humanMark = humanFirst ? .x : .o
+        game = Game(firstMover: .x)
+    }
+
+    /// The person's move; throws the rules' `MoveError` when it is not legal.
+    public mutating func play(_ cell: Int) throws {
+        try game.play(cell, by: humanMark)
+        record()
+    }
+
+    /// The person resigns the game in progress.
+    public mutating func resign() {
+        guard !game.isOver else { return }
+        try? game.resign(humanMark)
+        record()
+    }
+
+    /// The computer's move (played), or nil when it is not its turn.
+    public mutating func computerMove() -> Int? {
+        guard isComputerTurn, let cell = opponent.choose(in: game) else { return nil }
+        guard (try? game.play(cell, by: humanMark.opponent)) != nil else { return nil }
+        record()
+        return cell
+    }
+
+    private mutating func record() {
+        guard let result = game.result else { return }
+        switch result.winner {
+        case nil: draws += 1
+        case humanMark?: wins += 1
+        default: losses += 1
+        }
+    }
+}
