@@ -12,30 +12,9 @@ public protocol HostAdvertising: Sendable {
     func stop()
 }
 
-/// How discovery reports are written: JSON objects (names exactly as registered) and text lines (names made safe
-/// for a terminal; problems on standard error). Both reporters use these.
+/// How discovery reports are written as text (names made safe for a terminal; problems on standard error); the JSON
+/// lines are `JSONDiscoveryEvent`'s (names exactly as registered).
 extension DiscoveryReport {
-    static func listing(_ game: GameListing) -> [String: Any] {
-        var object: [String: Any] = ["name": game.name, "compatible": game.compatible]
-        if let reason = game.reason { object["reason"] = reason }
-        return object
-    }
-
-    /// The JSON object of a report (README: "JSON output").
-    public var jsonObject: [String: Any] {
-        switch self {
-        case .advertised(let name): return ["event": "advertised", "name": name]
-        case .advertisingUnavailable(let message): return ["event": "advertising-unavailable", "message": message]
-        case .withdrawn: return ["event": "withdrawn"]
-        case .game(let game): return Self.listing(game).merging(["event": "game"]) { a, _ in a }
-        case .noGames: return ["event": "no-games"]
-        case .games(let games): return ["event": "games", "games": games.map(Self.listing)]
-        case .bonjourUnavailable(let message): return ["event": "bonjour-unavailable", "message": message]
-        case .bonjourAvailable: return ["event": "bonjour-available"]
-        case .resolved(let name, let addresses): return ["event": "resolved", "name": name, "addresses": addresses]
-        }
-    }
-
     static func safe(_ name: String) -> String { DisplayText.sanitize(name, maxLength: 63) }
 
     static func line(_ game: GameListing) -> String {

@@ -54,16 +54,11 @@ struct PrivacyOptions: ParsableArguments {
         Result { try AppManifest.locate(explicitPath: infoPlist) }
     }
 
-    /// The app's name for messages: the manifest's, else the default (with a note on stderr when --info-plist was
-    /// given but cannot be used).
+    /// The app's name for messages (with a note on stderr when --info-plist was given but cannot be used).
     func displayName() -> String {
-        switch manifest() {
-        case .success(let manifest):
-            return manifest.displayName
-        case .failure(let error):
-            if infoPlist != nil { printError("tictactoe: note: \(error)") }
-            return AppManifest.fallbackDisplayName
-        }
+        let (name, note) = PrivacyChange.displayName(manifest: manifest(), explicitPath: infoPlist != nil)
+        if let note { printError(note) }
+        return name
     }
 }
 
@@ -71,17 +66,16 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Stores `state` (or resets) and reports; a failure to store exits 1 with the reason.
-private func store(_ state: LocalNetworkAuthorization, message: (DecisionStore) -> String) throws {
-    let store = DecisionStore()
+/// Stores the change and prints what it did; a failure to store exits 1 with the reason.
+private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
+    options.bootstrapLogging()
+    let name = options.displayName()
     do {
-        try store.write(
-            state, source: state == .notDetermined ? nil : "tictactoe privacy \(state == .allowed ? "grant" : "deny")")
+        print(try change.apply(to: DecisionStore(), displayName: name))
     } catch {
         printError("tictactoe: \(error)")
         throw ExitCode(ExitStatus.failure.rawValue)
     }
-    print(message(store))
 }
 
 struct PrivacyStatus: ParsableCommand {
@@ -105,95 +99,9 @@ struct PrivacyStatus: ParsableCommand {
 
     func run() throws {
         options.bootstrapLogging()
-        let store = DecisionStore()
-        let decision = store.decision()
-        let fileExists = FileManager.default.fileExists(atPath: store.decisionPath)
-        let fileStatus = decision != nil ? "valid" : (fileExists ? "corrupt" : "none")
-        let state = decision?.state ?? .notDetermined
-        let manifest = options.manifest()
-        if json {
-            print(statusJSON(store: store, decision: decision, fileStatus: fileStatus, manifest: manifest))
-        } else {
-            print(
-                statusText(store: store, decision: decision, state: state, fileStatus: fileStatus, manifest: manifest))
-        }
-    }
-
-    private func statusJSON(
-        store: DecisionStore, decision: LocalNetworkDecision?, fileStatus: String, manifest: Result<AppManifest, Error>
-    ) -> String {
-        func value(_ text: String?) -> Any { text ?? NSNull() }
-        let loaded = try? manifest.get()
-        var object: [String: Any] = [
-            "state": (decision?.state ?? .notDetermined).rawValue,
-            "decided_at": value(decision?.decidedAt.map { ISO8601DateFormatter().string(from: $0) }),
-            "decided_by": value(decision?.source),
-            "decision_file": store.decisionPath,
-            "decision_file_status": fileStatus,
-            "manifest_path": value(loaded?.path),
-            "display_name": value(loaded?.displayName),
-            "usage_description": value(loaded?.usageDescription),
-            "prompt_title": value(loaded?.promptTitle),
-            "prompt_message": value(loaded?.promptMessage),
-            "log_file": options.logPath,
-        ]
-        object["usage_description_missing"] = loaded.map { $0.usesDefaultUsageDescription as Any } ?? NSNull()
-        object["bonjour_services"] = loaded.map { $0.bonjourServices as Any } ?? NSNull()
-        if case .failure(let error) = manifest {
-            object["manifest_error"] = "\(error)"
-        } else {
-            object["manifest_error"] = NSNull()
-        }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func statusText(
-        store: DecisionStore, decision: LocalNetworkDecision?, state: LocalNetworkAuthorization, fileStatus: String,
-        manifest: Result<AppManifest, Error>
-    ) -> String {
-        let name = (try? manifest.get().displayName) ?? AppManifest.fallbackDisplayName
-        var headline = "Local network access: \(state)"
-        switch state {
-        case .notDetermined:
-            headline += " (\(name) asks the first time a game needs the local network)"
-        case .allowed, .denied:
-            var details: [String] = []
-            if let source = decision?.source { details.append("by \(source)") }
-            if let date = decision?.decidedAt { details.append("on \(ISO8601DateFormatter().string(from: date))") }
-            if !details.isEmpty { headline += " (\(details.joined(separator: " ")))" }
-        }
-        var lines = [headline]
-        func row(_ label: String, _ text: String) {
-            lines.append("  " + (label + ":").padding(toLength: 19, withPad: " ", startingAt: 0) + text)
-        }
-        switch manifest {
-        case .success(let manifest):
-            row("app", manifest.displayName)
-            row("manifest", manifest.path)
-            row(
-                "usage description",
-                manifest.usageDescription ?? "(missing: the prompt shows \"\(AppManifest.defaultUsageDescription)\")")
-            row(
-                "Bonjour services",
-                manifest.bonjourServices.isEmpty
-                    ? "(none declared: browsing and advertising fail with NoAuth)"
-                    : manifest.bonjourServices.joined(separator: ", "))
-        case .failure(let error):
-            row("manifest", "error: \(error)")
-        }
-        switch fileStatus {
-        case "none": row("decision file", "\(store.decisionPath) (none yet: never asked, or reset)")
-        case "corrupt":
-            row(
-                "decision file",
-                "\(store.decisionPath) (corrupt: treated as not determined; `tictactoe privacy reset` removes it)")
-        default: row("decision file", store.decisionPath)
-        }
-        row("log file", options.logPath)
-        return lines.joined(separator: "\n")
+        let report = PrivacyStatusReport.read(
+            store: DecisionStore(), manifest: options.manifest(), logFile: options.logPath)
+        print(json ? report.json : report.text)
     }
 }
 
@@ -205,14 +113,7 @@ struct PrivacyGrant: ParsableCommand {
 
     @OptionGroup var options: PrivacyOptions
 
-    func run() throws {
-        options.bootstrapLogging()
-        let name = options.displayName()
-        try store(.allowed) { store in
-            "Local network access allowed for “\(name)”: searching, hosting and joining LAN games go ahead (anything "
-                + "waiting proceeds now). Stored in \(store.decisionPath)."
-        }
-    }
+    func run() throws { try apply(.grant, options: options) }
 }
 
 struct PrivacyDeny: ParsableCommand {
@@ -223,14 +124,7 @@ struct PrivacyDeny: ParsableCommand {
 
     @OptionGroup var options: PrivacyOptions
 
-    func run() throws {
-        options.bootstrapLogging()
-        let name = options.displayName()
-        try store(.denied) { store in
-            "Local network access denied for “\(name)”: searching, hosting and joining LAN games wait until you run "
-                + "`tictactoe privacy grant` (loopback still works). Stored in \(store.decisionPath)."
-        }
-    }
+    func run() throws { try apply(.deny, options: options) }
 }
 
 struct PrivacyReset: ParsableCommand {
@@ -241,12 +135,5 @@ struct PrivacyReset: ParsableCommand {
 
     @OptionGroup var options: PrivacyOptions
 
-    func run() throws {
-        options.bootstrapLogging()
-        let name = options.displayName()
-        try store(.notDetermined) { store in
-            "Local network permission reset (not determined): “\(name)” asks again the next time it needs the local "
-                + "network. Removed \(store.decisionPath)."
-        }
-    }
+    func run() throws { try apply(.reset, options: options) }
 }

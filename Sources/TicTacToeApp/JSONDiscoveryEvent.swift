@@ -1,0 +1,63 @@
+import GameClient
+
+/// A discovery report's fields in a `--json` line (README: "JSON output", discovery events). Names are written
+/// exactly as registered (the text reporter makes them safe for a terminal instead).
+struct JSONDiscoveryEvent: Encodable {
+    var report: DiscoveryReport
+
+    init(_ report: DiscoveryReport) { self.report = report }
+
+    func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try encode(into: &object)
+    }
+
+    func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
+        switch report {
+        case .advertised(let name):
+            try object.encode("advertised", forKey: "event")
+            try object.encode(name, forKey: "name")
+        case .advertisingUnavailable(let message):
+            try object.encode("advertising-unavailable", forKey: "event")
+            try object.encode(message, forKey: "message")
+        case .withdrawn:
+            try object.encode("withdrawn", forKey: "event")
+        case .game(let game):
+            try object.encode("game", forKey: "event")
+            try JSONGameListing(game).encode(into: &object)
+        case .noGames:
+            try object.encode("no-games", forKey: "event")
+        case .games(let games):
+            try object.encode("games", forKey: "event")
+            try object.encode(games.map(JSONGameListing.init), forKey: "games")
+        case .bonjourUnavailable(let message):
+            try object.encode("bonjour-unavailable", forKey: "event")
+            try object.encode(message, forKey: "message")
+        case .bonjourAvailable:
+            try object.encode("bonjour-available", forKey: "event")
+        case .resolved(let name, let addresses):
+            try object.encode("resolved", forKey: "event")
+            try object.encode(name, forKey: "name")
+            try object.encode(addresses, forKey: "addresses")
+        }
+    }
+}
+
+/// A game as `browse --json` lists it: `name`, `compatible`, and `reason` for an incompatible one only (absent, not
+/// null, otherwise).
+struct JSONGameListing: Encodable {
+    var game: GameListing
+
+    init(_ game: GameListing) { self.game = game }
+
+    func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try encode(into: &object)
+    }
+
+    func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
+        try object.encode(game.name, forKey: "name")
+        try object.encode(game.compatible, forKey: "compatible")
+        try object.encodeIfPresent(game.reason, forKey: "reason")
+    }
+}

@@ -1,0 +1,132 @@
+import GameClient
+import GameProtocol
+import GameRules
+
+/// One `--json` line: a report as README's "JSON output" table describes it (an `event` key and its fields; cells
+/// numbered 1-9; boards as nine characters; fields with no value written as `null` where the table has them).
+public struct JSONEvent: Encodable, Sendable {
+    public var report: MatchReport
+
+    public init(_ report: MatchReport) { self.report = report }
+
+    /// The line printed for `report`.
+    public static func line(_ report: MatchReport) throws -> String { try JSONLine.encode(JSONEvent(report)) }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        switch report {
+        case .seed(let seed):
+            try object.encode("seed", forKey: "event")
+            try object.encode(seed, forKey: "seed")
+        case .listening(let host, let port, let name):
+            try object.encode("listening", forKey: "event")
+            try object.encode(host, forKey: "host")
+            try object.encode(port, forKey: "port")
+            try object.encode(name, forKey: "name")
+        case .connectionState(let state):
+            try object.encode("state", forKey: "event")
+            try object.encode(state.name, forKey: "state")
+            switch state {
+            case .waiting(let reason): try object.encode(reason.description, forKey: "reason")
+            case .failed(let error): try object.encode(error.description, forKey: "error")
+            case .ready(let name): try object.encode(name, forKey: "peer")
+            case .setup, .preparing, .cancelled: break
+            }
+        case .connected(let peerName, let address, let role):
+            try object.encode("connected", forKey: "event")
+            try object.encode(DisplayText.sanitize(peerName), forKey: "peer")
+            try object.encode(address, forKey: "address")
+            try object.encode(role.rawValue, forKey: "role")
+        case .session(let event):
+            try Self.encode(event, into: &object)
+        case .rejectedBusy(let remote):
+            try object.encode("busy-rejected", forKey: "event")
+            try object.encode(remote, forKey: "remote")
+        case .peerFailed(let remote, let error):
+            try object.encode("peer-failed", forKey: "event")
+            try object.encode(remote, forKey: "remote")
+            try object.encode(error, forKey: "error")
+        case .summary(let summary):
+            try object.encode("summary", forKey: "event")
+            try object.encode(summary.seed, forKey: "seed")
+            try object.encode(Int(summary.exit.rawValue), forKey: "exit")
+            try object.encode(summary.end, forKey: "end")
+            try JSONScore(summary.score).encode(into: &object)
+            if let rtt = summary.roundTripMilliseconds {
+                try object.encode((rtt * 1000).rounded() / 1000, forKey: "rtt_ms")
+            }
+        case .error(let message, let exit):
+            try object.encode("error", forKey: "event")
+            try object.encode(message, forKey: "message")
+            try object.encode(Int(exit.rawValue), forKey: "exit")
+        case .localMoveRejected(let why):
+            try object.encode("move-rejected", forKey: "event")
+            try object.encode(why, forKey: "error")
+        case .discovery(let report):
+            try JSONDiscoveryEvent(report).encode(into: &object)
+        }
+    }
+
+    private static func encode(
+        _ event: MatchSession.Event, into object: inout KeyedEncodingContainer<JSONKey>
+    ) throws {
+        switch event {
+        case .gameStarted(let number, let localMark, let firstMover):
+            try object.encode("game-start", forKey: "event")
+            try object.encode(number, forKey: "game")
+            try object.encode(localMark.description, forKey: "you")
+            try object.encode(firstMover.description, forKey: "first")
+        case .moved(let mark, let cell, let side):
+            try object.encode("move", forKey: "event")
+            try object.encode(mark.description, forKey: "mark")
+            try object.encode(cell + 1, forKey: "cell")
+            try object.encode(side.rawValue, forKey: "by")
+        case .gameOver(let number, let result, let board, let score):
+            try object.encode("game-over", forKey: "event")
+            try object.encode(number, forKey: "game")
+            try object.encode(board.compactText, forKey: "board")
+            try object.encode(JSONScore(score), forKey: "score")
+            try object.encodeOrNull(result.winner?.description, forKey: "winner")
+            switch result.reason {
+            case .line(let cells):
+                try object.encode("line", forKey: "reason")
+                try object.encode(cells.map { $0 + 1 }, forKey: "line")
+            case .draw:
+                try object.encode("draw", forKey: "reason")
+            case .resignation(let mark):
+                try object.encode("resignation", forKey: "reason")
+                try object.encode(mark.description, forKey: "resigned")
+            case .forfeit(let mark):
+                try object.encode("forfeit", forKey: "reason")
+                try object.encode(mark.description, forKey: "forfeited")
+            }
+        case .rematchOffered:
+            try object.encode("rematch-offered", forKey: "event")
+        case .matchOver(let end, let score):
+            try object.encode("match-over", forKey: "event")
+            try object.encode(end.name, forKey: "end")
+            try object.encode(end.text, forKey: "detail")
+            try object.encode(JSONScore(score), forKey: "score")
+        }
+    }
+}
+
+/// `score`: `{"wins", "losses", "draws", "games"}` from the local side (nested in `game-over` and `match-over`,
+/// merged into `summary`).
+struct JSONScore: Encodable {
+    var score: MatchSession.Score
+
+    init(_ score: MatchSession.Score) { self.score = score }
+
+    func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try encode(into: &object)
+    }
+
+    func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
+        try object.encode(score.localWins, forKey: "wins")
+        try object.encode(score.peerWins, forKey: "losses")
+        try object.encode(score.draws, forKey: "draws")
+        try object.encode(score.gamesPlayed, forKey: "games")
+    }
+}

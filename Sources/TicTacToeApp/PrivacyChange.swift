@@ -1,0 +1,59 @@
+import LocalNetworkPrivacy
+
+/// `tictactoe privacy grant | deny | reset`: what each stores in the decision file and what it tells the user.
+public enum PrivacyChange: Sendable, Hashable, CaseIterable {
+    case grant, deny, reset
+
+    /// The state stored (`reset` forgets the decision: not determined).
+    public var state: LocalNetworkAuthorization {
+        switch self {
+        case .grant: return .allowed
+        case .deny: return .denied
+        case .reset: return .notDetermined
+        }
+    }
+
+    /// Who decided, as `privacy status` shows it ("decided_by").
+    public var source: String? {
+        switch self {
+        case .grant: return "tictactoe privacy grant"
+        case .deny: return "tictactoe privacy deny"
+        case .reset: return nil
+        }
+    }
+
+    /// Stores the change in `store` and returns what to tell the user. Throws `DecisionStoreError` (which says why
+    /// and what to do) when the decision cannot be stored.
+    public func apply(to store: DecisionStore, displayName: String) throws -> String {
+        try store.write(state, source: source)
+        return message(displayName: displayName, decisionFile: store.decisionPath)
+    }
+
+    /// What the user is told once the change is stored.
+    public func message(displayName name: String, decisionFile: String) -> String {
+        switch self {
+        case .grant:
+            return "Local network access allowed for “\(name)”: searching, hosting and joining LAN games go ahead "
+                + "(anything waiting proceeds now). Stored in \(decisionFile)."
+        case .deny:
+            return "Local network access denied for “\(name)”: searching, hosting and joining LAN games wait until "
+                + "you run `tictactoe privacy grant` (loopback still works). Stored in \(decisionFile)."
+        case .reset:
+            return "Local network permission reset (not determined): “\(name)” asks again the next time it needs the "
+                + "local network. Removed \(decisionFile)."
+        }
+    }
+
+    /// The app's name in the messages: the manifest's, else the default, with a note saying why when the manifest
+    /// was named explicitly (`--info-plist`) but cannot be used.
+    public static func displayName(
+        manifest: Result<AppManifest, any Error>, explicitPath: Bool
+    ) -> (name: String, note: String?) {
+        switch manifest {
+        case .success(let manifest):
+            return (manifest.displayName, nil)
+        case .failure(let error):
+            return (AppManifest.fallbackDisplayName, explicitPath ? "tictactoe: note: \(error)" : nil)
+        }
+    }
+}

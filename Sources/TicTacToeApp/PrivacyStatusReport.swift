@@ -1,0 +1,98 @@
+import Foundation
+import LocalNetworkPrivacy
+
+/// What `tictactoe privacy status` shows: the remembered decision and its file, the app manifest (or why there is
+/// none) and the log file. Read once (`read(store:manifest:logFile:)`), then printed as text (`text`) or as one JSON
+/// object (`json`, README and `privacy status --help`: every key always present, null when not known).
+public struct PrivacyStatusReport: Sendable, Hashable {
+    /// The decision file: absent, a valid decision, or present but unusable (treated as not determined).
+    public enum DecisionFileStatus: String, Sendable, Hashable, Encodable {
+        case none, valid, corrupt
+    }
+
+    /// The manifest as read, or the error that says why there is none.
+    public enum Manifest: Sendable, Hashable {
+        case loaded(AppManifest)
+        case unavailable(String)
+
+        public var loaded: AppManifest? {
+            if case .loaded(let manifest) = self { return manifest }
+            return nil
+        }
+
+        public var error: String? {
+            if case .unavailable(let error) = self { return error }
+            return nil
+        }
+    }
+
+    /// The remembered decision (nil: none, or a corrupt file).
+    public var decision: LocalNetworkDecision?
+    public var decisionFile: String
+    public var decisionFileStatus: DecisionFileStatus
+    public var manifest: Manifest
+    public var logFile: String
+
+    public init(
+        decision: LocalNetworkDecision?, decisionFile: String, decisionFileStatus: DecisionFileStatus,
+        manifest: Manifest, logFile: String
+    ) {
+        self.decision = decision
+        self.decisionFile = decisionFile
+        self.decisionFileStatus = decisionFileStatus
+        self.manifest = manifest
+        self.logFile = logFile
+    }
+
+    /// Reads the decision from `store` (a file that exists but gives no decision is `corrupt`) and takes the
+    /// manifest as located (`AppManifest.locate`).
+    public static func read(
+        store: DecisionStore, manifest: Result<AppManifest, any Error>, logFile: String
+    ) -> PrivacyStatusReport {
+        let decision = store.decision()
+        let fileExists = FileManager.default.fileExists(atPath: store.decisionPath)
+        let status: DecisionFileStatus = decision != nil ? .valid : (fileExists ? .corrupt : .none)
+        let manifestStatus: Manifest
+        switch manifest {
+        case .success(let loaded): manifestStatus = .loaded(loaded)
+        case .failure(let error): manifestStatus = .unavailable("\(error)")
+        }
+        return PrivacyStatusReport(
+            decision: decision, decisionFile: store.decisionPath, decisionFileStatus: status,
+            manifest: manifestStatus, logFile: logFile
+        )
+    }
+
+    /// The state in effect: no decision is "not determined".
+    public var state: LocalNetworkAuthorization { decision?.state ?? .notDetermined }
+
+    /// When the decision was made, as ISO 8601 (UTC).
+    public var decidedAt: String? { decision?.decidedAt.map { ISO8601DateFormatter().string(from: $0) } }
+
+    /// The app's name in the text: the manifest's, else the default.
+    public var displayName: String { manifest.loaded?.displayName ?? AppManifest.fallbackDisplayName }
+}
+
+extension PrivacyStatusReport: Encodable {
+    /// `privacy status --json`: one object, keys sorted (see `privacy status --help` for the list).
+    public var json: String { (try? JSONLine.encode(self)) ?? "{}" }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        let loaded = manifest.loaded
+        try object.encode(state.rawValue, forKey: "state")
+        try object.encodeOrNull(decidedAt, forKey: "decided_at")
+        try object.encodeOrNull(decision?.source, forKey: "decided_by")
+        try object.encode(decisionFile, forKey: "decision_file")
+        try object.encode(decisionFileStatus, forKey: "decision_file_status")
+        try object.encodeOrNull(loaded?.path, forKey: "manifest_path")
+        try object.encodeOrNull(manifest.error, forKey: "manifest_error")
+        try object.encodeOrNull(loaded?.displayName, forKey: "display_name")
+        try object.encodeOrNull(loaded?.usageDescription, forKey: "usage_description")
+        try object.encodeOrNull(loaded?.usesDefaultUsageDescription, forKey: "usage_description_missing")
+        try object.encodeOrNull(loaded?.promptTitle, forKey: "prompt_title")
+        try object.encodeOrNull(loaded?.promptMessage, forKey: "prompt_message")
+        try object.encodeOrNull(loaded?.bonjourServices, forKey: "bonjour_services")
+        try object.encode(logFile, forKey: "log_file")
+    }
+}

@@ -1,0 +1,188 @@
+import GameProtocol
+import GameRules
+import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+/// The `--json` lines pinned as literal bytes (README: "JSON output"): keys sorted, `/` and non-ASCII text not
+/// escaped, absent values written as `null` where the table has the key, integers as integers.
+final class JSONLinesTests: XCTestCase {
+    private func assertLine(
+        _ report: MatchReport, _ expected: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(try JSONEvent.line(report), expected, file: file, line: line)
+    }
+
+    private let score = MatchSession.Score(localWins: 2, peerWins: 1, draws: 1)
+
+    func testSeedIsAPlainInteger() throws {
+        try assertLine(.seed(42), #"{"event":"seed","seed":42}"#)
+        try assertLine(.seed(UInt64.max), #"{"event":"seed","seed":18446744073709551615}"#)
+    }
+
+    func testListening() throws {
+        try assertLine(
+            .listening(host: "0.0.0.0", port: 7420, name: "Ada's game"),
+            #"{"event":"listening","host":"0.0.0.0","name":"Ada's game","port":7420}"#)
+    }
+
+    func testStates() throws {
+        try assertLine(
+            .connectionState(.waiting(.notAllowed("local network access is denied (tictactoe privacy grant)"))),
+            #"{"event":"state","reason":"local network access is denied (tictactoe privacy grant)","state":"waiting"}"#)
+        try assertLine(
+            .connectionState(.waiting(.peerUnreachable("connection refused", retryIn: 0.5))),
+            #"{"event":"state","reason":"connection refused; retrying in 0.5 s","state":"waiting"}"#)
+        try assertLine(.connectionState(.preparing), #"{"event":"state","state":"preparing"}"#)
+        try assertLine(.connectionState(.ready(peerName: "Bo")), #"{"event":"state","peer":"Bo","state":"ready"}"#)
+        try assertLine(
+            .connectionState(.failed(.unreachable("127.0.0.1:9/connection refused"))),
+            #"{"error":"peer unreachable: 127.0.0.1:9/connection refused","event":"state","state":"failed"}"#)
+    }
+
+    func testConnectedKeepsNonASCIIAndSanitizesThePeerName() throws {
+        try assertLine(
+            .connected(peerName: "Zoë ☃ 😀", address: "[::1]:7420", role: .joiner),
+            #"{"address":"[::1]:7420","event":"connected","peer":"Zoë ☃ 😀","role":"joiner"}"#)
+        try assertLine(
+            .connected(peerName: "evil\u{1B}[2Jname\u{202E}", address: "127.0.0.1:7420", role: .host),
+            #"{"address":"127.0.0.1:7420","event":"connected","peer":"evil[2Jname","role":"host"}"#)
+    }
+
+    func testGameStartAndMove() throws {
+        try assertLine(
+            .session(.gameStarted(number: 1, localMark: .x, firstMover: .o)),
+            #"{"event":"game-start","first":"O","game":1,"you":"X"}"#)
+        try assertLine(
+            .session(.moved(mark: .x, cell: 0, by: .local)), #"{"by":"local","cell":1,"event":"move","mark":"X"}"#)
+        try assertLine(
+            .session(.moved(mark: .o, cell: 8, by: .peer)), #"{"by":"peer","cell":9,"event":"move","mark":"O"}"#)
+    }
+
+    func testGameOverWithALine() throws {
+        let board = try XCTUnwrap(Board("XXXOO...."))
+        try assertLine(
+            .session(.gameOver(number: 3, result: GameResult(winner: .x, reason: .line([0, 1, 2])), board: board,
+                               score: score)),
+            #"{"board":"XXXOO....","event":"game-over","game":3,"line":[1,2,3],"reason":"line","#
+                + #""score":{"draws":1,"games":4,"losses":1,"wins":2},"winner":"X"}"#)
+    }
+
+    func testGameOverDrawHasANullWinner() throws {
+        let board = try XCTUnwrap(Board("XOXXOOOXX"))
+        try assertLine(
+            .session(.gameOver(number: 2, result: GameResult(winner: nil, reason: .draw), board: board,
+                               score: MatchSession.Score(draws: 1))),
+            #"{"board":"XOXXOOOXX","event":"game-over","game":2,"reason":"draw","#
+                + #""score":{"draws":1,"games":1,"losses":0,"wins":0},"winner":null}"#)
+    }
+
+    func testGameOverByResignationAndForfeit() throws {
+        let board = try XCTUnwrap(Board("X........"))
+        try assertLine(
+            .session(.gameOver(number: 1, result: GameResult(winner: .x, reason: .resignation(.o)), board: board,
+                               score: MatchSession.Score(localWins: 1))),
+            #"{"board":"X........","event":"game-over","game":1,"reason":"resignation","resigned":"O","#
+                + #""score":{"draws":0,"games":1,"losses":0,"wins":1},"winner":"X"}"#)
+        try assertLine(
+            .session(.gameOver(number: 1, result: GameResult(winner: .o, reason: .forfeit(.x)), board: board,
+                               score: MatchSession.Score(peerWins: 1))),
+            #"{"board":"X........","event":"game-over","forfeited":"X","game":1,"reason":"forfeit","#
+                + #""score":{"draws":0,"games":1,"losses":1,"wins":0},"winner":"O"}"#)
+    }
+
+    func testRematchOffered() throws {
+        try assertLine(.session(.rematchOffered), #"{"event":"rematch-offered"}"#)
+    }
+
+    func testMatchOver() throws {
+        try assertLine(
+            .session(.matchOver(.localNetworkOff, score: score)),
+            #"{"detail":"local network access was turned off","end":"local-network-off","event":"match-over","#
+                + #""score":{"draws":1,"games":4,"losses":1,"wins":2}}"#)
+        try assertLine(
+            .session(.matchOver(.peerLeft(.quit), score: MatchSession.Score())),
+            #"{"detail":"the opponent left (quit)","end":"peer-left","event":"match-over","#
+                + #""score":{"draws":0,"games":0,"losses":0,"wins":0}}"#)
+    }
+
+    func testSummaryWithAndWithoutRoundTrip() throws {
+        try assertLine(
+            .summary(MatchSummary(score: score, seed: 7, roundTripMilliseconds: 0.123456, exit: .success,
+                                  end: "completed")),
+            #"{"draws":1,"end":"completed","event":"summary","exit":0,"games":4,"losses":1,"rtt_ms":0.123,"#
+                + #""seed":7,"wins":2}"#)
+        try assertLine(
+            .summary(MatchSummary(score: score, seed: 12_345_678_901_234_567_890, roundTripMilliseconds: 2.0,
+                                  exit: .peerLeft, end: "peer-left")),
+            #"{"draws":1,"end":"peer-left","event":"summary","exit":3,"games":4,"losses":1,"rtt_ms":2,"#
+                + #""seed":12345678901234567890,"wins":2}"#)
+        try assertLine(
+            .summary(MatchSummary(score: MatchSession.Score(), seed: 0, roundTripMilliseconds: nil,
+                                  exit: .localNetworkNotAllowed, end: "local-network-off")),
+            #"{"draws":0,"end":"local-network-off","event":"summary","exit":12,"games":0,"losses":0,"seed":0,"#
+                + #""wins":0}"#)
+    }
+
+    func testErrorsAndHostEvents() throws {
+        try assertLine(
+            .error("cannot listen on 0.0.0.0:7420/tcp: address in use", .cannotListen),
+            #"{"event":"error","exit":9,"message":"cannot listen on 0.0.0.0:7420/tcp: address in use"}"#)
+        try assertLine(
+            .rejectedBusy(remote: "127.0.0.1:50000"), #"{"event":"busy-rejected","remote":"127.0.0.1:50000"}"#)
+        try assertLine(
+            .peerFailed(remote: "127.0.0.1:50001", error: "handshake timed out"),
+            #"{"error":"handshake timed out","event":"peer-failed","remote":"127.0.0.1:50001"}"#)
+        try assertLine(.localMoveRejected("cell 5 is taken"), #"{"error":"cell 5 is taken","event":"move-rejected"}"#)
+    }
+
+    func testEscapesControlCharactersAndQuotesOnly() throws {
+        try assertLine(
+            .error("a \"quoted\" back\\slash\ttab\nline \u{1}", .failure),
+            #"{"event":"error","exit":1,"message":"a \"quoted\" back\\slash\ttab\nline \u0001"}"#)
+    }
+
+    func testDiscoveryEvents() throws {
+        try assertLine(.discovery(.advertised(name: "Zoë's game")), #"{"event":"advertised","name":"Zoë's game"}"#)
+        try assertLine(
+            .discovery(.advertisingUnavailable(message: "Bonjour is unavailable")),
+            #"{"event":"advertising-unavailable","message":"Bonjour is unavailable"}"#)
+        try assertLine(.discovery(.withdrawn), #"{"event":"withdrawn"}"#)
+        try assertLine(.discovery(.noGames), #"{"event":"no-games"}"#)
+        try assertLine(.discovery(.bonjourAvailable), #"{"event":"bonjour-available"}"#)
+        try assertLine(
+            .discovery(.bonjourUnavailable(message: "no avahi-daemon")),
+            #"{"event":"bonjour-unavailable","message":"no avahi-daemon"}"#)
+        try assertLine(
+            .discovery(.game(GameListing(name: "Ada", compatible: true))),
+            #"{"compatible":true,"event":"game","name":"Ada"}"#)
+        try assertLine(
+            .discovery(.game(GameListing(name: "Old", compatible: false, reason: "protocol 0"))),
+            #"{"compatible":false,"event":"game","name":"Old","reason":"protocol 0"}"#)
+    }
+
+    func testGamesListWithAnIncompatibleGame() throws {
+        try assertLine(
+            .discovery(.games([
+                GameListing(name: "Ada", compatible: true),
+                GameListing(name: "Bö/2", compatible: false, reason: "needs protocol version 2"),
+            ])),
+            #"{"event":"games","games":[{"compatible":true,"name":"Ada"},"#
+                + #"{"compatible":false,"name":"Bö/2","reason":"needs protocol version 2"}]}"#)
+        try assertLine(.discovery(.games([])), #"{"event":"games","games":[]}"#)
+    }
+
+    func testResolved() throws {
+        try assertLine(
+            .discovery(.resolved(name: "Ada's game", addresses: ["192.168.1.20:7420", "[fe80::1%eth0]:7420"])),
+            #"{"addresses":["192.168.1.20:7420","[fe80::1%eth0]:7420"],"event":"resolved","name":"Ada's game"}"#)
+    }
+
+    func testTheReporterWritesOneLinePerReport() {
+        let lines = Recorder<String>()
+        let reporter = JSONLinesReporter(write: { lines.append($0) })
+        reporter.report(.seed(1))
+        reporter.report(.discovery(.withdrawn))
+        XCTAssertEqual(lines.all, [#"{"event":"seed","seed":1}"#, #"{"event":"withdrawn"}"#])
+    }
+}

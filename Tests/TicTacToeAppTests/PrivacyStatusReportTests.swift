@@ -1,0 +1,221 @@
+import Foundation
+import LocalNetworkPrivacy
+import Logging
+import TicTacToeApp
+import XCTest
+
+/// `privacy status` as the core reads and renders it (the executable only prints it), and what grant, deny and reset
+/// store and say; each test in a fresh temporary directory.
+final class PrivacyStatusReportTests: XCTestCase {
+    /// The store and the manifest log what tests provoke on purpose (a corrupt file, a bare manifest): not shown.
+    private let quiet = Logger(label: "test.privacy-status") { _ in SwiftLogNoOpLogHandler() }
+
+    private func makeDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "tictactoe-status-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Writes an XML property list with `entries` and reads it back as the app would.
+    private func manifest(
+        _ entries: [String: String], services: [String]?, in directory: String
+    ) throws -> AppManifest {
+        let path = directory + "/Info.plist"
+        var plist: [String: Any] = entries
+        if let services { plist["NSBonjourServices"] = services }
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: path))
+        return try AppManifest(contentsOf: path, logger: quiet)
+    }
+
+    private func standardManifest(in directory: String) throws -> AppManifest {
+        try manifest(
+            [
+                "CFBundleDisplayName": "TicTacToe",
+                "NSLocalNetworkUsageDescription": "TicTacToe uses the local network to discover players around you.",
+            ],
+            services: ["_tictactoe._tcp"], in: directory)
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func testNeverAskedPinnedAsJSONAndText() throws {
+        let directory = try makeDirectory()
+        let store = DecisionStore(directory: directory, logger: quiet)
+        let report = PrivacyStatusReport.read(
+            store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/var/log/t/tictactoe.log")
+        XCTAssertEqual(report.state, .notDetermined)
+        XCTAssertEqual(report.decisionFileStatus, .none)
+        XCTAssertEqual(
+            report.json,
+            #"{"bonjour_services":["_tictactoe._tcp"],"decided_at":null,"decided_by":null,"#
+                + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
+                + #""display_name":"TicTacToe","log_file":"/var/log/t/tictactoe.log","manifest_error":null,"#
+                + #""manifest_path":"\#(directory)/Info.plist","#
+                + #""prompt_message":"TicTacToe uses the local network to discover players around you.","#
+                + #""prompt_title":"“TicTacToe” would like to find and connect to devices on your local network.","#
+                + #""state":"not-determined","#
+                + #""usage_description":"TicTacToe uses the local network to discover players around you.","#
+                + #""usage_description_missing":false}"#
+        )
+        XCTAssertEqual(
+            report.text,
+            """
+            Local network access: not determined (TicTacToe asks the first time a game needs the local network)
+              app:               TicTacToe
+              manifest:          \(directory)/Info.plist
+              usage description: TicTacToe uses the local network to discover players around you.
+              Bonjour services:  _tictactoe._tcp
+              decision file:     \(directory)/local-network.json (none yet: never asked, or reset)
+              log file:          /var/log/t/tictactoe.log
+            """
+        )
+    }
+
+    func testAValidDecisionSaysWhoAndWhen() throws {
+        let directory = try makeDirectory()
+        let store = DecisionStore(directory: directory, logger: quiet)
+        try write(
+            #"{"decided_at":"2024-05-06T07:08:09Z","source":"tictactoe privacy deny","state":"denied","version":1}"#,
+            to: store.decisionPath)
+        let report = PrivacyStatusReport.read(
+            store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/l.log")
+        XCTAssertEqual(report.state, .denied)
+        XCTAssertEqual(report.decisionFileStatus, .valid)
+        XCTAssertTrue(
+            report.json.contains(
+                #""decided_at":"2024-05-06T07:08:09Z","decided_by":"tictactoe privacy deny","#
+                    + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"valid""#),
+            report.json)
+        XCTAssertTrue(report.json.contains(#""state":"denied""#), report.json)
+        XCTAssertEqual(
+            report.text.split(separator: "\n").first,
+            "Local network access: denied (by tictactoe privacy deny on 2024-05-06T07:08:09Z)")
+        XCTAssertTrue(
+            report.text.hasSuffix("  decision file:     \(directory)/local-network.json\n  log file:          /l.log"),
+            report.text)
+    }
+
+    func testACorruptFileIsNotDetermined() throws {
+        let directory = try makeDirectory()
+        let store = DecisionStore(directory: directory, logger: quiet)
+        try write("{corrupt", to: store.decisionPath)
+        let report = PrivacyStatusReport.read(
+            store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/l.log")
+        XCTAssertEqual(report.state, .notDetermined)
+        XCTAssertEqual(report.decisionFileStatus, .corrupt)
+        XCTAssertTrue(report.json.contains(#""decided_at":null,"decided_by":null"#), report.json)
+        XCTAssertTrue(report.json.contains(#""decision_file_status":"corrupt""#), report.json)
+        XCTAssertTrue(
+            report.text.contains(
+                "  decision file:     \(directory)/local-network.json (corrupt: treated as not determined; "
+                    + "`tictactoe privacy reset` removes it)"),
+            report.text)
+    }
+
+    func testAMissingManifestIsNullWithTheError() throws {
+        let directory = try makeDirectory()
+        let missing = directory + "/missing.plist"
+        let report = PrivacyStatusReport.read(
+            store: DecisionStore(directory: directory, logger: quiet),
+            manifest: Result { try AppManifest.locate(explicitPath: missing) }, logFile: "/l.log")
+        let error = try XCTUnwrap(report.manifest.error)
+        XCTAssertTrue(error.contains(missing), error)
+        XCTAssertEqual(
+            report.json,
+            #"{"bonjour_services":null,"decided_at":null,"decided_by":null,"#
+                + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
+                + #""display_name":null,"log_file":"/l.log","#
+                + #""manifest_error":"\#(error)","manifest_path":null,"prompt_message":null,"prompt_title":null,"#
+                + #""state":"not-determined","usage_description":null,"usage_description_missing":null}"#
+        )
+        XCTAssertEqual(
+            report.text,
+            """
+            Local network access: not determined (TicTacToe asks the first time a game needs the local network)
+              manifest:          error: \(error)
+              decision file:     \(directory)/local-network.json (none yet: never asked, or reset)
+              log file:          /l.log
+            """
+        )
+    }
+
+    func testABareManifest() throws {
+        let directory = try makeDirectory()
+        let bare = try manifest(["CFBundleDisplayName": "Bäre/App"], services: nil, in: directory)
+        let report = PrivacyStatusReport.read(
+            store: DecisionStore(directory: directory, logger: quiet), manifest: .success(bare), logFile: "/l.log")
+        XCTAssertTrue(report.json.contains(#""bonjour_services":[],"#), report.json)
+        XCTAssertTrue(report.json.contains(#""display_name":"Bäre/App","#), report.json)
+        XCTAssertTrue(report.json.contains(#""usage_description":null,"usage_description_missing":true}"#), report.json)
+        XCTAssertTrue(
+            report.json.contains(#""prompt_message":"\#(AppManifest.defaultUsageDescription)","#), report.json)
+        XCTAssertTrue(report.text.hasPrefix("Local network access: not determined (Bäre/App asks"), report.text)
+        XCTAssertTrue(
+            report.text.contains(
+                "  usage description: (missing: the prompt shows \"\(AppManifest.defaultUsageDescription)\")\n"
+                    + "  Bonjour services:  (none declared: browsing and advertising fail with NoAuth)\n"),
+            report.text)
+    }
+
+    func testGrantDenyResetStoreAndSay() throws {
+        let directory = try makeDirectory()
+        let store = DecisionStore(directory: directory, logger: quiet)
+        let file = store.decisionPath
+
+        XCTAssertEqual(
+            try PrivacyChange.grant.apply(to: store, displayName: "TicTacToe"),
+            "Local network access allowed for “TicTacToe”: searching, hosting and joining LAN games go ahead "
+                + "(anything waiting proceeds now). Stored in \(file).")
+        var report = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
+        XCTAssertEqual(report.state, .allowed)
+        XCTAssertEqual(report.decision?.source, "tictactoe privacy grant")
+        XCTAssertNotNil(report.decidedAt)
+        XCTAssertTrue(
+            report.text.hasPrefix("Local network access: allowed (by tictactoe privacy grant on "), report.text)
+
+        XCTAssertEqual(
+            try PrivacyChange.deny.apply(to: store, displayName: "TicTacToe"),
+            "Local network access denied for “TicTacToe”: searching, hosting and joining LAN games wait until you "
+                + "run `tictactoe privacy grant` (loopback still works). Stored in \(file).")
+        report = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
+        XCTAssertEqual(report.state, .denied)
+        XCTAssertEqual(report.decision?.source, "tictactoe privacy deny")
+
+        XCTAssertEqual(
+            try PrivacyChange.reset.apply(to: store, displayName: "TicTacToe"),
+            "Local network permission reset (not determined): “TicTacToe” asks again the next time it needs the local "
+                + "network. Removed \(file).")
+        report = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
+        XCTAssertEqual(report.state, .notDetermined)
+        XCTAssertEqual(report.decisionFileStatus, .none)
+    }
+
+    func testAChangeThatCannotBeStoredThrowsWhy() throws {
+        let directory = try makeDirectory()
+        _ = FileManager.default.createFile(atPath: directory + "/file", contents: Data())
+        let store = DecisionStore(directory: directory + "/file", logger: quiet)
+        XCTAssertThrowsError(try PrivacyChange.grant.apply(to: store, displayName: "TicTacToe")) { error in
+            XCTAssertTrue("\(error)".contains("cannot store the local network decision"), "\(error)")
+        }
+    }
+
+    func testTheNameInMessages() {
+        XCTAssertEqual(
+            PrivacyChange.displayName(manifest: .success(standardManifestValue), explicitPath: true).name, "Tic")
+        let missing = PrivacyChange.displayName(manifest: .failure(CocoaError(.fileNoSuchFile)), explicitPath: false)
+        XCTAssertEqual(missing.name, AppManifest.fallbackDisplayName)
+        XCTAssertNil(missing.note)
+        let explicit = PrivacyChange.displayName(manifest: .failure(CocoaError(.fileNoSuchFile)), explicitPath: true)
+        XCTAssertEqual(explicit.name, AppManifest.fallbackDisplayName)
+        XCTAssertEqual(explicit.note?.hasPrefix("tictactoe: note: "), true)
+    }
+
+    private let noManifest: Result<AppManifest, any Error> = .failure(CocoaError(.fileNoSuchFile))
+
+    private let standardManifestValue = AppManifest(
+        path: "/test/Info.plist", displayName: "Tic", usageDescription: nil, bonjourServices: [])
+}
