@@ -20,8 +20,6 @@ import PackageDescription
 
 /// The Swift 6 language mode (complete concurrency checking), target by target: the package default below stays
 /// `.v5` until every target is converted.
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-
 let package = Package(
     name: "tictactoe",
     platforms: [.macOS(.v15)],
@@ -48,10 +46,10 @@ let package = Package(
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
-        .target(name: "GameRules", swiftSettings: swift6),
+        .target(name: "GameRules"),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like). No NIO: front ends can use these types.
-        .target(name: "GameProtocol", dependencies: ["GameRules"], swiftSettings: swift6),
+        .target(name: "GameProtocol", dependencies: ["GameRules"]),
         // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(
             name: "GameWire",
@@ -59,9 +57,7 @@ let package = Package(
                 "GameProtocol",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and THE gate: the only
         // maker of the capabilities that Bonjour and GameTransport require for every local-network operation (browse,
         // advertise, listen, connect). It depends on neither of them.
@@ -71,9 +67,7 @@ let package = Package(
                 "GameProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states; both take the gate's
         // capabilities (a ListenCapability; a ConnectCapability per resolved address).
         .target(
@@ -86,13 +80,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
-        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"], swiftSettings: swift6),
+        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
         // local-network operation through the gate).
@@ -119,9 +111,7 @@ let package = Package(
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
 
@@ -133,15 +123,11 @@ let package = Package(
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         // The real terminal: the only importer of CNCurses.
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "TerminalUI"],
-            swiftSettings: swift6
-        ),
+            dependencies: ["CNCurses", "TerminalUI"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
@@ -157,8 +143,8 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
-        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
-        .testTarget(name: "GameRulesTests", dependencies: ["GameRules"], swiftSettings: swift6),
+        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
         .testTarget(
             name: "GameProtocolTests",
             dependencies: [
@@ -168,9 +154,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         .testTarget(
             name: "GameTransportTests",
             dependencies: [
@@ -182,23 +166,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
         .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
                 "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
-        ),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"], swiftSettings: swift6),
+            ]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"],
-            swiftSettings: swift6
-        ),
+            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "TicTacToeAppTests",
@@ -210,7 +188,7 @@ let package = Package(
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
-        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"]),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",
@@ -219,9 +197,7 @@ let package = Package(
                 "GameProtocol",
                 "GameWire",
                 .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swift6
-        ),
+            ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,7 @@ public final class LineInput: Sendable {
 
     public init(lines: [String]?, prompt: @escaping @Sendable (String) -> Void = { text in
         print(text, terminator: "")
-        fflush(stdout)
+        fflush(nil)
     }) {
         self.lines = Mutex(lines)
         self.prompt = prompt

@@ -83,9 +83,10 @@ public struct MatchRunner {
         reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role))
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
-        var reader = link
+        let handOff = ReaderHandOff(link: link)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
+                var reader = handOff.link
                 do {
                     while let message = try await reader.next() { continuation.yield(.message(message)) }
                     continuation.yield(.closed(.peerLeft(nil)))
@@ -222,4 +223,11 @@ public struct MatchRunner {
             return session.leave(.quit)
         }
     }
+}
+
+/// Carries the link's reading side into the match's reader task. NIO's inbound iterator is not `Sendable`, but a match
+/// has exactly one reader: that task, for the whole match (the runner itself only writes), so handing it over is safe.
+// @unchecked: the NIO socket boundary (the iterator of NIOAsyncChannel's inbound stream); see above.
+private struct ReaderHandOff: @unchecked Sendable {
+    var link: PeerLink
 }

@@ -125,8 +125,9 @@ final class CoordinatorTests: XCTestCase {
         let joinerGate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let joinReports = Recorder<MatchReport>()
         let request = try joinRequest(port)
+        let joinerOptions = options("joiner", games: nil)
         let join = Task {
-            await joinMatch(request, options: options("joiner", games: nil), gate: joinerGate,
+            await joinMatch(request, options: joinerOptions, gate: joinerGate,
                             reporter: ClosureReporter { joinReports.append($0) })
         }
         let waited = await eventually {
@@ -151,8 +152,9 @@ final class CoordinatorTests: XCTestCase {
         let joinerGate = try makeGate(.allowed, loopbackIsLAN: true)
         let joinReports = Recorder<MatchReport>()
         let request = try joinRequest(port)
+        let joinerOptions = options("joiner", games: nil)
         let join = Task {
-            await joinMatch(request, options: options("joiner", games: nil), gate: joinerGate,
+            await joinMatch(request, options: joinerOptions, gate: joinerGate,
                             reporter: ClosureReporter { joinReports.append($0) })
         }
         let playing = await eventually {
@@ -182,8 +184,9 @@ final class CoordinatorTests: XCTestCase {
         let (host, _, port) = try await startHost(gate: gate, options: options("host", games: 2, moveDelay: .milliseconds(50)))
         let joinReports = Recorder<MatchReport>()
         let request = try joinRequest(port)
+        let joinerOptions = options("joiner", games: nil)
         let join = Task {
-            await joinMatch(request, options: options("joiner", games: nil), gate: gate,
+            await joinMatch(request, options: joinerOptions, gate: gate,
                             reporter: ClosureReporter { joinReports.append($0) })
         }
         let playing = await eventually {
