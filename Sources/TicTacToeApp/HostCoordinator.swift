@@ -99,6 +99,15 @@ public func hostMatches(
             }
         }
         defer { revocationWatch.cancel() }
+        // Ctrl-C or a shutdown: no new joiner (a match in progress says bye through its runner).
+        let stopWatch = Task {
+            guard let stop else { return }
+            for await _ in stop.stream() {
+                listener.stop()
+                return
+            }
+        }
+        defer { stopWatch.cancel() }
         do {
             try await serve(listener, options: options, request: request, gate: gate, state: state,
                             advertising: advertiser, reporter: reporter, stop: stop)

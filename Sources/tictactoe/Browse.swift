@@ -1,6 +1,5 @@
 import ArgumentParser
 import LocalNetworkPrivacy
-import Bonjour
 import Foundation
 import TicTacToeApp
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GameProtocol
-import GameTransport
 import TicTacToeApp
 
 extension PlayerSpec: ExpressibleByArgument {
@@ -87,9 +86,9 @@ enum Terminal {
 /// Ctrl-C, SIGTERM and SIGHUP raise the stop signal (the peer gets a bye); a second one, or one while nothing is
 /// running, exits at once.
 enum Signals {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-
-    static func install(_ stop: StopSignal, onStop: @escaping @Sendable () -> Void = {}) {
+    /// The handlers stay installed while the returned value lives: keep it to the end of the command.
+    static func install(_ stop: StopSignal) -> [any DispatchSourceSignal] {
+        var sources: [any DispatchSourceSignal] = []
         let queue = DispatchQueue(label: "tictactoe.signals")
         for (number, reason, status) in [
             (SIGINT, ByeReason.quit, ExitStatus.interrupted), (SIGTERM, .shutdown, .terminated),
@@ -100,12 +99,12 @@ enum Signals {
             source.setEventHandler {
                 if stop.raised != nil { exit(status.rawValue) }
                 stop.raise(reason)
-                onStop()
                 // Whatever is running gets a moment to say bye; then we go regardless.
                 queue.asyncAfter(deadline: .now() + 2) { exit(status.rawValue) }
             }
             source.resume()
             sources.append(source)
         }
+        return sources
     }
 }

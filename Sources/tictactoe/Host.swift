@@ -1,10 +1,7 @@
 import GameProtocol
 import ArgumentParser
-import Bonjour
 import LocalNetworkPrivacy
 import Foundation
-import Synchronization
-import GameTransport
 import TicTacToeApp
 
 struct Host: AsyncParsableCommand {
@@ -55,23 +52,15 @@ struct Host: AsyncParsableCommand {
         let name = match.resolvedName
         let options = match.options(games: games)
         let stop = StopSignal()
-        let listenerBox = ListenerBox()
-        Signals.install(stop) { listenerBox.stop() }
+        let signals = Signals.install(stop)
+        defer { withExtendedLifetime(signals) {} }
         let request = HostRequest(
             target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
             waitTimeout: privacy.waitDuration
         )
         let status = await hostMatches(
-            request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop,
-            onListener: { listenerBox.set($0) }
+            request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop
         )
         throw ExitCode(status.rawValue)
     }
-}
-
-/// The listener, once there is one, for the signal handler to stop.
-final class ListenerBox: Sendable {
-    private let listener = Mutex<GameListener?>(nil)
-    func set(_ listener: GameListener) { self.listener.withLock { $0 = listener } }
-    func stop() { listener.withLock { $0 }?.stop() }
 }

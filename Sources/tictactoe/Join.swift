@@ -1,8 +1,6 @@
 import ArgumentParser
 import Bonjour
-import GameTransport
 import LocalNetworkPrivacy
-import NIOCore
 import TicTacToeApp
 
 struct Join: AsyncParsableCommand {
@@ -52,7 +50,8 @@ struct Join: AsyncParsableCommand {
         let name = match.resolvedName
         let options = match.options(games: games)
         let stop = StopSignal()
-        Signals.install(stop)
+        let signals = Signals.install(stop)
+        defer { withExtendedLifetime(signals) {} }
         let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
         let request = JoinRequest(

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Bonjour
 import Foundation
-import GameTransport
 import LocalNetworkPrivacy
 import TicTacToeApp
 
