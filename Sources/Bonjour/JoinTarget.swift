@@ -36,8 +36,11 @@ public enum JoinTarget: Sendable, Hashable {
         return false
     }
 
+    /// An IPv4 or IPv6 literal; an IPv6 one may name its interface ("fe80::1%eth0").
     static func isIPLiteral(_ text: String) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 16)
-        return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
+        let address = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
+        return inet_pton(AF_INET, text, &buffer) == 1
+            || (inet_pton(AF_INET6, address, &buffer) == 1 && (address == text || text.contains(":")))
     }
 }

@@ -133,9 +133,8 @@ public final class GameConnection: Sendable {
     private func checkGate() async -> (ConnectionStateMachine.Action, [ConnectCapability]) {
         // Wakes on each change of the decision, and ends when the connection is cancelled.
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let gate = self.gate
+        let changes: AsyncStream<LocalNetworkAuthorization> = gate.changes()  // subscribed before the first check
         let forward = Task {
-            let changes: AsyncStream<LocalNetworkAuthorization> = gate.changes()
             for await _ in changes { wake.yield() }
             wake.finish()
         }
@@ -190,7 +189,11 @@ public final class GameConnection: Sendable {
             for case .refused(let error) in clearances {
                 return .left(feed(.gateRefused("\(error)")))
             }
-            guard case .waiting(let reason, _)? = clearances.first else { return .left(feed(.gateRefused("no address"))) }
+            guard case .waiting(let reason, let seen)? = clearances.first else {
+                return .left(feed(.gateRefused("no address")))
+            }
+            // A prompt answered at once (a question on a terminal) changed the decision already: ask again.
+            if gate.authorization != seen { continue }
             feed(.gateWaiting(reason))
             if isCancelled { return .left(.tearDown) }
             guard await wakeup.next() != nil else {
@@ -222,7 +225,13 @@ public final class GameConnection: Sendable {
                 .channelOption(.socketOption(.so_keepalive), value: 1)
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .connect(host: endpoint.host, port: cleared.first?.address.port ?? endpoint.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    // Each attempt's channel is known at once, so that `cancel()` closes a connect under way.
+                    let cancelledAlready = self.cancelled.withLockedValue { value -> Bool in
+                        value.channel = channel
+                        return value.flag
+                    }
+                    if cancelledAlready { channel.close(promise: nil) }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.configureGamePipeline(timeouts: timeouts, stats: stats)
                     }
                 }

@@ -31,7 +31,8 @@ public final class GameListener: Sendable {
     private let group: EventLoopGroup
     private let logger: Logger
     private let busy = NIOLockedValueBox(false)
-    private let serverChannel = NIOLockedValueBox<Channel?>(nil)
+    /// The bound channel, and whether `stop()` came (before the bind, too).
+    private let serverChannel = NIOLockedValueBox<(channel: Channel?, stopped: Bool)>((nil, false))
 
     public init(
         capability: ListenCapability,
@@ -51,7 +52,10 @@ public final class GameListener: Sendable {
 
     /// Stops listening; `run` returns once the match in progress (if any) has ended.
     public func stop() {
-        serverChannel.withLockedValue { $0 }?.close(promise: nil)
+        serverChannel.withLockedValue { value -> Channel? in
+            value.stopped = true
+            return value.channel
+        }?.close(promise: nil)
     }
 
     /// Binds and serves until `onMatch` answers `.stop` or `stop()` is called. Throws if the address cannot be bound.
@@ -60,7 +64,14 @@ public final class GameListener: Sendable {
         onMatch: @escaping @Sendable (inout PeerLink) async -> Next
     ) async throws {
         let (server, bindHost) = try await bind()
-        serverChannel.withLockedValue { $0 = server.channel }
+        let stoppedAlready = serverChannel.withLockedValue { value -> Bool in
+            value.channel = server.channel
+            return value.stopped
+        }
+        if stoppedAlready {  // stopped while binding: serve nobody
+            try? await server.channel.close()
+            return
+        }
         let boundPort = server.channel.localAddress?.port ?? port
         onEvent(.listening(host: bindHost, port: boundPort))
         logger.info("listening on \(bindHost):\(boundPort)")

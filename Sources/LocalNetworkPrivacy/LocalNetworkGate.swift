@@ -244,10 +244,11 @@ public final class LocalNetworkGate: Sendable {
     }
 
     /// Yields each time local network access stops being allowed (turned off in Settings, `privacy deny`, `privacy
-    /// reset`), here or in another process: what is running on the LAN must stop then.
+    /// reset`), here or in another process: what is running on the LAN must stop then. Callers subscribe for something
+    /// the gate allowed, so access that is already off when they subscribe (turned off in between) yields at once.
     public func revocations() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let wasAllowed = Locked(authorization == .allowed)
+        let wasAllowed = Locked(true)
         startWatching(continuation) { state in
             let revoked = wasAllowed.withLock { allowed -> Bool in
                 defer { allowed = state == .allowed }
@@ -255,6 +256,13 @@ public final class LocalNetworkGate: Sendable {
             }
             if revoked { continuation.yield(()) }
         }
+        // Watching has started: a change from now on is seen; one before it shows in the state read now.
+        let now = authorization
+        let revokedAlready = wasAllowed.withLock { allowed -> Bool in
+            defer { allowed = now == .allowed }
+            return allowed && now != .allowed
+        }
+        if revokedAlready { continuation.yield(()) }
         return stream
     }
 

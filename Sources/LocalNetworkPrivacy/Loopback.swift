@@ -12,7 +12,7 @@ public enum Loopback {
         var text = host.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         let lower = text.lowercased()
-        if lower == "localhost" || lower == "localhost." { return true }
+        if lower == "localhost" { return true }  // not "localhost.": a resolver may send that one to the LAN's DNS
         var v4 = in_addr()
         if !text.contains(":"), inet_aton(text, &v4) != 0 {
             return (UInt32(bigEndian: v4.s_addr) >> 24) == 127

@@ -32,7 +32,29 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
     } catch {
         return reportFailure(error, reporter: reporter, stop: nil)
     }
-    return await browseGames(GameBrowser(capability: browse), request, reporter: reporter)
+    guard request.watch else {
+        return await browseGames(GameBrowser(capability: browse), request, reporter: reporter)
+    }
+    // Watching: the list at each change, for as long as asked; turning access off stops browsing at once (it waits,
+    // saying why, and resumes when access is back), as the TUI's Search does.
+    let watch = Task {
+        await searchGames(gate: gate, origin: request.origin) { update in
+            switch update {
+            case .available: reporter.report(.discovery(.bonjourAvailable))
+            case .unavailable(let message): reporter.report(.discovery(.bonjourUnavailable(message: message)))
+            case .games(let games): reporter.report(.discovery(.games(games)))
+            case .waiting(let reason): reporter.report(.connectionState(.waiting(.notAllowed(reason))))
+            case .failed(let text): reporter.report(.error(text, .localNetworkNotAllowed))
+            }
+        }
+    }
+    let timer = Task {
+        guard let duration = request.duration else { return }
+        try? await Task.sleep(for: duration)
+        watch.cancel()
+    }
+    defer { timer.cancel() }
+    return await watch.value ? .success : .localNetworkNotAllowed
 }
 
 /// Browses with `browser` (tests pass a fake) as `browseGames(_:gate:reporter:)` does once permission is granted.
@@ -71,23 +93,25 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
 
 /// Searches for games while local network access is allowed, until cancelled (a UI's Search screen): waits for
 /// permission (saying why), browses, and when access is turned off (Settings, `privacy deny`) stops browsing at
-/// once, empties the list with the reason, and waits again.
+/// once, empties the list with the reason, and waits again. Returns false when it could not browse at all
+/// (`.failed`: NoAuth, no manifest).
+@discardableResult
 public func searchGames(
     gate: LocalNetworkGate, origin: OperationOrigin, onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
-) async {
+) async -> Bool {
     let access = LocalNetworkAccess(gate: gate)
     while !Task.isCancelled {
         let capability: BrowseCapability
         do {
             capability = try await access.obtain({ $0.browse(GameService.type, for: origin) }) { onUpdate(.waiting($0)) }
         } catch is CancellationError {
-            return
+            return true
         } catch LocalNetworkAccessError.refused(.noAuth) {
             onUpdate(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
-            return
+            return false
         } catch {
             onUpdate(.failed("\(error)"))
-            return
+            return false
         }
         let browser = GameBrowser(capability: capability)
         let revocations = gate.revocations()
@@ -113,4 +137,5 @@ public func searchGames(
             group.cancelAll()
         }
     }
+    return true
 }

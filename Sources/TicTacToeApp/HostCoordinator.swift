@@ -92,8 +92,10 @@ public func hostMatches(
             guard let revocations else { return }
             for await _ in revocations {
                 state.revoke()
-                advertiser?.withdraw()
-                reporter.report(.discovery(.advertisingUnavailable(message: "local network access was turned off")))
+                if let advertiser {
+                    advertiser.withdraw()
+                    reporter.report(.discovery(.advertisingUnavailable(message: "local network access was turned off")))
+                }
                 listener.stop()
                 return
             }

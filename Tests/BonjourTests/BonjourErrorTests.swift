@@ -39,6 +39,8 @@ final class JoinTargetTests: XCTestCase {
         XCTAssertEqual(try JoinTarget(parsing: "[::1]:9"), .address(Endpoint(host: "::1", port: 9)))
         XCTAssertEqual(try JoinTarget(parsing: "::1"), .address(Endpoint(host: "::1", port: 7878)))
         XCTAssertEqual(try JoinTarget(parsing: "fe80::1"), .address(Endpoint(host: "fe80::1", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "fe80::1%eth0"), .address(Endpoint(host: "fe80::1%eth0", port: 7878)))
+        XCTAssertEqual(try JoinTarget(parsing: "[fe80::1%eth0]:9"), .address(Endpoint(host: "fe80::1%eth0", port: 9)))
         XCTAssertEqual(try JoinTarget(parsing: "localhost"), .address(Endpoint(host: "localhost", port: 7878)))
         XCTAssertEqual(try JoinTarget(parsing: "host-a.example:80"),
                        .address(Endpoint(host: "host-a.example", port: 80)))

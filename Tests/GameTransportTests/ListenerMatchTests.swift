@@ -169,3 +169,13 @@ final class ListenerMatchTests: XCTestCase {
         await listener.stop()
     }
 }
+
+final class ListenerStopTests: XCTestCase {
+    func testAStopBeforeTheBindServesNobody() async throws {
+        let listener = GameListener(capability: loopbackListenCapability(), port: 0, hostName: "Host")
+        listener.stop()  // e.g. access turned off, or Ctrl-C, while the host was still binding
+        let events = Recorder<GameListener.Event>()
+        try await listener.run(onEvent: { events.append($0) }, onMatch: { _ in .keepListening })
+        XCTAssertEqual(events.all.count, 0, "it announced itself: \(events.all)")
+    }
+}

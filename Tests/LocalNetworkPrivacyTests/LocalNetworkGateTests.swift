@@ -223,4 +223,17 @@ final class LocalNetworkGateTests: XCTestCase {
         }
         XCTAssertEqual(type, "_other._tcp")
     }
+
+    func testRevocationsYieldWhenAccessIsTurnedOffAndAtOnceWhenItIsOffAlready() async throws {
+        let gate = try makeGate()
+        try gate.store.write(.allowed)
+        var allowedThen = gate.revocations().makeAsyncIterator()
+        try DecisionStore(directory: gate.store.directory).write(.denied)  // another process turns it off
+        let revoked: Void? = await allowedThen.next()
+        XCTAssertNotNil(revoked)
+        // Subscribed after it was turned off (between the gate's yes and the subscription): at once.
+        var offAlready = gate.revocations().makeAsyncIterator()
+        let atOnce: Void? = await offAlready.next()
+        XCTAssertNotNil(atOnce)
+    }
 }
