@@ -19,15 +19,34 @@ public final class GameConnection: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
         public var connectTimeout: TimeAmount = .seconds(10)
         public var timeouts: ConnectionTimeouts = .default
-        public init(connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default) {
+        /// Measures the connect timeout and the waits between attempts (tests pass a clock they advance).
+        public var clock: any Clock<Duration>
+        public init(
+            connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default,
+            clock: any Clock<Duration> = ContinuousClock()
+        ) {
             self.connectTimeout = connectTimeout
             self.timeouts = timeouts
+            self.clock = clock
+        }
+    }
+
+    /// The configuration's clock as the connection uses it: time since the connection was made, and sleeping.
+    private struct Timekeeper: Sendable {
+        let elapsed: @Sendable () -> Duration
+        let sleep: @Sendable (Duration) async throws -> Void
+
+        init<C: Clock>(_ clock: C) where C.Duration == Duration {
+            let start = clock.now
+            elapsed = { start.duration(to: clock.now) }
+            sleep = { try await clock.sleep(for: $0) }
         }
     }
 
     public let endpoint: Endpoint
     public let localName: String
     private let configuration: Configuration
+    private let time: Timekeeper
     private let gate: LocalNetworkGate
     private let origin: OperationOrigin
     private let group: EventLoopGroup
@@ -50,6 +69,7 @@ public final class GameConnection: Sendable {
         self.endpoint = endpoint
         self.localName = localName
         self.configuration = configuration
+        self.time = Timekeeper(configuration.clock)
         self.gate = gate
         self.origin = origin
         self.group = group
@@ -92,7 +112,7 @@ public final class GameConnection: Sendable {
     /// the connection fails before `body` runs.
     public func run<Result>(_ body: (inout PeerLink) async throws -> Result) async throws -> Result {
         var action = feed(.start)
-        var deadline: NIODeadline?
+        var deadline: Duration?  // on `time`, from the first attempt the gate allowed
         var cleared: [ConnectCapability] = []
         while true {
             if isCancelled { throw CancellationError() }
@@ -102,23 +122,28 @@ public final class GameConnection: Sendable {
             case .checkGate:
                 (action, cleared) = await checkGate()
             case .scheduleRetry(let seconds):
-                let wake = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
+                let wake = time.elapsed() + .nanoseconds(Int64(seconds * 1e9))
                 let sleepUntil = min(wake, deadline ?? wake)
-                try? await Task.sleep(nanoseconds: UInt64(max(0, (sleepUntil - .now()).nanoseconds)))
+                let pause = sleepUntil - time.elapsed()
+                if pause > .zero { try? await time.sleep(pause) }
                 if isCancelled { throw CancellationError() }
-                if let deadline, NIODeadline.now() >= deadline {
+                if let deadline, time.elapsed() >= deadline {
                     action = feed(.connectTimedOut)
                 } else {
                     action = feed(.retryTimerFired)
                 }
             case .connect:
-                let start = deadline ?? (NIODeadline.now() + configuration.connectTimeout)
+                let start = deadline ?? (time.elapsed() + .nanoseconds(configuration.connectTimeout.nanoseconds))
                 deadline = start
                 do {
-                    let (channel, stats) = try await connect(cleared, deadline: start)
+                    let left = start - time.elapsed()
+                    let remaining = max(TimeAmount.nanoseconds(Int64(left.components.seconds) * 1_000_000_000
+                                                               + left.components.attoseconds / 1_000_000_000),
+                                        .milliseconds(100))
+                    let (channel, stats) = try await connect(cleared, timeout: remaining)
                     return try await handshakeAndRun(channel, stats: stats, body)
                 } catch let failure as ConnectAttemptFailure {
-                    action = feed(.connectFailed(failure.text, deadlinePassed: failure.permanent || NIODeadline.now() >= start))
+                    action = feed(.connectFailed(failure.text, deadlinePassed: failure.permanent || time.elapsed() >= start))
                 }
             case .tearDown:
                 if case .failed(let error) = state { throw error }
@@ -212,11 +237,10 @@ public final class GameConnection: Sendable {
 
     /// Races the cleared addresses with NIO's Happy Eyeballs; NIO resolves nothing itself (`ClearedAddressResolver`).
     private func connect(
-        _ cleared: [ConnectCapability], deadline: NIODeadline
+        _ cleared: [ConnectCapability], timeout remaining: TimeAmount
     ) async throws -> (GameAsyncChannel, ConnectionStats) {
         let timeouts = configuration.timeouts
         let stats = ConnectionStats()
-        let remaining = max(deadline - .now(), .milliseconds(100))
         let loop = group.next()
         do {
             let channel = try await ClientBootstrap(group: loop)

@@ -15,19 +15,31 @@ final class ConnectionFailureTests: XCTestCase {
     func testClosedPortWaitsWithBackoffThenFailsAsUnreachable() async throws {
         let port = try await closedPort()
         let states = Recorder<ConnectionState>()
+        // The waits between attempts and the connect timeout run on a clock this test advances: no sleeping.
+        let clock = ManualClock()
         let connection = GameConnection(
             to: Endpoint(host: loopback, port: port), localName: "Joiner",
-            configuration: .init(connectTimeout: .seconds(2), timeouts: testTimeouts()),
+            configuration: .init(connectTimeout: .seconds(2), timeouts: testTimeouts(), clock: clock),
             onStateChange: { states.append($0) }
         )
+        let run = Task { try await connection.run { _ in XCTFail("connected to a closed port") } }
+        var advanced: [Duration] = []
+        while !connection.state.isFinal {
+            // Each refused attempt is followed by a wait on the clock; move the clock by the delay the state gives.
+            await assertEventually { clock.sleeping == 1 || connection.state.isFinal }
+            guard case .waiting(.peerUnreachable(_, let delay)) = connection.state, clock.sleeping == 1 else { continue }
+            let step = Duration.milliseconds(Int64(delay * 1000))
+            advanced.append(step)
+            clock.advance(by: step)
+        }
         do {
-            _ = try await within(10, "the connection to give up") {
-                try await connection.run { _ in XCTFail("connected to a closed port") }
-            }
+            _ = try await run.value
             XCTFail("no error")
         } catch {
             XCTAssertEqual(error as? ConnectionError, .unreachable(refused))
         }
+        // 0.25 + 0.5 + 1 = 1.75 s of waiting, then the last wait is cut short by the 2 s connect timeout.
+        XCTAssertEqual(advanced, [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
         XCTAssertEqual(connection.state, .failed(.unreachable(refused)))
 
         let seen = states.all
