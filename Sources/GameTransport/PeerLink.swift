@@ -1,4 +1,5 @@
 import GameProtocol
+import LocalNetworkPrivacy
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -109,7 +110,7 @@ public struct PeerWriter: Sendable {
 func describe(_ address: SocketAddress) -> String {
     switch address {
     case .v4, .v6:
-        let ip = address.ipAddress ?? "?"
+        let ip = address.numericHost  // a link-local IPv6 peer keeps its interface: [fe80::1%lab0]:7878
         let port = address.port.map(String.init) ?? "?"
         return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     default:
