@@ -46,7 +46,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cannotListen: return "the host could not listen (address in use, permission)"
         case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon): browse or join NAME could not look"
         case .localNetworkWaitTimedOut: return "local network access still not allowed after --wait-timeout"
-        case .localNetworkNotAllowed: return "not allowed to access the network (NoAuth), no app manifest, or access turned off during a match"
+        case .localNetworkNotAllowed: return "NoAuth, no app manifest, or local network turned off mid-match"
         case .usage: return "bad command-line usage"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"
