@@ -137,9 +137,7 @@ public final class GameConnection: Sendable {
                 deadline = start
                 do {
                     let left = start - time.elapsed()
-                    let remaining = max(TimeAmount.nanoseconds(Int64(left.components.seconds) * 1_000_000_000
-                                                               + left.components.attoseconds / 1_000_000_000),
-                                        .milliseconds(100))
+                    let remaining = max(TimeAmount(left), .milliseconds(100))
                     let (channel, stats) = try await connect(cleared, timeout: remaining)
                     return try await handshakeAndRun(channel, stats: stats, body)
                 } catch let failure as ConnectAttemptFailure {

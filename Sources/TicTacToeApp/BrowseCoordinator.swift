@@ -57,7 +57,8 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
     return await watch.value ? .success : .localNetworkNotAllowed
 }
 
-/// Browses with `browser` (tests pass a fake) as `browseGames(_:gate:reporter:)` does once permission is granted.
+/// Looks for `request.duration` with `browser` and reports the list at the end; without a daemon it ends at once with
+/// `.bonjourUnavailable`. (Watching goes through `searchGames`, which also follows the local network decision.)
 func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: MatchReporter) async -> ExitStatus {
     let events = browser.events()
     browser.start()
@@ -72,22 +73,15 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
         switch event {
         case .updated(let games):
             latest = games
-            if request.watch { reporter.report(.discovery(.games(games.map(GameListing.init)))) }
         case .unavailable(let error):
-            if request.watch {
-                reporter.report(.discovery(.bonjourUnavailable(message: error.description)))
-            } else {
-                browser.stop()
-                return reportFailure(error, reporter: reporter, stop: nil)
-            }
+            browser.stop()
+            return reportFailure(error, reporter: reporter, stop: nil)
         case .available:
-            if request.watch { reporter.report(.discovery(.bonjourAvailable)) }
+            break
         }
     }
-    if !request.watch {
-        if latest.isEmpty { reporter.report(.discovery(.noGames)) }
-        for game in latest { reporter.report(.discovery(.game(GameListing(game)))) }
-    }
+    if latest.isEmpty { reporter.report(.discovery(.noGames)) }
+    for game in latest { reporter.report(.discovery(.game(GameListing(game)))) }
     return .success
 }
 

@@ -59,9 +59,10 @@ public func hostMatches(
         return .scriptError
     }
     let state = HostRunState()
-    var advertising: BonjourHostAdvertising??  // decided with the first permission to listen
+    var advertising: BonjourHostAdvertising?  // decided with the first permission to listen
+    var advertisingDecided = false
     // Advertised while free for a joiner; withdrawn while a game runs (a host serves one) and at the end.
-    defer { advertising??.stop() }
+    defer { advertising?.stop() }
     reporter.report(.seed(options.seed))
     // Each round waits for permission to listen, then serves until done; turning access off ends the round at once
     // (the listener closes, a match with a LAN peer ends as local-network-off) and the host waits again.
@@ -76,13 +77,12 @@ public func hostMatches(
         } catch {
             return reportFailure(error, reporter: reporter, stop: stop)
         }
-        if advertising == nil {
-            advertising = request.advertise
-                ? BonjourHostAdvertising.make(for: listen, name: options.name, gate: gate, origin: request.origin,
-                                              reporter: reporter)
-                : .some(nil)
+        if !advertisingDecided, request.advertise {
+            advertising = BonjourHostAdvertising.make(
+                for: listen, name: options.name, gate: gate, origin: request.origin, reporter: reporter)
         }
-        let advertiser = advertising ?? nil
+        advertisingDecided = true
+        let advertiser = advertising
         let listener = GameListener(
             capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts, logger: logger
         )

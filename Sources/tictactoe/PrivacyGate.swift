@@ -30,7 +30,9 @@ struct PrivacyArguments: ParsableArguments {
                 do {
                     try gate.answerPrompt(allow: allow)
                 } catch {
-                    FileHandle.standardError.write(Data("tictactoe: cannot remember the answer: \(error)\n".utf8))
+                    FileHandle.standardError.write(Data(
+                        ("tictactoe: cannot remember the answer (\(error)); it will be asked again next time. "
+                            + "Check that the decision directory is writable (`tictactoe privacy status` shows it)\n").utf8))
                     gate.promptDismissed()
                 }
             }

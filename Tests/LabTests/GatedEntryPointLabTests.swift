@@ -29,19 +29,6 @@ import Glibc
 final class GatedEntryPointLabTests: LabTestCase {
     override class var labHosts: [String] { ["host-a", "host-b"] }
 
-    private var tmux: LabTmux?
-    private var tuis: [LabTUI] = []
-    private var directories: [String] = []
-
-    override func tearDown() {
-        for tui in tuis.reversed() { tui.stop() }
-        tuis = []
-        tmux?.stop()
-        tmux = nil
-        super.tearDown()
-        for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
-        directories = []
-    }
 
     /// The two states in which nothing may reach the LAN.
     enum Undecided: String {
@@ -60,7 +47,7 @@ final class GatedEntryPointLabTests: LabTestCase {
     private func decisionDirectory(_ state: Undecided, file: StaticString = #filePath, line: UInt = #line) -> String {
         let path = NSTemporaryDirectory() + "tictactoe-lab-gated-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        directories.append(path)
+        scratchPaths.append(path)
         if state == .denied {
             let (status, output) = privacy(path, ["deny"])
             XCTAssertEqual(status, 0, "privacy deny: \(output)", file: file, line: line)

@@ -6,6 +6,11 @@ import TicTacToeTestSupport
 /// processes are killed after it. Without root the tests are skipped with the reason (a failure when CI=true).
 class LabTestCase: XCTestCase {
     private var processes: [LabProcess] = []
+    /// The test's tmux server and the TUIs in it, stopped after the test.
+    var tmux: LabTmux?
+    var tuis: [LabTUI] = []
+    /// Files and directories the test made (decision directories, traces), removed after it.
+    var scratchPaths: [String] = []
 
     /// The lab this class runs in; a subclass overrides these for another mode or fewer hosts.
     class var labMode: Lab.Mode { .ipv4 }
@@ -27,8 +32,14 @@ class LabTestCase: XCTestCase {
     }
 
     override func tearDown() {
+        for tui in tuis.reversed() { tui.stop() }
+        tuis = []
+        tmux?.stop()
+        tmux = nil
         for process in processes.reversed() { process.terminate() }
         processes = []
+        for path in scratchPaths { try? FileManager.default.removeItem(atPath: path) }
+        scratchPaths = []
         super.tearDown()
     }
 

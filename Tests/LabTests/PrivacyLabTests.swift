@@ -11,9 +11,6 @@ import Glibc
 /// directory (TICTACTOE_CONFIG_DIR), never the lab's already-granted one. Avahi is watched with `dbus-monitor` on
 /// the host's own system bus; the TUI runs on host-b in tmux (`lan exec host-b -- tictactoe …` in the pane).
 final class PrivacyLabTests: LabTestCase {
-    private var tmux: LabTmux?
-    private var tuis: [LabTUI] = []
-    private var directories: [String] = []
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -28,23 +25,13 @@ final class PrivacyLabTests: LabTestCase {
                 plist["NSLocalNetworkUsageDescription"] as? String ?? "?")
     }()
 
-    override func tearDown() {
-        for tui in tuis.reversed() { tui.stop() }
-        tuis = []
-        tmux?.stop()
-        tmux = nil
-        super.tearDown()
-        for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
-        directories = []
-    }
-
     // MARK: Helpers
 
     /// A new, empty decision directory: nothing decided yet.
     private func freshConfig() -> String {
         let path = NSTemporaryDirectory() + "tictactoe-lab-privacy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        directories.append(path)
+        scratchPaths.append(path)
         return path
     }
 

@@ -22,19 +22,6 @@ import Glibc
 final class RevocationLabTests: LabTestCase {
     override class var labHosts: [String] { ["host-a", "host-b"] }
 
-    private var tmux: LabTmux?
-    private var tuis: [LabTUI] = []
-    private var paths: [String] = []
-
-    override func tearDown() {
-        for tui in tuis.reversed() { tui.stop() }
-        tuis = []
-        tmux?.stop()
-        tmux = nil
-        super.tearDown()
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
-        paths = []
-    }
 
     static let offText = "local network access was turned off"
 
@@ -44,7 +31,7 @@ final class RevocationLabTests: LabTestCase {
     private func grantedDirectory(_ label: String, file: StaticString = #filePath, line: UInt = #line) -> String {
         let path = NSTemporaryDirectory() + "tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        paths.append(path)
+        scratchPaths.append(path)
         let (status, output) = privacy(on: "host-a", path, ["grant"])
         XCTAssertEqual(status, 0, "privacy grant: \(output)", file: file, line: line)
         return path
@@ -54,7 +41,7 @@ final class RevocationLabTests: LabTestCase {
     private func undecidedDirectory(_ label: String) -> String {
         let path = NSTemporaryDirectory() + "tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        paths.append(path)
+        scratchPaths.append(path)
         return path
     }
 
@@ -414,7 +401,7 @@ final class RevocationLabTests: LabTestCase {
 
         let config = undecidedDirectory("lookup")
         let trace = NSTemporaryDirectory() + "tictactoe-lab-revoke-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
-        paths.append(trace)
+        scratchPaths.append(trace)
         let target = "some-host.local:7878"
         let joiner = track(try LabProcess(
             on: "host-b",

@@ -67,6 +67,19 @@ final class CoordinatorTests: XCTestCase {
         throw XCTSkip("the host did not listen: \(reports.all)")
     }
 
+    /// A joiner (following the host's games) to 127.0.0.1:`port`, in a task; returns it and the joiner's reports.
+    private func startJoin(
+        port: Int, gate: LocalNetworkGate
+    ) throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>) {
+        let reports = Recorder<MatchReport>()
+        let request = try joinRequest(port)
+        let joinerOptions = options("joiner", games: nil)
+        let task = Task {
+            await joinMatch(request, options: joinerOptions, gate: gate, reporter: ClosureReporter { reports.append($0) })
+        }
+        return (task, reports)
+    }
+
     private func joinRequest(_ port: Int) throws -> JoinRequest {
         JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin)
     }
@@ -123,13 +136,7 @@ final class CoordinatorTests: XCTestCase {
         let hostGate = try makeGate(.notDetermined)
         let (host, _, port) = try await startHost(gate: hostGate, options: options("host"))
         let joinerGate = try makeGate(.notDetermined, loopbackIsLAN: true)
-        let joinReports = Recorder<MatchReport>()
-        let request = try joinRequest(port)
-        let joinerOptions = options("joiner", games: nil)
-        let join = Task {
-            await joinMatch(request, options: joinerOptions, gate: joinerGate,
-                            reporter: ClosureReporter { joinReports.append($0) })
-        }
+        let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let waited = await eventually {
             joinReports.all.contains {
                 if case .connectionState(.waiting(.notAllowed)) = $0 { return true }
@@ -150,13 +157,7 @@ final class CoordinatorTests: XCTestCase {
         let (host, hostReports, port) = try await startHost(
             gate: hostGate, options: options("host", games: 5, moveDelay: .milliseconds(200)))
         let joinerGate = try makeGate(.allowed, loopbackIsLAN: true)
-        let joinReports = Recorder<MatchReport>()
-        let request = try joinRequest(port)
-        let joinerOptions = options("joiner", games: nil)
-        let join = Task {
-            await joinMatch(request, options: joinerOptions, gate: joinerGate,
-                            reporter: ClosureReporter { joinReports.append($0) })
-        }
+        let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let playing = await eventually {
             joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
         }
@@ -182,13 +183,7 @@ final class CoordinatorTests: XCTestCase {
     func testALoopbackMatchGoesOnWhenAccessIsTurnedOff() async throws {
         let gate = try makeGate(.allowed)
         let (host, _, port) = try await startHost(gate: gate, options: options("host", games: 2, moveDelay: .milliseconds(50)))
-        let joinReports = Recorder<MatchReport>()
-        let request = try joinRequest(port)
-        let joinerOptions = options("joiner", games: nil)
-        let join = Task {
-            await joinMatch(request, options: joinerOptions, gate: gate,
-                            reporter: ClosureReporter { joinReports.append($0) })
-        }
+        let (join, joinReports) = try startJoin(port: port, gate: gate)
         let playing = await eventually {
             joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
         }
