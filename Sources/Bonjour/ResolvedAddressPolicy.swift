@@ -66,7 +66,7 @@ public enum AddressScope: Sendable, Hashable, CaseIterable {
         switch self {
         case .unicast: return nil
         case .loopback: return "loopback: this machine itself, not a host on the LAN"
-        case .unspecified: return "unspecified: no host at all (it would connect to this machine)"
+        case .unspecified: return "unspecified: no host at all; it would connect to this machine"
         case .multicast: return "multicast: a group, not a host"
         case .broadcast: return "broadcast: every host, not one"
         }
@@ -153,7 +153,7 @@ extension ResolvedGame {
             advice = "if you do mean this machine, join it by address: tictactoe join \(address):\(port)"
         }
         throw ConnectionError.badAddress(
-            "refusing to join '\(name)': its Bonjour record names only \(listed), not an address of a host on the "
-                + "LAN; nothing was connected to. \(advice.prefix(1).uppercased() + advice.dropFirst())")
+            "refusing to join '\(name)': its Bonjour record names only \(listed); nothing was connected to. "
+                + advice.prefix(1).uppercased() + advice.dropFirst())
     }
 }
