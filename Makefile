@@ -137,19 +137,23 @@ FUZZ_BUILD = $(SWIFT) build --package-path Fuzz --scratch-path "$(CURDIR)/.build
 # .build-fuzz/corpus, a crashing input to .build-fuzz/artifacts/), then prints executions per second and totals.
 # `make test` runs only a bounded pass of the same invariants (GameProtocolTests, WireFuzzPassTests).
 fuzz: check-swift
-	@case "$(SECONDS)" in ''|*[!0-9]*|0) echo "make fuzz: SECONDS must be a whole number above 0, not '$(SECONDS)'"; exit 2;; esac
+	@case "$(SECONDS)" in ''|*[!0-9]*|0) \
+	  echo "make fuzz: SECONDS must be a whole number above 0, not '$(SECONDS)'"; exit 2;; esac
 	$(FUZZ_BUILD)
 	@mkdir -p .build-fuzz/corpus .build-fuzz/artifacts
 	@bin="$$($(FUZZ_BUILD) --show-bin-path)/FrameFuzzer"; log=.build-fuzz/fuzz.log; \
-	echo "make fuzz: FrameFuzzer for $(SECONDS) s from $$(ls Fuzz/corpus | wc -l) seeds (Fuzz/corpus) and $$(ls .build-fuzz/corpus | wc -l) inputs found before (.build-fuzz/corpus)"; \
+	echo "make fuzz: FrameFuzzer for $(SECONDS) s from $$(ls Fuzz/corpus | wc -l) seeds (Fuzz/corpus)" \
+	  "and $$(ls .build-fuzz/corpus | wc -l) inputs found before (.build-fuzz/corpus)"; \
 	"$$bin" -max_total_time=$(SECONDS) -print_final_stats=1 -max_len=1100 -timeout=10 \
 	  -artifact_prefix=.build-fuzz/artifacts/ .build-fuzz/corpus Fuzz/corpus >"$$log" 2>&1; status=$$?; \
-	if [ $$status -ne 0 ]; then tail -n 60 "$$log"; echo "make fuzz: FAILED (exit $$status): the input is in .build-fuzz/artifacts/, the log in $$log"; exit 1; fi; \
+	if [ $$status -ne 0 ]; then tail -n 60 "$$log"; \
+	  echo "make fuzz: FAILED (exit $$status): the input is in .build-fuzz/artifacts/, the log in $$log"; exit 1; fi; \
 	grep '^stat::' "$$log"; \
 	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$log"); \
 	rate=$$(sed -n 's/^stat::average_exec_per_sec: *//p' "$$log"); \
 	found=$$(sed -n 's/^stat::new_units_added: *//p' "$$log"); \
-	echo "make fuzz: $$runs executions in $(SECONDS) s ($$rate per second), $$found new inputs, 0 crashes, every invariant held"
+	echo "make fuzz: $$runs executions in $(SECONDS) s ($$rate per second), $$found new inputs, 0 crashes," \
+	  "every invariant held"
 
 clean:
 	rm -rf .build .build-fuzz

@@ -97,12 +97,14 @@ public enum WireInvariants {
                 } catch let error as GameProtocolError {
                     result = .failure(error)
                 } catch {
-                    throw Violation(description: "the decoder threw \(error), not a GameProtocolError, for \(hex(bytes))")
+                    throw Violation(
+                        description: "the decoder threw \(error), not a GameProtocolError, for \(hex(bytes))")
                 }
                 switch result {
                 case .success(let message?):
                     let consumed = buffer.readerIndex - frameStart
-                    try checkDecoded(message, frame: Array(held.prefix(consumed)), maximumFrameLength: maximumFrameLength)
+                    try checkDecoded(
+                        message, frame: Array(held.prefix(consumed)), maximumFrameLength: maximumFrameLength)
                     outcome.messages.append(message)
                 case .success(nil):
                     guard buffer.readerIndex == frameStart, buffer.readableBytes == held.count else {

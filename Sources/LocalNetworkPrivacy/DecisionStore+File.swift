@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// read(2)'s shape: a descriptor, a buffer and how many bytes it may take; the number read, 0 at the end, or -1 (errno).
+/// read(2)'s shape: a descriptor, a buffer and how many bytes it may take; the number read, 0 at the end, or -1
+/// (errno).
 typealias ReadSystemCall = @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int
 
 extension DecisionStore {

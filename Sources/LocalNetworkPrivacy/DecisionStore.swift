@@ -115,7 +115,8 @@ public final class DecisionStore: Sendable {
                 "the local network decision \(decisionPath) has format version \(version), which this tictactoe does "
                     + "not know (it reads version \(Self.formatVersion)): treating it as not determined. The file is "
                     + "kept as it is (a newer tictactoe may have written it) until you decide: the prompt, "
-                    + "Settings › Privacy › Local Network, or `tictactoe privacy grant`, `deny` or `reset` replace it"
+                    + "Settings › Privacy › Local Network, or `tictactoe privacy grant`, `deny` or `reset` "
+                    + "replace it"
             )
             return nil
         case .failure(let problem):

@@ -122,7 +122,8 @@ public func joinMatch(
                 // A peer that already closed leaves no address on the channel: the one dialled tells (loopback is
                 // exempt, not "turned off").
                 let remote = link.remoteSocketAddress ?? EndpointResolution.literalAddresses(of: endpoint)?.first
-                let end = await runner.run(&link, stop: stop, revocation: gate.isExempt(remote) ? nil : gate.revocations())
+                let revocation = gate.isExempt(remote) ? nil : gate.revocations()
+                let end = await runner.run(&link, stop: stop, revocation: revocation)
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }

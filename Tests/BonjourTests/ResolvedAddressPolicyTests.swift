@@ -91,9 +91,9 @@ final class ResolvedAddressPolicyTests: XCTestCase {
             XCTAssertEqual(
                 error as? ConnectionError,
                 .badAddress(
-                    "refusing to join 'Mallory's game': its Bonjour record names only 127.0.0.1 (loopback: this machine "
-                        + "itself, not a host on the LAN); nothing was connected to. If you do mean this machine, join "
-                        + "it by address: tictactoe join 127.0.0.1:22"))
+                    "refusing to join 'Mallory's game': its Bonjour record names only 127.0.0.1 (loopback: this "
+                        + "machine itself, not a host on the LAN); nothing was connected to. If you do mean this "
+                        + "machine, join it by address: tictactoe join 127.0.0.1:22"))
         }
         let ipv6 = game(endpoints: [], refused: [RefusedAddress(address: "::1", scope: .loopback)])
         XCTAssertThrowsError(try ipv6.endpointsToJoin()) { error in
@@ -106,7 +106,8 @@ final class ResolvedAddressPolicyTests: XCTestCase {
         XCTAssertThrowsError(try nobody.endpointsToJoin()) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("bad address: refusing to join 'Mallory's game'"), text)
-            XCTAssertTrue(text.contains("0.0.0.0 (unspecified: no host at all; it would connect to this machine), "), text)
+            XCTAssertTrue(
+                text.contains("0.0.0.0 (unspecified: no host at all; it would connect to this machine), "), text)
             XCTAssertTrue(text.contains("224.0.0.1 (multicast: a group, not a host)"), text)
             XCTAssertTrue(text.hasSuffix("Check the host that advertises it"), text)
         }

@@ -50,7 +50,12 @@ final class RandomFrameTests: XCTestCase {
             if !opening.isEmpty {
                 socket.sendIgnoringErrors(opening.flatMap { $0 })
                 received = socket.read(deadline: Self.connectionDeadline) { messages in
-                    messages.contains { if case .accept = $0 { return true }; if case .reject = $0 { return true }; return false }
+                    messages.contains {
+                        switch $0 {
+                        case .accept, .reject: return true
+                        default: return false
+                        }
+                    }
                 }
             }
             socket.sendIgnoringErrors(rest.flatMap { $0 })
@@ -69,7 +74,9 @@ final class RandomFrameTests: XCTestCase {
                 }
             }
             guard host.process.isRunning else {
-                return XCTFail("the host ended after connection \(index) (\(host.process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(host.process.terminationStatus)): \(host.standardError)")
+                let how = host.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
+                return XCTFail("the host ended after connection \(index) (\(how) \(host.process.terminationStatus)): "
+                               + host.standardError)
             }
         }
         XCTAssertEqual(hangs, [])
@@ -166,7 +173,8 @@ enum RandomFrameMaker {
             return [UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
         case 8:
             let length = [0, 513, 0x7FFF, 0xFFFF].randomElement(using: &random)!
-            return [UInt8(length >> 8), UInt8(length & 0xFF)] + bytes(Int.random(in: 0...8, using: &random), using: &random)
+            let body = bytes(Int.random(in: 0...8, using: &random), using: &random)
+            return [UInt8(length >> 8), UInt8(length & 0xFF)] + body
         default:
             return bytes(Int.random(in: 1...64, using: &random), using: &random)
         }
@@ -179,8 +187,9 @@ enum RandomFrameMaker {
         case .reject: return .reject(reason: RejectReason(rawValue: UInt8.random(in: 0...5, using: &random)),
                                      text: name(using: &random))
         case .start:
-            return .start(game: UInt16.random(in: 0...3, using: &random), joinerMark: Bool.random(using: &random) ? .x : .o,
-                          firstMover: Bool.random(using: &random) ? .x : .o)
+            return .start(
+                game: UInt16.random(in: 0...3, using: &random), joinerMark: Bool.random(using: &random) ? .x : .o,
+                firstMover: Bool.random(using: &random) ? .x : .o)
         case .move: return .move(cell: UInt8.random(in: 0...10, using: &random))
         case .resign: return .resign
         case .rematchOffer: return .rematchOffer
@@ -329,7 +338,9 @@ final class RandomFrameListener {
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 8) == 0 else {
             Glibc.close(fd)

@@ -20,9 +20,9 @@ final class RecordAddressLabTests: LabTestCase {
     }
 
     /// host-a publishes `NAME.local → address` and a `_tictactoe._tcp` game on that host name, at the port of a
-    /// tictactoe host listening on host-b's own 127.0.0.1. host-b joins the game by name (under strace): exit 5 with the
-    /// reason, no TCP or UDP connect at all, and the listener sees nobody. Then host-b joins the listener by address,
-    /// which works.
+    /// tictactoe host listening on host-b's own 127.0.0.1. host-b joins the game by name (under strace): exit 5 with
+    /// the reason, no TCP or UDP connect at all, and the listener sees nobody. Then host-b joins the listener by
+    /// address, which works.
     private func assertRefused(
         address: String, record: String, why: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
@@ -34,14 +34,16 @@ final class RecordAddressLabTests: LabTestCase {
         let hostName = "\(record).local"
         let addressRecord = track(try LabProcess(on: "host-a", ["avahi-publish", "-a", "-R", hostName, address]))
         XCTAssertNotNil(addressRecord.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
-                        "avahi-publish -a \(hostName) \(address): \(addressRecord.standardError)", file: file, line: line)
+                        "avahi-publish -a \(hostName) \(address): \(addressRecord.standardError)",
+                        file: file, line: line)
         let game = "Game at \(address)"
         let service = track(try LabProcess(
             on: "host-a", ["avahi-publish", "-s", "-H", hostName, game, "_tictactoe._tcp", "\(port)", "proto=1"]))
         XCTAssertNotNil(service.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
                         "avahi-publish -s \(game): \(service.standardError)", file: file, line: line)
 
-        let trace = NSTemporaryDirectory() + "tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let trace = NSTemporaryDirectory()
+            + "tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         scratchPaths.append(trace)
         let joiner = track(try LabProcess(
             on: "host-b",
@@ -60,7 +62,8 @@ final class RecordAddressLabTests: LabTestCase {
         XCTAssertTrue(joiner.events(named: "resolved").isEmpty, "\(joiner.output)", file: file, line: line)
 
         // No connect() or send to an IP address: only the unix sockets of D-Bus (Avahi) and the like.
-        let calls = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        let calls = traced.split(separator: "\n").map(String.init)
         XCTAssertTrue(calls.contains { $0.contains("connect(") }, "strace saw no connect at all (is it working?)",
                       file: file, line: line)
         let network = calls.filter { $0.contains("AF_INET") }

@@ -100,7 +100,9 @@ final class DecisionFileBoundsTests: XCTestCase {
             position.append(count)
             let offset = min(position.all.dropLast().reduce(0) { $0 + min($1, 1000) }, source.count)
             let chunk = min(count, 1000, source.count - offset)
-            source[offset..<offset + chunk].withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: chunk) }
+            source[offset..<offset + chunk].withUnsafeBytes {
+                buffer.copyMemory(from: $0.baseAddress!, byteCount: chunk)
+            }
             return chunk
         }
         guard case .success(let data) = DecisionStore.readBounded(-1, limit: 4096, using: read) else {
