@@ -6,6 +6,7 @@
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
 #   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
 #   make bench      time headless matches (speed is measured here, never asserted in tests)
+#   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
 #   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
 #   make demo-check play every scene unattended and compare its screens with docs/demo/*.txt (root; part of test)
@@ -18,6 +19,7 @@ DESTDIR ?=
 SCENE   ?= deferred
 AUTO    ?=
 BIN      = .build/debug/tictactoe
+SECONDS ?= 60
 
 # Build: ncursesw and Avahi's dns_sd compatibility library (system library targets), pkg-config to find them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
@@ -26,7 +28,7 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs install uninstall bench clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs install uninstall bench fuzz clean
 
 all: build
 
@@ -123,5 +125,35 @@ bench: check-swift
 	  rm -f "$$out"; \
 	done
 
+# The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which
+# clashes with the app's @main and the test runner). libFuzzer comes with the Swift toolchain (its clang runtime):
+# no Debian package. Both -sanitize flags go in one -Xswiftc (swift-driver passes only the last -sanitize= to the
+# compiler, which would drop the coverage libFuzzer needs); SwiftPM's own --sanitize=fuzzer makes it link
+# libFuzzer's main instead of the executable's.
+FUZZ_BUILD = $(SWIFT) build --package-path Fuzz --scratch-path "$(CURDIR)/.build-fuzz" -c release --sanitize=fuzzer \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+# Runs the fuzz target for SECONDS from the committed seed corpus (Fuzz/corpus: read, never written; new inputs go to
+# .build-fuzz/corpus, a crashing input to .build-fuzz/artifacts/), then prints executions per second and totals.
+# `make test` runs only a bounded pass of the same invariants (GameProtocolTests, WireFuzzPassTests).
+fuzz: check-swift
+	@case "$(SECONDS)" in ''|*[!0-9]*|0) \
+	  echo "make fuzz: SECONDS must be a whole number above 0, not '$(SECONDS)'"; exit 2;; esac
+	$(FUZZ_BUILD)
+	@mkdir -p .build-fuzz/corpus .build-fuzz/artifacts
+	@bin="$$($(FUZZ_BUILD) --show-bin-path)/FrameFuzzer"; log=.build-fuzz/fuzz.log; \
+	echo "make fuzz: FrameFuzzer for $(SECONDS) s from $$(ls Fuzz/corpus | wc -l) seeds (Fuzz/corpus)" \
+	  "and $$(ls .build-fuzz/corpus | wc -l) inputs found before (.build-fuzz/corpus)"; \
+	"$$bin" -max_total_time=$(SECONDS) -print_final_stats=1 -max_len=1100 -timeout=10 \
+	  -artifact_prefix=.build-fuzz/artifacts/ .build-fuzz/corpus Fuzz/corpus >"$$log" 2>&1; status=$$?; \
+	if [ $$status -ne 0 ]; then tail -n 60 "$$log"; \
+	  echo "make fuzz: FAILED (exit $$status): the input is in .build-fuzz/artifacts/, the log in $$log"; exit 1; fi; \
+	grep '^stat::' "$$log"; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$log"); \
+	rate=$$(sed -n 's/^stat::average_exec_per_sec: *//p' "$$log"); \
+	found=$$(sed -n 's/^stat::new_units_added: *//p' "$$log"); \
+	echo "make fuzz: $$runs executions in $(SECONDS) s ($$rate per second), $$found new inputs, 0 crashes," \
+	  "every invariant held"
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -26,6 +26,8 @@ let package = Package(
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
         .library(name: "GameRules", targets: ["GameRules"]),
+        // For the fuzzer's own package (Fuzz/Package.swift), which builds apart from the app.
+        .library(name: "GameWireFuzzing", targets: ["GameWireFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -54,6 +56,16 @@ let package = Package(
         .target(
             name: "GameWire",
             dependencies: [
+                "GameProtocol",
+                "GameRules",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        // The invariants of the frame decoder and the message parser on arbitrary bytes, checked by the libFuzzer
+        // target (Fuzz/: `make fuzz`) and by the bounded pass in GameProtocolTests. Not part of the app.
+        .target(
+            name: "GameWireFuzzing",
+            dependencies: [
+                "GameWire",
                 "GameProtocol",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -149,6 +161,7 @@ let package = Package(
             dependencies: [
                 "GameProtocol",
                 "GameWire",
+                "GameWireFuzzing",
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),

@@ -60,13 +60,20 @@ public struct ResolvedGame: Sendable, Hashable {
     public var txt: TXTRecord
     /// Addresses to try in order, each with the service's port.
     public var endpoints: [Endpoint]
+    /// Addresses the record named that no game on the LAN can have (loopback, unspecified, multicast: see
+    /// `ResolvedAddressPolicy`); not in `endpoints`.
+    public var refusedAddresses: [RefusedAddress]
 
-    public init(name: String, hostTarget: String, port: Int, txt: TXTRecord, endpoints: [Endpoint]) {
+    public init(
+        name: String, hostTarget: String, port: Int, txt: TXTRecord, endpoints: [Endpoint],
+        refusedAddresses: [RefusedAddress] = []
+    ) {
         self.name = name
         self.hostTarget = hostTarget
         self.port = port
         self.txt = txt
         self.endpoints = endpoints
+        self.refusedAddresses = refusedAddresses
     }
 
     public var compatibility: Compatibility { GameService.compatibility(of: txt) }

@@ -86,6 +86,8 @@ final class ResolveOperation {
     private var graceTimer: DNSSDLoop.TimerID?
     private var service: ResolveContext.Answer?
     private var addresses: [String] = []
+    /// Addresses the record named that are no place for a game on the LAN (`ResolvedAddressPolicy`).
+    private var refused: [RefusedAddress] = []
     /// How long to wait for more addresses (the other IP version) after the first.
     static let addressGrace: Duration = .milliseconds(150)
 
@@ -154,9 +156,13 @@ final class ResolveOperation {
     ) {
         guard error == kDNSServiceErr_NoError, flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0,
               let address = Self.addressText(type: type, data: data, interface: interface),
-              !addresses.contains(address)
+              !addresses.contains(address), !refused.contains(where: { $0.address == address })
         else { return }
-        addresses.append(address)
+        if let refusal = ResolvedAddressPolicy.refusal(address: address, bytes: data, interfaceIndex: interface) {
+            refused.append(refusal)
+        } else {
+            addresses.append(address)
+        }
         if graceTimer == nil {
             graceTimer = loop.schedule(after: Self.addressGrace) { [weak self] in self?.finishWithAddresses() }
         }
@@ -173,7 +179,7 @@ final class ResolveOperation {
         timer = nil
         if service == nil {
             finish(.failure(.notFound(name: name)))
-        } else if addresses.isEmpty {
+        } else if addresses.isEmpty && refused.isEmpty {
             finish(.failure(.noAddress(name: name)))
         } else {
             finishWithAddresses()
@@ -183,7 +189,7 @@ final class ResolveOperation {
     private func game(endpoints: [Endpoint]) -> ResolvedGame {
         let service = self.service!
         return ResolvedGame(name: name, hostTarget: service.hostTarget, port: service.port,
-                            txt: TXTRecord(wire: service.txt), endpoints: endpoints)
+                            txt: TXTRecord(wire: service.txt), endpoints: endpoints, refusedAddresses: refused)
     }
 
     private func finish(_ result: Result<ResolvedGame, BonjourError>) {

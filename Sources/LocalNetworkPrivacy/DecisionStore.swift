@@ -25,26 +25,45 @@ public struct LocalNetworkDecision: Sendable, Hashable {
 /// Writers take an exclusive `flock` on `local-network.lock` (a separate file, so the decision file itself can be
 /// replaced), write a temporary file in the same directory, fsync it, rename it over the decision file and fsync
 /// the directory: readers (which take no lock) see the old file or the new one, never a mix, and a crash leaves one
-/// of the two. No file means "not determined"; so does a corrupt or unknown one (with a warning in the log).
+/// of the two. No file means "not determined"; so does a corrupt, oversized or unknown one (with a warning in the
+/// log).
+///
+/// The file comes from outside the program, so reading it is bounded: its size is checked on the open descriptor
+/// (`fstat`) before anything is read, and at most `maximumFileSize + 1` bytes are ever read (a file that grows
+/// meanwhile is still cut off). A file in a format version this program does not know (a newer tictactoe wrote it) is
+/// read as "not determined" and left as it is: only the user's decision (the prompt, Settings, `tictactoe privacy
+/// grant`/`deny`/`reset`) replaces it; reading, watching and `privacy status` never write.
 public final class DecisionStore: Sendable {
     public static let fileName = "local-network.json"
     public static let lockFileName = "local-network.lock"
     /// The format written in `version`.
     public static let formatVersion = 1
+    /// The largest decision file read, in bytes (a real one is under 200).
+    public static let maximumFileSize = 64 * 1024
 
     /// The directory holding the decision and its lock.
     public let directory: String
     let logger: Logger
     private let lastWarning = Locked<String?>(nil)
+    /// read(2), or what a test puts in its place to see what is asked of it.
+    let readSystemCall: ReadSystemCall
 
     /// A store in `directory`, or in `defaultDirectory(environment:)` when nil.
-    public init(
+    public convenience init(
         directory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "tictactoe.privacy")
     ) {
-        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.init(
+            directory: directory ?? Self.defaultDirectory(environment: environment), logger: logger,
+            readSystemCall: { fd, buffer, count in Glibc.read(fd, buffer, count) })
+    }
+
+    /// A store in `directory` that reads its file through `readSystemCall` (tests).
+    init(directory: String, logger: Logger, readSystemCall: @escaping ReadSystemCall) {
+        self.directory = directory
         self.logger = logger
+        self.readSystemCall = readSystemCall
     }
 
     /// `$TICTACTOE_CONFIG_DIR` (tests), else `$XDG_CONFIG_HOME/tictactoe` (when absolute, as the XDG spec asks), else
@@ -68,25 +87,38 @@ public final class DecisionStore: Sendable {
     /// The remembered state: `.notDetermined` when there is no decision file, or when it is corrupt or unknown.
     public func read() -> LocalNetworkAuthorization { decision()?.state ?? .notDetermined }
 
-    /// The remembered decision, or nil when there is none (no file, or a corrupt or unknown one: logged).
+    /// The remembered decision, or nil when there is none (no file, or a corrupt, oversized or unknown one: logged).
     public func decision() -> LocalNetworkDecision? {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: decisionPath))
-        } catch {
-            if FileManager.default.fileExists(atPath: decisionPath) {
-                warnOnce(
-                    "cannot read the local network decision \(decisionPath) "
-                        + "(\(AppManifest.describeReadFailure(path: decisionPath, error: error))): "
-                        + "treating it as not determined"
-                )
-            }
+        switch readDecisionFile() {
+        case .missing:
             return nil
+        case .unreadable(let why):
+            warnOnce("cannot read the local network decision \(decisionPath) (\(why)): treating it as not determined")
+            return nil
+        case .tooLarge(let size):
+            warnOnce(
+                "the local network decision \(decisionPath) is too large (\(size.map { "\($0) bytes" } ?? "it grew")"
+                    + "; at most \(Self.maximumFileSize) bytes are read): treating it as not determined "
+                    + "(`tictactoe privacy reset` removes it)"
+            )
+            return nil
+        case .contents(let contents):
+            data = contents
         }
         switch Self.parse(data) {
         case .success(let decision):
             lastWarning.withLock { $0 = nil }
             return decision
+        case .failure(.unknownVersion(let version)):
+            warnOnce(
+                "the local network decision \(decisionPath) has format version \(version), which this tictactoe does "
+                    + "not know (it reads version \(Self.formatVersion)): treating it as not determined. The file is "
+                    + "kept as it is (a newer tictactoe may have written it) until you decide: the prompt, "
+                    + "Settings › Privacy › Local Network, or `tictactoe privacy grant`, `deny` or `reset` "
+                    + "replace it"
+            )
+            return nil
         case .failure(let problem):
             warnOnce(
                 "the local network decision \(decisionPath) is \(problem.text): treating it as not determined "
@@ -96,26 +128,49 @@ public final class DecisionStore: Sendable {
         }
     }
 
-    struct ParseProblem: Error {
-        var text: String
+    /// Why a decision file's contents give no decision.
+    enum ParseProblem: Error, Hashable {
+        case corrupt(String)
+        /// A `version` other than `formatVersion` (a number, or the text of whatever else it was).
+        case unknownVersion(String)
+
+        var text: String {
+            switch self {
+            case .corrupt(let text): return text
+            case .unknownVersion(let version): return "of an unknown format version (\(version))"
+            }
+        }
     }
 
-    /// Parses the decision file's contents.
+    /// Parses the decision file's contents. A file without `version` is read as the current format (a hand-written
+    /// `{"state":"allowed"}`); any other version, or one that is not a whole number, is unknown.
     static func parse(_ data: Data) -> Result<LocalNetworkDecision, ParseProblem> {
-        guard data.count <= 64 * 1024 else { return .failure(ParseProblem(text: "too large (\(data.count) bytes)")) }
+        guard data.count <= maximumFileSize else { return .failure(.corrupt("too large (\(data.count) bytes)")) }
         guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any]
         else {
-            return .failure(ParseProblem(text: "not a JSON object (corrupt)"))
+            return .failure(.corrupt("not a JSON object (corrupt)"))
+        }
+        if let version = dictionary["version"].map(describeVersion), version != String(formatVersion) {
+            return .failure(.unknownVersion(version))
         }
         guard let stateText = dictionary["state"] as? String else {
-            return .failure(ParseProblem(text: "missing its \"state\""))
+            return .failure(.corrupt("missing its \"state\""))
         }
         guard let state = LocalNetworkAuthorization(rawValue: stateText) else {
-            return .failure(ParseProblem(text: "of an unknown state \"\(stateText)\""))
+            return .failure(.corrupt("of an unknown state \"\(stateText)\""))
         }
         let decidedAt = (dictionary["decided_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
         return .success(
             LocalNetworkDecision(state: state, decidedAt: decidedAt, source: dictionary["source"] as? String))
+    }
+
+    /// A found `version` as JSON text, as the warning shows it (`7`, `"2"`, `true`, `null`; at most 40 characters).
+    private static func describeVersion(_ version: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: [version]),
+              let text = String(data: data, encoding: .utf8), text.count >= 2
+        else { return "unreadable" }
+        let inner = text.dropFirst().dropLast()
+        return inner.count <= 40 ? String(inner) : String(inner.prefix(40)) + "…"
     }
 
     /// The bytes written for a decision (keys sorted, one line).

@@ -67,8 +67,8 @@ public func joinMatch(
                 { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
                 onWaiting: onWaiting)
             let game = try await resolve(name, with: GameResolver(capability: browse), until: deadline, stop: stop)
-            reporter.report(.discovery(.resolved(name: game.name, addresses: game.endpoints.map(\.description))))
-            endpoints = game.endpoints
+            endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
+            reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
         case .address(let endpoint):
             // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
             // name, to look it up. The connection then clears each address itself.
@@ -119,7 +119,11 @@ public func joinMatch(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                let end = await runner.run(&link, stop: stop, revocation: gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations())
+                // A peer that already closed leaves no address on the channel: the one dialled tells (loopback is
+                // exempt, not "turned off").
+                let remote = link.remoteSocketAddress ?? EndpointResolution.literalAddresses(of: endpoint)?.first
+                let revocation = gate.isExempt(remote) ? nil : gate.revocations()
+                let end = await runner.run(&link, stop: stop, revocation: revocation)
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }

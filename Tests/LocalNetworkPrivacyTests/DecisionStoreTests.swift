@@ -104,13 +104,6 @@ final class DecisionStoreTests: XCTestCase {
         }
     }
 
-    func testAnUnknownNewerVersionWithAKnownStateIsRead() throws {
-        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
-        try Data("{\"state\":\"allowed\",\"version\":7,\"extra\":true}".utf8).write(
-            to: URL(fileURLWithPath: store.decisionPath))
-        XCTAssertEqual(store.read(), .allowed)
-    }
-
     func testAWriteReplacesTheFileAtomicallyAndLeavesNoTemporaryFiles() throws {
         let store = DecisionStore(directory: try makeTemporaryDirectory(self))
         try store.write(.allowed)

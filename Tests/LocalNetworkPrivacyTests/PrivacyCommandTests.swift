@@ -113,6 +113,26 @@ final class PrivacyCommandTests: XCTestCase {
         XCTAssertEqual(object["decision_file_status"] as? String, "corrupt")
     }
 
+    func testAnUnknownFormatVersionIsKeptUntilTheUserDecides() throws {
+        try requireBinary()
+        let directory = try makeTemporaryDirectory(self)
+        let path = directory + "/local-network.json"
+        let original = Data("{\"state\":\"allowed\",\"version\":4}\n".utf8)
+        try original.write(to: URL(fileURLWithPath: path))
+        let object = try status(directory)
+        XCTAssertEqual(object["state"] as? String, "not-determined")
+        // A join that needs the local network, without a terminal: it waits (no prompt), then gives up. It is only
+        // evaluated by the gate: nothing is sent to 198.18.0.1.
+        let join = try runTicTacToe(
+            ["join", "198.18.0.1:7878", "--headless", "--wait-timeout", "0.5"], configDirectory: directory)
+        XCTAssertEqual(join.status, 11, join.error)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "status and a waiting join keep it")
+
+        let grant = try runTicTacToe(["privacy", "grant"], configDirectory: directory)
+        XCTAssertEqual(grant.status, 0, grant.error)
+        XCTAssertEqual(try status(directory)["state"] as? String, "allowed", "the user's decision replaces it")
+    }
+
     func testStatusWithAMissingManifestSaysWhy() throws {
         try requireBinary()
         let directory = try makeTemporaryDirectory(self)

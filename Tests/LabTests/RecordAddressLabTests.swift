@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+import TicTacToeTestSupport
+
+/// A game's Bonjour record that names an address no host on the LAN can have (loopback, unspecified, multicast):
+/// `join NAME` refuses it, says why, and connects nowhere; joining by address is unaffected.
+final class RecordAddressLabTests: LabTestCase {
+    override class var labHosts: [String] { ["host-a", "host-b"] }
+
+    func testARecordNamingLoopbackIsRefused() throws {
+        try assertRefused(address: "127.0.0.1", record: "loop-record", why: "loopback: this machine itself")
+    }
+
+    func testARecordNamingTheUnspecifiedAddressIsRefused() throws {
+        try assertRefused(address: "0.0.0.0", record: "zero-record", why: "unspecified: no host at all")
+    }
+
+    func testARecordNamingAMulticastAddressIsRefused() throws {
+        try assertRefused(address: "224.0.0.1", record: "group-record", why: "multicast: a group, not a host")
+    }
+
+    /// host-a publishes `NAME.local → address` and a `_tictactoe._tcp` game on that host name, at the port of a
+    /// tictactoe host listening on host-b's own 127.0.0.1. host-b joins the game by name (under strace): exit 5 with
+    /// the reason, no TCP or UDP connect at all, and the listener sees nobody. Then host-b joins the listener by
+    /// address, which works.
+    private func assertRefused(
+        address: String, record: String, why: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let listener = try tictactoe(on: "host-b", ["host", "--headless", "--json", "--no-advertise",
+                                                    "--bind", "127.0.0.1", "--port", "0", "--name", "Local listener"])
+        let port = try XCTUnwrap(listener.waitForEvent("listening")?.event["port"] as? Int, listener.standardError,
+                                 file: file, line: line)
+
+        let hostName = "\(record).local"
+        let addressRecord = track(try LabProcess(on: "host-a", ["avahi-publish", "-a", "-R", hostName, address]))
+        XCTAssertNotNil(addressRecord.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
+                        "avahi-publish -a \(hostName) \(address): \(addressRecord.standardError)",
+                        file: file, line: line)
+        let game = "Game at \(address)"
+        let service = track(try LabProcess(
+            on: "host-a", ["avahi-publish", "-s", "-H", hostName, game, "_tictactoe._tcp", "\(port)", "proto=1"]))
+        XCTAssertNotNil(service.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
+                        "avahi-publish -s \(game): \(service.standardError)", file: file, line: line)
+
+        let trace = NSTemporaryDirectory()
+            + "tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        scratchPaths.append(trace)
+        let joiner = track(try LabProcess(
+            on: "host-b",
+            ["strace", "-f", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", trace,
+             tictactoeBinary, "join", game, "--headless", "--json", "--name", "bob", "--connect-timeout", "8"]))
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 5, "\(joiner.output) \(joiner.standardError)",
+                       file: file, line: line)
+        let message = joiner.events(named: "error").last?["message"] as? String ?? ""
+        for expected in ["refusing to join '\(game)'", "names only \(address) (\(why)", "nothing was connected to"] {
+            XCTAssertTrue(message.contains(expected), "\(expected) in: \(message)", file: file, line: line)
+        }
+        if address.hasPrefix("127.") {
+            XCTAssertTrue(message.hasSuffix("join it by address: tictactoe join \(address):\(port)"), message,
+                          file: file, line: line)
+        }
+        XCTAssertTrue(joiner.events(named: "resolved").isEmpty, "\(joiner.output)", file: file, line: line)
+
+        // No connect() or send to an IP address: only the unix sockets of D-Bus (Avahi) and the like.
+        let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        let calls = traced.split(separator: "\n").map(String.init)
+        XCTAssertTrue(calls.contains { $0.contains("connect(") }, "strace saw no connect at all (is it working?)",
+                      file: file, line: line)
+        let network = calls.filter { $0.contains("AF_INET") }
+        XCTAssertEqual(network, [], "the joiner reached for the network", file: file, line: line)
+        for event in ["connected", "peer-failed", "busy-rejected"] {
+            XCTAssertTrue(listener.events(named: event).isEmpty, "\(event): \(listener.output)", file: file, line: line)
+        }
+
+        // By address, the same listener is joined as usual.
+        let byAddress = try tictactoe(on: "host-b", ["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        XCTAssertEqual(byAddress.waitForExit(timeout: 60), 0, byAddress.standardError, file: file, line: line)
+        XCTAssertEqual(listener.waitForExit(timeout: 30), 0, listener.standardError, file: file, line: line)
+        print("join '\(game)' refused: \(message) (\(calls.count) traced calls, none to an IP address)")
+    }
+}
