@@ -73,6 +73,12 @@ public final class GameListener: Sendable {
         self.state = NIOLockedValueBox(State(handshakes: HandshakeQueue(capacity: max(1, maximumPendingHandshakes))))
     }
 
+    /// How many connections are waiting for their hello now.
+    public var connectionsAwaitingHello: Int { state.withLockedValue { $0.handshakes.count } }
+
+    /// Whether a match is running.
+    public var isPlaying: Bool { state.withLockedValue { $0.playing } }
+
     /// Stops listening and closes the connections still waiting for their hello; `run` returns once the match in
     /// progress (if any) has ended.
     public func stop() {
