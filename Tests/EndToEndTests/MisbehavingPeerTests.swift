@@ -108,24 +108,44 @@ final class MisbehavingPeerTests: XCTestCase {
         try assertHostServesNextJoiner(host, port: port)
     }
 
-    func testSecondJoinerIsToldBusy() throws {
-        let (host, port) = try host(["--games", "3", "--move-delay", "0.3"])
+    func testSecondJoinerRetriesWhileBusyThenExits4() throws {
+        let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
         let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
         processes.append(first)
         XCTAssertNotNil(first.waitForEvent("game-start"))
-        // A raw joiner and a real one both hear "busy" at once.
+        // A raw joiner hears "busy" right after its hello.
         let raw = try RawPeer(port: port)
         try raw.send(.hello(version: 1, name: "second"))
         guard case .reject(let reason, let text)? = try raw.receive() else { return XCTFail("expected reject") }
         XCTAssertEqual(reason, .busy)
         XCTAssertTrue(text.contains("already playing"), text)
-        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        // A real one waits and asks again ("busy, retrying") until its connect timeout, then exits 4.
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--connect-timeout", "1.5"])
         processes.append(second)
         XCTAssertEqual(second.waitForExit(), 4, second.standardError)
+        let waits = second.events(named: "state").filter { $0["state"] as? String == "waiting" }
+        XCTAssertGreaterThanOrEqual(waits.count, 2, "\(second.events(named: "state"))")
+        for wait in waits {
+            XCTAssertTrue((wait["reason"] as? String ?? "").contains("busy, retrying"), "\(wait)")
+        }
         XCTAssertTrue((second.events(named: "error").last?["message"] as? String ?? "").contains("busy"))
         XCTAssertEqual(first.waitForExit(), 0, first.standardError)
         XCTAssertEqual(host.waitForExit(), 0)
-        XCTAssertGreaterThanOrEqual(host.events(named: "busy-rejected").count, 2)
+        XCTAssertGreaterThanOrEqual(host.events(named: "busy-rejected").count, 1 + waits.count)
+    }
+
+    func testBusyJoinerRetriesAndPlaysOnceTheHostIsFree() throws {
+        let (host, port) = try host(["--games", "3", "--move-delay", "0.3", "--matches", "2"])
+        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        processes.append(first)
+        XCTAssertNotNil(first.waitForEvent("game-start"))
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--connect-timeout", "60"])
+        processes.append(second)
+        XCTAssertNotNil(second.waitForLine { $0.contains("busy, retrying") }, "the transcript never said it was waiting")
+        XCTAssertEqual(first.waitForExit(), 0, first.standardError)
+        XCTAssertEqual(second.waitForExit(), 0, second.standardError)
+        XCTAssertTrue(second.output.contains { $0.hasPrefix("Summary: 3 games") }, second.output.joined(separator: "\n"))
+        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
     }
 
     func testKilledJoinerIsReportedByTheHost() throws {
