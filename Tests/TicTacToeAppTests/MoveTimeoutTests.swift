@@ -175,3 +175,42 @@ final class MoveTimeoutTests: XCTestCase {
         XCTAssertEqual(expired.all, [.move(game: 1, played: 2)], "a stopped timer reports nothing")
     }
 }
+
+/// The `--json` lines of a timeout and of a joiner waiting for a busy host, pinned.
+final class TimeoutJSONLinesTests: XCTestCase {
+    private func assertLine(_ report: MatchReport, _ expected: String, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
+        XCTAssertEqual(try JSONEvent.line(report), expected, file: file, line: line)
+    }
+
+    func testAGameLostOnTime() throws {
+        var game = Game()
+        try game.play(4, by: .x)
+        game.timeOut(.o)
+        try assertLine(
+            .session(.gameOver(number: 1, result: try XCTUnwrap(game.result), board: game.board,
+                               score: MatchSession.Score(localWins: 1))),
+            #"{"board":"....X....","event":"game-over","game":1,"reason":"timeout","#
+                + #""score":{"draws":0,"games":1,"losses":0,"wins":1},"timed_out":"O","winner":"X"}"#)
+    }
+
+    func testAMatchEndedOnTime() throws {
+        try assertLine(
+            .session(.matchOver(.moveTimeout(by: .peer, limit: .seconds(120)), score: MatchSession.Score(localWins: 1))),
+            #"{"detail":"the opponent ran out of time (120 s for a move or a rematch answer)","#
+                + #""end":"peer-move-timeout","event":"match-over","score":{"draws":0,"games":1,"losses":0,"wins":1}}"#)
+        try assertLine(
+            .session(.matchOver(.moveTimeout(by: .local, limit: nil), score: MatchSession.Score(peerWins: 1))),
+            #"{"detail":"we ran out of time (the host's limit for a move or a rematch answer)","#
+                + #""end":"local-move-timeout","event":"match-over","score":{"draws":0,"games":1,"losses":1,"wins":0}}"#)
+        XCTAssertEqual(MatchSession.End.moveTimeout(by: .local, limit: nil).exitStatus, .timeout)
+        XCTAssertEqual(MatchSession.End.moveTimeout(by: .peer, limit: .seconds(1)).exitStatus, .timeout)
+    }
+
+    func testWaitingForABusyHost() throws {
+        try assertLine(
+            .connectionState(.waiting(.hostBusy(text: "Bob is already playing a game; try again later", retryIn: 0.5))),
+            #"{"event":"state","reason":"the host is playing another game: busy, retrying in 0.5 s","state":"waiting"}"#)
+    }
+}
