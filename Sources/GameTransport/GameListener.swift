@@ -161,6 +161,8 @@ public final class GameListener: Sendable {
         let timeouts = self.timeouts
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Room for a burst of connections (an attacker's included) while they are accepted.
+            .serverChannelOption(.backlog, value: 512)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
         if dualStack {

@@ -3,6 +3,9 @@ import GameTransport
 import NIOCore
 import TicTacToeTestSupport
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Connections that have not sent their hello yet: idle, trickling or flooding sockets must not keep a joiner out.
 /// The handshake deadline is a minute here, so that nothing in these tests is settled by it.
@@ -111,6 +114,40 @@ final class PreHelloConnectionTests: XCTestCase {
         XCTAssertEqual(first, .bye(.seriesOver))
         XCTAssertTrue(sockets[1].isClosedByPeer(within: 10))
         XCTAssertEqual(sockets[2...].map { $0.isClosedByPeer() }, [false, false])
+        await listener.stop()
+    }
+
+    func testAThousandIdleSocketsKeepAtMost64WaitingAndAJoinerStillPlays() async throws {
+        // 1000 sockets here and up to 64 on the listener's side, in this one process: make room for them.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096 {
+            limit.rlim_cur = min(4096, limit.rlim_max)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        guard limit.rlim_cur >= 2048 else { throw XCTSkip("only \(limit.rlim_cur) file descriptors allowed") }
+
+        let listener = try await RunningListener(timeouts: patient) { link in
+            try? await link.send(.bye(.seriesOver))
+            await link.closeGracefully()
+            return .keepListening
+        }
+        var sockets: [IdleSocket] = []
+        for _ in 0..<1000 { sockets.append(try IdleSocket(port: listener.port)) }
+        let cap = GameListener.defaultMaximumPendingHandshakes
+        await assertEventually("\(sockets.filter { $0.isClosedByPeer() }.count) closed", timeout: 30) {
+            sockets.filter { $0.isClosedByPeer() }.count == 1000 - cap
+        }
+        XCTAssertEqual(listener.listener.connectionsAwaitingHello, cap)
+
+        let first = try await within(10, "the joiner's match") {
+            try await GameConnection(
+                to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ManualClock())
+            ).run { link in try await link.next() }
+        }
+        XCTAssertEqual(first, .bye(.seriesOver))
+        XCTAssertLessThanOrEqual(listener.listener.connectionsAwaitingHello, cap)
         await listener.stop()
     }
 
