@@ -80,7 +80,8 @@ extension MatchSession.End {
         case .localLeft(let reason): return "we left (\(reason))"
         case .localNetworkOff: return "local network access was turned off"
         case .moveTimeout(.peer, let limit?):
-            return "the opponent ran out of time (\(formatSeconds(Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)) for a move or a rematch answer)"
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            return "the opponent ran out of time (\(formatSeconds(seconds)) for a move or a rematch answer)"
         case .moveTimeout(.peer, nil): return "the opponent ran out of time"
         case .moveTimeout(.local, _): return "we ran out of time (the host's limit for a move or a rematch answer)"
         }

@@ -3,7 +3,7 @@
 /// ```
 /// setup ─start→ preparing ─connected+handshake→ ready ─closed→ cancelled / failed
 ///   │              │  ↑                                   
-///   └→ waiting ←───┘  └── retry ── waiting(reason: unreachable, busy)  ──deadline→ failed
+///   └→ waiting ←───┘  └── retry ── waiting(unreachable, busy)  ──deadline→ failed
 /// ```
 public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// Created, not started.

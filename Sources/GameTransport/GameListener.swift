@@ -182,7 +182,7 @@ public final class GameListener: Sendable {
         case played(Next)
     }
 
-    /// Why a valid hello cannot have the match.
+    /// What a valid hello finds: the match is its own, or the host is busy or stopping.
     private enum Reservation {
         case reserved, busy, stopping
     }

@@ -152,7 +152,8 @@ public struct NetworkGame: Sendable {
             case .localLeft: phase = .ended("You left", failed: false)
             case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over", failed: false)
             case .moveTimeout(.local, _):
-                phase = .ended("You ran out of time: the host allows only so long for a move or a rematch answer", failed: true)
+                phase = .ended(
+                    "You ran out of time: the host allows only so long for a move or a rematch answer", failed: true)
             case .localNetworkOff:
                 phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN", failed: true)
             }

@@ -10,7 +10,9 @@ final class TurnTimer: Sendable {
     private let onExpiry: @Sendable (MatchSession.PeerTurn) -> Void
     private let running = Mutex<Task<Void, Never>?>(nil)
 
-    init<C: Clock>(clock: C, onExpiry: @escaping @Sendable (MatchSession.PeerTurn) -> Void) where C.Duration == Duration {
+    init<C: Clock>(
+        clock: C, onExpiry: @escaping @Sendable (MatchSession.PeerTurn) -> Void
+    ) where C.Duration == Duration {
         self.sleep = { try await clock.sleep(for: $0) }
         self.onExpiry = onExpiry
     }

@@ -41,7 +41,8 @@ struct Host: AsyncParsableCommand {
     var advertise = true
 
     @Option(help: ArgumentHelp(
-        "Seconds the joiner has for each move and rematch answer before it loses on time (more than --move-delay, at most 86400).",
+        "Seconds the joiner has for each move and rematch answer before it loses on time "
+            + "(more than --move-delay, at most 86400).",
         valueName: "seconds"))
     var moveTimeout: Double = Host.defaultMoveTimeout
 
