@@ -96,19 +96,26 @@ final class HostileSocketTests: XCTestCase {
         XCTAssertTrue(joiner.standardError.contains("we ran out of time"), joiner.standardError)
     }
 
-    func testMoveTimeoutIsValidated() throws {
+    func testMoveTimeoutIsValidatedAndHelpTellsOfTimeLimitsAndBusyRetries() throws {
         for (value, extra) in [("0", []), ("-1", []), ("nan", []), ("inf", []), ("86401", []), ("2", ["--move-delay", "2"])] {
             let host = track(try TicTacToeProcess(["host", "--no-advertise", "--headless", "--move-timeout", value] + extra))
             XCTAssertEqual(host.waitForExit(), 64, "--move-timeout \(value) \(extra): \(host.standardError)")
             XCTAssertTrue(host.standardError.contains("--move-timeout"), host.standardError)
         }
-        let help = track(try TicTacToeProcess(["host", "--help"]))
-        XCTAssertEqual(help.waitForExit(), 0)
         // The help is wrapped to the terminal's width: compare with the words on one line.
-        let text = help.output.joined(separator: " ").split(separator: " ", omittingEmptySubsequences: true)
-            .joined(separator: " ")
-        for needle in ["--move-timeout <seconds>", "(default: 120.0)", "at most 86400", "block nobody", "loses on time"] {
-            XCTAssertTrue(text.contains(needle), "host --help lacks \(needle):\n\(text)")
+        func help(_ command: String) throws -> String {
+            let help = track(try TicTacToeProcess([command, "--help"]))
+            XCTAssertEqual(help.waitForExit(), 0)
+            return help.output.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        }
+        let host = try help("host")
+        for needle in ["--move-timeout <seconds>", "(default: 120.0)", "at most 86400", "block nobody", "loses on time",
+                       "told the host is busy (and retries until its --connect-timeout)"] {
+            XCTAssertTrue(host.contains(needle), "host --help lacks \(needle):\n\(host)")
+        }
+        let join = try help("join")
+        for needle in ["(\"busy, retrying\")", "exits 5 (unreachable) or 4 (still busy)"] {
+            XCTAssertTrue(join.contains(needle), "join --help lacks \(needle):\n\(join)")
         }
     }
 }
