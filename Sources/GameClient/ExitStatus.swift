@@ -10,7 +10,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case rejected = 4
     /// The host could not be reached before the connect timeout (refused, unreachable, unknown host).
     case unreachable = 5
-    /// A timeout: no handshake in time, or the peer went silent (vanished) during the match.
+    /// A timeout: no handshake in time, the peer went silent (vanished) during the match, or a move time limit ran out.
     case timeout = 6
     /// The peer broke the protocol or the rules (we sent it an error frame), or reported an error to us.
     case protocolError = 7
@@ -40,7 +40,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .peerLeft: return "the opponent left before the match was over"
         case .rejected: return "the host refused us (busy, protocol version)"
         case .unreachable: return "the host could not be reached before --connect-timeout"
-        case .timeout: return "no handshake in time, or the peer went silent (vanished)"
+        case .timeout: return "no handshake in time, the peer went silent, or a move time limit ran out"
         case .protocolError: return "protocol or rules violation (by the peer, or reported by it)"
         case .scriptError: return "our --player script is unreadable, invalid, exhausted or illegal"
         case .cannotListen: return "the host could not listen (address in use, permission)"

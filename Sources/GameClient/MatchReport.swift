@@ -60,6 +60,8 @@ extension MatchSession.End {
         case .peerTimedOut: return "peer-timeout"
         case .localLeft: return "local-left"
         case .localNetworkOff: return "local-network-off"
+        case .moveTimeout(.peer, _): return "peer-move-timeout"
+        case .moveTimeout(.local, _): return "local-move-timeout"
         }
     }
 
@@ -77,6 +79,11 @@ extension MatchSession.End {
         case .peerTimedOut(let text): return "opponent lost: \(text)"
         case .localLeft(let reason): return "we left (\(reason))"
         case .localNetworkOff: return "local network access was turned off"
+        case .moveTimeout(.peer, let limit?):
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            return "the opponent ran out of time (\(formatSeconds(seconds)) for a move or a rematch answer)"
+        case .moveTimeout(.peer, nil): return "the opponent ran out of time"
+        case .moveTimeout(.local, _): return "we ran out of time (the host's limit for a move or a rematch answer)"
         }
     }
 
@@ -89,6 +96,7 @@ extension MatchSession.End {
         case .peerTimedOut: return .timeout
         case .localLeft: return .interrupted
         case .localNetworkOff: return .localNetworkNotAllowed
+        case .moveTimeout: return .timeout
         }
     }
 }

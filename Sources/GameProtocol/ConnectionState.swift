@@ -3,7 +3,7 @@
 /// ```
 /// setup ─start→ preparing ─connected+handshake→ ready ─closed→ cancelled / failed
 ///   │              │  ↑                                   
-///   └→ waiting ←───┘  └── retry ── waiting(reason)  ──deadline→ failed
+///   └→ waiting ←───┘  └── retry ── waiting(unreachable, busy)  ──deadline→ failed
 /// ```
 public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// Created, not started.
@@ -58,6 +58,9 @@ public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
     case peerUnreachable(String, retryIn: Double)
     /// The local network gate has not cleared the connection yet: the prompt is unanswered, or access is off.
     case notAllowed(String)
+    /// The host answered `reject(busy)` (it is playing someone else); another attempt follows after `retryIn` seconds.
+    /// `text` is the host's own words (from the network: sanitize before showing it).
+    case hostBusy(text: String, retryIn: Double)
 
     public var description: String {
         switch self {
@@ -65,6 +68,8 @@ public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
             return "\(why); retrying in \(formatSeconds(delay))"
         case .notAllowed(let why):
             return why
+        case .hostBusy(_, let delay):
+            return "the host is playing another game: busy, retrying in \(formatSeconds(delay))"
         }
     }
 }
@@ -75,7 +80,7 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case unreachable(String)
     /// No TCP connection or no handshake completed within the time allowed.
     case timedOut(String)
-    /// The host refused us (busy, protocol version, …).
+    /// The host refused us (protocol version, …; busy once the connect timeout has passed).
     case rejected(reason: String, text: String)
     /// The peer broke the protocol during the handshake.
     case protocolViolation(String)

@@ -83,7 +83,7 @@ public struct RejectReason: RawRepresentable, Sendable, Hashable, CustomStringCo
     public static let version = RejectReason(rawValue: 2)
     /// The joiner's hello was not acceptable (e.g. an empty name).
     public static let badHello = RejectReason(rawValue: 3)
-    /// The host is shutting down.
+    /// The host is stopping: a hello that arrives while it stops.
     public static let shuttingDown = RejectReason(rawValue: 4)
 
     public var description: String {
@@ -97,7 +97,8 @@ public struct RejectReason: RawRepresentable, Sendable, Hashable, CustomStringCo
     }
 }
 
-/// Why a peer leaves.
+/// Why a peer leaves. A reason this version does not name is kept as its number and treated like `quit`: during a
+/// game the sender forfeits it.
 public struct ByeReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -108,12 +109,16 @@ public struct ByeReason: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let quit = ByeReason(rawValue: 1)
     /// The program is stopping (a signal, a crash path).
     public static let shutdown = ByeReason(rawValue: 2)
+    /// The receiver ran out of time: it did not move, or answer a rematch offer, within the sender's time limit. It
+    /// loses the game in progress (`GameEndReason.timeout`); unlike every other reason, the sender does not.
+    public static let timeout = ByeReason(rawValue: 3)
 
     public var description: String {
         switch self {
         case .seriesOver: return "series-over"
         case .quit: return "quit"
         case .shutdown: return "shutdown"
+        case .timeout: return "timeout"
         default: return "reason-\(rawValue)"
         }
     }

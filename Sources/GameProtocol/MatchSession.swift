@@ -10,6 +10,12 @@ import GameRules
 /// so the first player alternates across a series. After a game either side may offer a rematch; offers that
 /// cross count as agreement; on agreement the host sends `start` for the next game. A side that wants no more
 /// games declines (if offered) and says `bye`.
+///
+/// With a `turnTimeLimit` (the host's `--move-timeout`) the session also decides what the peer is being waited for
+/// (a move, the answer to our rematch offer) and asks the caller to time it: `.startTurnTimer` each time that changes,
+/// `.stopTurnTimer` when nothing is awaited from the peer. The caller only runs the clock and reports the time being
+/// up with `turnTimeLimitPassed(_:)`; the session says `bye(timeout)`, the peer loses the game in progress with
+/// reason `timeout`, and the match ends.
 public struct MatchSession: Sendable {
     /// Which end of the connection this session is.
     public enum Role: String, Sendable, Hashable { case host, joiner }
@@ -34,6 +40,17 @@ public struct MatchSession: Sendable {
         /// Local network access was turned off during a match with a peer on the LAN (Settings, `privacy deny`): we
         /// left (the peer hears `bye(quit)`).
         case localNetworkOff
+        /// A side did not move, or answer a rematch offer, within the time limit: `by: .peer` when our limit ran out
+        /// (we said `bye(timeout)`), `by: .local` when the peer's did (it said `bye(timeout)`; its limit is unknown).
+        case moveTimeout(by: Side, limit: Duration?)
+    }
+
+    /// What the local side is waiting for the peer to do: what a turn time limit applies to.
+    public enum PeerTurn: Sendable, Hashable {
+        /// The peer's move in game `game`, with `played` marks on the board.
+        case move(game: Int, played: Int)
+        /// The peer's answer to our rematch offer after game `afterGame`.
+        case rematchAnswer(afterGame: Int)
     }
 
     /// Things the caller reports to the user.
@@ -55,6 +72,11 @@ public struct MatchSession: Sendable {
         case requestRematchDecision
         /// Close the connection (after the sends before it are flushed).
         case close
+        /// (With a turn time limit only.) Start the turn timer, replacing any running one: when `limit` has passed,
+        /// call `turnTimeLimitPassed(turn)`.
+        case startTurnTimer(PeerTurn, limit: Duration)
+        /// (With a turn time limit only.) Stop the turn timer: nothing is awaited from the peer now.
+        case stopTurnTimer
     }
 
     /// Wins and draws so far, from the local point of view.
@@ -80,14 +102,32 @@ public struct MatchSession: Sendable {
     }
 
     public let role: Role
+    /// How long the peer may take for a move or a rematch answer; nil: no limit (the joiner's side).
+    public let turnTimeLimit: Duration?
     private var state: State
+    /// The peer turn the caller's timer is running for (the last timer action returned).
+    private var timedTurn: PeerTurn?
     /// After a local resignation the peer's move may already be on its way: one such crossing move is ignored.
     private var toleratesCrossingMove = false
     public private(set) var score = Score()
 
-    public init(role: Role) {
+    public init(role: Role, turnTimeLimit: Duration? = nil) {
         self.role = role
+        self.turnTimeLimit = turnTimeLimit
         self.state = .awaitingStart(number: 1)
+    }
+
+    /// What the local side is waiting for the peer to do now, if anything: the peer's move in a game in progress, or
+    /// the answer to our rematch offer.
+    public var awaitedPeerTurn: PeerTurn? {
+        switch state {
+        case .playing(let game, let number, let localMark) where !game.isOver && game.turn == localMark.opponent:
+            return .move(game: number, played: game.moves.count)
+        case .betweenGames(let last, true?, false):
+            return .rematchAnswer(afterGame: last)
+        default:
+            return nil
+        }
     }
 
     /// The game in progress, if any.
@@ -114,13 +154,64 @@ public struct MatchSession: Sendable {
     // MARK: Inputs
 
     /// Call once the handshake has completed. The host starts game 1.
-    public mutating func begin() -> [Action] {
+    public mutating func begin() -> [Action] { timed(handleBegin()) }
+
+    /// A message arrived from the peer.
+    public mutating func receive(_ message: GameMessage) -> [Action] { timed(handleReceive(message)) }
+
+    /// The local player places its mark. Throws the rules' `MoveError` (nothing is sent then).
+    public mutating func playLocalMove(_ cell: Int) throws -> [Action] { timed(try handlePlayLocalMove(cell)) }
+
+    /// The local player resigns the current game.
+    public mutating func resign() -> [Action] { timed(handleResign()) }
+
+    /// Between games: whether the local side wants another game.
+    public mutating func decideRematch(_ wants: Bool) -> [Action] { timed(handleDecideRematch(wants)) }
+
+    /// The local side leaves (quit, signal): a `bye`, and the game in progress counts as lost. `end` says why the
+    /// match ended when it is not simply that we left (local network access was turned off).
+    public mutating func leave(_ reason: ByeReason = .quit, as end: End? = nil) -> [Action] {
+        timed(handleLeave(reason, as: end))
+    }
+
+    /// The connection closed or failed without a `bye`: `end` says why (by default, the peer left). The game in
+    /// progress, if any, is forfeited by the peer.
+    public mutating func connectionClosed(_ end: End = .peerLeft(nil)) -> [Action] {
+        timed(handleConnectionClosed(end))
+    }
+
+    /// The turn timer for `turn` ran out. If the peer still owes that turn, we say `bye(timeout)`: the peer loses the
+    /// game in progress (reason `timeout`) and the match ends. A timer that fires late (the peer acted meanwhile, or
+    /// another timer replaced it) changes nothing.
+    public mutating func turnTimeLimitPassed(_ turn: PeerTurn) -> [Action] {
+        guard let limit = turnTimeLimit, turn == timedTurn, turn == awaitedPeerTurn else { return [] }
+        let end = End.moveTimeout(by: .peer, limit: limit)
+        switch state {
+        case .playing(var game, let number, let localMark):
+            game.timeOut(localMark.opponent)
+            return timed([.send(.bye(.timeout))] + endGame(game, number: number, askRematch: false) + finish(end))
+        default:
+            return timed([.send(.bye(.timeout))] + finish(end))
+        }
+    }
+
+    // MARK: Input handling
+
+    /// With a time limit: appends the timer action when what is awaited from the peer changed.
+    private mutating func timed(_ actions: [Action]) -> [Action] {
+        guard let limit = turnTimeLimit else { return actions }
+        let turn = awaitedPeerTurn
+        guard turn != timedTurn else { return actions }
+        timedTurn = turn
+        return actions + [turn.map { .startTurnTimer($0, limit: limit) } ?? .stopTurnTimer]
+    }
+
+    private mutating func handleBegin() -> [Action] {
         guard role == .host, case .awaitingStart(let number) = state else { return [] }
         return hostStartGame(number)
     }
 
-    /// A message arrived from the peer.
-    public mutating func receive(_ message: GameMessage) -> [Action] {
+    private mutating func handleReceive(_ message: GameMessage) -> [Action] {
         let tolerated = toleratesCrossingMove
         toleratesCrossingMove = false
         switch (message, state) {
@@ -132,6 +223,12 @@ public struct MatchSession: Sendable {
             return []
         case (.error(let code, let text), _):
             return finish(.peerReportedError(code: code, text: text))
+        case (.bye(let reason), .playing(var game, let number, let localMark)) where reason == .timeout:
+            // We ran out of time; a move of ours that crossed the peer's verdict does not count.
+            game.timeOut(localMark)
+            return endGame(game, number: number, askRematch: false) + finish(.moveTimeout(by: .local, limit: nil))
+        case (.bye(let reason), _) where reason == .timeout:
+            return finish(.moveTimeout(by: .local, limit: nil))
         case (.bye(let reason), .playing(var game, let number, let localMark)):
             game.forfeit(localMark.opponent)
             return endGame(game, number: number, askRematch: false) + finish(.peerLeft(reason))
@@ -189,8 +286,7 @@ public struct MatchSession: Sendable {
         }
     }
 
-    /// The local player places its mark. Throws the rules' `MoveError` (nothing is sent then).
-    public mutating func playLocalMove(_ cell: Int) throws -> [Action] {
+    private mutating func handlePlayLocalMove(_ cell: Int) throws -> [Action] {
         guard case .playing(var game, let number, let localMark) = state else { throw MoveError.gameOver }
         let over = try game.play(cell, by: localMark)
         state = .playing(game, number: number, localMark: localMark)
@@ -199,16 +295,14 @@ public struct MatchSession: Sendable {
         return actions
     }
 
-    /// The local player resigns the current game.
-    public mutating func resign() -> [Action] {
+    private mutating func handleResign() -> [Action] {
         guard case .playing(var game, let number, let localMark) = state else { return [] }
         toleratesCrossingMove = game.turn != localMark  // the peer may be sending its move right now
         try? game.resign(localMark)
         return [.send(.resign)] + endGame(game, number: number)
     }
 
-    /// Between games: whether the local side wants another game.
-    public mutating func decideRematch(_ wants: Bool) -> [Action] {
+    private mutating func handleDecideRematch(_ wants: Bool) -> [Action] {
         guard case .betweenGames(let last, nil, let peerOffered) = state else { return [] }
         if wants {
             if peerOffered { return [.send(.rematchAccept)] + agreeOnRematch(after: last) }
@@ -219,9 +313,7 @@ public struct MatchSession: Sendable {
             + finish(.completed(by: .local))
     }
 
-    /// The local side leaves (quit, signal): a `bye`, and the game in progress counts as lost. `end` says why the
-    /// match ended when it is not simply that we left (local network access was turned off).
-    public mutating func leave(_ reason: ByeReason = .quit, as end: End? = nil) -> [Action] {
+    private mutating func handleLeave(_ reason: ByeReason, as end: End?) -> [Action] {
         let end = end ?? .localLeft(reason)
         switch state {
         case .ended:
@@ -234,9 +326,7 @@ public struct MatchSession: Sendable {
         }
     }
 
-    /// The connection closed or failed without a `bye`: `end` says why (by default, the peer left). The game in
-    /// progress, if any, is forfeited by the peer.
-    public mutating func connectionClosed(_ end: End = .peerLeft(nil)) -> [Action] {
+    private mutating func handleConnectionClosed(_ end: End) -> [Action] {
         switch state {
         case .ended:
             return []

@@ -2,7 +2,8 @@
 ///
 /// A game starts empty and in progress. Each legal `play(_:by:)` places the mover's mark and passes the turn,
 /// until a line of three wins or the board fills (a draw). Either side may `resign(_:)` at any time while the
-/// game is in progress, and a side may be made to `forfeit(_:)` when its player leaves or misbehaves.
+/// game is in progress, and a side may be made to `forfeit(_:)` when its player leaves or misbehaves, or to
+/// `timeOut(_:)` when it does not move in time.
 public struct Game: Sendable, Hashable {
     /// The current board.
     public private(set) var board: Board
@@ -86,5 +87,14 @@ public struct Game: Sendable, Hashable {
             return
         }
         result = GameResult(winner: mark.opponent, reason: .forfeit(mark))
+    }
+
+    /// Ends the game because `mark`'s player ran out of time (it need not be `mark`'s turn: a move that crossed the
+    /// verdict does not count); the winner is `mark.opponent`. Does nothing if the game has already ended.
+    public mutating func timeOut(_ mark: Mark) {
+        guard !isOver else {
+            return
+        }
+        result = GameResult(winner: mark.opponent, reason: .timeout(mark))
     }
 }

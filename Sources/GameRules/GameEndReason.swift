@@ -8,4 +8,6 @@ public enum GameEndReason: Sendable, Hashable {
     case resignation(Mark)
     /// The given mark forfeited: its player left or misbehaved.
     case forfeit(Mark)
+    /// The given mark ran out of time: its player did not move within the host's time limit.
+    case timeout(Mark)
 }

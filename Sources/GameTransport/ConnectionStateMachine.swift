@@ -2,8 +2,8 @@ import GameProtocol
 
 /// The pure state machine behind `GameConnection`: each input returns the action the connection carries out.
 ///
-/// Retries while the peer is unreachable use exponential backoff (0.25 s doubling to 2 s); once the connect
-/// deadline has passed, the next failure is final.
+/// Retries while the peer is unreachable, or the host answers busy, use exponential backoff (0.25 s doubling to 2 s);
+/// once the connect deadline has passed, the next failure (or busy) is final.
 public struct ConnectionStateMachine: Sendable {
     public enum Input: Sendable, Hashable {
         case start
@@ -16,6 +16,8 @@ public struct ConnectionStateMachine: Sendable {
         case connectTimedOut
         case handshakeSucceeded(peerName: String)
         case handshakeFailed(ConnectionError)
+        /// The host answered `reject(busy)` with `text`.
+        case hostBusy(String, deadlinePassed: Bool)
         case retryTimerFired
         case cancel
         /// The established connection ended; `error` is nil for a normal end.
@@ -57,20 +59,29 @@ public struct ConnectionStateMachine: Sendable {
                 state = .failed(.unreachable(why))
                 return .tearDown
             }
-            let delay = min(Self.firstRetryDelay * Double(1 << min(attempts, 8)), Self.maximumRetryDelay)
-            attempts += 1
+            let delay = nextRetryDelay()
             state = .waiting(.peerUnreachable(why, retryIn: delay))
+            return .scheduleRetry(seconds: delay)
+        case (.preparing, .hostBusy(let text, let deadlinePassed)):
+            if deadlinePassed {
+                state = .failed(.rejected(reason: RejectReason.busy.description, text: text))
+                return .tearDown
+            }
+            let delay = nextRetryDelay()
+            state = .waiting(.hostBusy(text: text, retryIn: delay))
             return .scheduleRetry(seconds: delay)
         case (.preparing, .connectTimedOut), (.waiting, .connectTimedOut):
             if case .waiting(.peerUnreachable(let why, _)) = state {
                 state = .failed(.unreachable(why))
+            } else if case .waiting(.hostBusy(let text, _)) = state {
+                state = .failed(.rejected(reason: RejectReason.busy.description, text: text))
             } else if case .waiting(.notAllowed(let why)) = state {
                 state = .failed(.timedOut("still waiting: \(why)"))
             } else {
                 state = .failed(.timedOut("no connection or handshake within the connect timeout"))
             }
             return .tearDown
-        case (.waiting(.peerUnreachable), .retryTimerFired):
+        case (.waiting(.peerUnreachable), .retryTimerFired), (.waiting(.hostBusy), .retryTimerFired):
             state = .preparing
             return .checkGate
         case (.preparing, .handshakeSucceeded(let name)):
@@ -92,5 +103,11 @@ public struct ConnectionStateMachine: Sendable {
             // Late events (a timer firing after cancel, a second close) change nothing.
             return .none
         }
+    }
+
+    /// 0.25, 0.5, 1, 2, 2, … seconds: one more attempt waited for.
+    private mutating func nextRetryDelay() -> Double {
+        defer { attempts += 1 }
+        return min(Self.firstRetryDelay * Double(1 << min(attempts, 8)), Self.maximumRetryDelay)
     }
 }

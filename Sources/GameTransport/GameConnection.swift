@@ -13,7 +13,9 @@ import NIOPosix
 /// gate says wait (not determined, denied) it sits in `waiting(.notAllowed(reason))` and goes on by itself when the
 /// decision changes; a refusal (no manifest) fails at once. Cleared addresses are raced by NIO's Happy Eyeballs
 /// (IPv6 first), retried with backoff while unreachable until the connect timeout. Then the hello/accept handshake,
-/// and the `PeerLink` goes to the match code.
+/// and the `PeerLink` goes to the match code. A host that answers `reject(busy)` (it is playing someone else) is
+/// asked again the same way, in `waiting(.hostBusy)`, until the connect timeout; then the connection fails as
+/// rejected (busy).
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
@@ -142,6 +144,8 @@ public final class GameConnection: Sendable {
                     return try await handshakeAndRun(channel, stats: stats, body)
                 } catch let failure as ConnectAttemptFailure {
                     action = feed(.connectFailed(failure.text, deadlinePassed: failure.permanent || time.elapsed() >= start))
+                } catch let busy as HostBusy {
+                    action = feed(.hostBusy(busy.text, deadlinePassed: time.elapsed() >= start))
                 }
             case .tearDown:
                 if case .failed(let error) = state { throw error }
@@ -233,6 +237,11 @@ public final class GameConnection: Sendable {
         var permanent: Bool
     }
 
+    /// The host answered `reject(busy)`: worth asking again.
+    private struct HostBusy: Error {
+        var text: String
+    }
+
     /// Races the cleared addresses with NIO's Happy Eyeballs; NIO resolves nothing itself (`ClearedAddressResolver`).
     private func connect(
         _ cleared: [ConnectCapability], timeout remaining: TimeAmount
@@ -311,6 +320,13 @@ public final class GameConnection: Sendable {
                     feed(.closed(.peerError("\(error)")))
                     throw error
                 }
+            case .reject(let reason, let text)? where reason == .busy:
+                var link = PeerLink(
+                    peerName: "", role: .joiner, stats: stats, inbound: iterator, outbound: outbound,
+                    channel: channel, linger: linger
+                )
+                await link.closeGracefully()
+                throw HostBusy(text: text)
             case .reject(let reason, let text)?:
                 feed(.handshakeFailed(.rejected(reason: reason.description, text: text)))
             case .error(let code, let text)?:

@@ -5,9 +5,15 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// The host's listener: serves one match at a time, answers any other joiner at once with `reject(busy)`, and keeps
-/// listening after a match ends or a peer misbehaves. Errors are caught per connection, so one bad peer never
-/// stops the host.
+/// The host's listener: serves one match at a time and keeps listening after a match ends or a peer misbehaves.
+/// Errors are caught per connection, so one bad peer never stops the host.
+///
+/// A connection counts against "one match at a time" only once its hello is valid. Until then it is one of many
+/// handshakes under way, each with the handshake deadline (`ConnectionTimeouts.handshake`), so a socket that sends
+/// nothing, or a byte at a time, blocks nobody: the first valid hello that finds the host free gets the match, and a
+/// valid hello while a match runs is answered `reject(busy)`. At most `maximumPendingHandshakes` connections may
+/// wait for their hello at once; one more closes the oldest of them (a real joiner sends its hello at once, so idle
+/// sockets cannot crowd it out, and a thousand of them cannot use up the host's file descriptors).
 ///
 /// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
 /// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
@@ -23,22 +29,37 @@ public final class GameListener: Sendable {
     /// What to do after a match.
     public enum Next: Sendable { case keepListening, stop }
 
+    /// How many connections may wait for their hello at once by default.
+    public static let defaultMaximumPendingHandshakes = 64
+
     /// The gate's permission to listen, and where.
     public let capability: ListenCapability
     public let port: Int
     public let hostName: String
+    /// How many connections may wait for their hello at once; one more closes the oldest.
+    public let maximumPendingHandshakes: Int
     private let timeouts: ConnectionTimeouts
     private let group: EventLoopGroup
     private let logger: Logger
-    private let busy = NIOLockedValueBox(false)
-    /// The bound channel, and whether `stop()` came (before the bind, too).
-    private let serverChannel = NIOLockedValueBox<(channel: Channel?, stopped: Bool)>((nil, false))
+
+    private struct State: Sendable {
+        /// The bound channel (nil before the bind).
+        var channel: Channel?
+        /// `stop()` came (before the bind, too).
+        var stopped = false
+        /// A match is running (its joiner's hello was valid and found the host free).
+        var playing = false
+        /// Connections waiting for their hello.
+        var handshakes: HandshakeQueue<Channel>
+    }
+    private let state: NIOLockedValueBox<State>
 
     public init(
         capability: ListenCapability,
         port: Int = Endpoint.defaultPort,
         hostName: String,
         timeouts: ConnectionTimeouts = .default,
+        maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
@@ -46,16 +67,27 @@ public final class GameListener: Sendable {
         self.port = port
         self.hostName = hostName
         self.timeouts = timeouts
+        self.maximumPendingHandshakes = max(1, maximumPendingHandshakes)
         self.group = group
         self.logger = logger
+        self.state = NIOLockedValueBox(State(handshakes: HandshakeQueue(capacity: max(1, maximumPendingHandshakes))))
     }
 
-    /// Stops listening; `run` returns once the match in progress (if any) has ended.
+    /// How many connections are waiting for their hello now.
+    public var connectionsAwaitingHello: Int { state.withLockedValue { $0.handshakes.count } }
+
+    /// Whether a match is running.
+    public var isPlaying: Bool { state.withLockedValue { $0.playing } }
+
+    /// Stops listening and closes the connections still waiting for their hello; `run` returns once the match in
+    /// progress (if any) has ended.
     public func stop() {
-        serverChannel.withLockedValue { value -> Channel? in
-            value.stopped = true
-            return value.channel
-        }?.close(promise: nil)
+        let (server, waiting) = state.withLockedValue { state -> (Channel?, [Channel]) in
+            state.stopped = true
+            return (state.channel, state.handshakes.removeAll())
+        }
+        server?.close(promise: nil)
+        for channel in waiting { channel.close(promise: nil) }
     }
 
     /// Binds and serves until `onMatch` answers `.stop` or `stop()` is called. Throws if the address cannot be bound.
@@ -64,9 +96,9 @@ public final class GameListener: Sendable {
         onMatch: @escaping @Sendable (inout PeerLink) async -> Next
     ) async throws {
         let (server, bindHost) = try await bind()
-        let stoppedAlready = serverChannel.withLockedValue { value -> Bool in
-            value.channel = server.channel
-            return value.stopped
+        let stoppedAlready = state.withLockedValue { state -> Bool in
+            state.channel = server.channel
+            return state.stopped
         }
         if stoppedAlready {  // stopped while binding: serve nobody
             try? await server.channel.close()
@@ -79,23 +111,28 @@ public final class GameListener: Sendable {
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { inbound in
                 for try await (child, stats) in inbound {
-                    let reserved = busy.withLockedValue { isBusy -> Bool in
-                        if isBusy { return false }
-                        isBusy = true
-                        return true
+                    let admitted = state.withLockedValue { state -> (ticket: Int, evicted: Channel?)? in
+                        state.stopped ? nil : state.handshakes.admit(child.channel)
                     }
+                    guard let (ticket, evicted) = admitted else {
+                        child.channel.close(promise: nil)
+                        continue
+                    }
+                    // Too many connections without a hello: the oldest goes (its own task reports it).
+                    evicted?.close(promise: nil)
                     group.addTask {
-                        if reserved {
-                            let next = await self.serve(child, stats: stats, onEvent: onEvent, onMatch: onMatch)
-                            self.busy.withLockedValue { $0 = false }
-                            if next == .stop {
-                                self.stop()
-                            } else {
-                                // Free again: say so, so that scripts know when the next joiner will be served.
-                                onEvent(.listening(host: bindHost, port: boundPort))
-                            }
-                        } else {
-                            await self.rejectBusy(child, onEvent: onEvent)
+                        guard case .played(let next) = await self.serve(
+                            child, ticket: ticket, stats: stats, onEvent: onEvent, onMatch: onMatch)
+                        else { return }
+                        let stopped = self.state.withLockedValue { state -> Bool in
+                            state.playing = false
+                            return state.stopped
+                        }
+                        if next == .stop {
+                            self.stop()
+                        } else if !stopped {
+                            // Free again: say so, so that scripts know when the next joiner will be served.
+                            onEvent(.listening(host: bindHost, port: boundPort))
                         }
                     }
                 }
@@ -124,6 +161,8 @@ public final class GameListener: Sendable {
         let timeouts = self.timeouts
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Room for a burst of connections (an attacker's included) while they are accepted.
+            .serverChannelOption(.backlog, value: 512)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
         if dualStack {
@@ -137,15 +176,49 @@ public final class GameListener: Sendable {
         }
     }
 
-    /// Handshake, then the match. Returns what the match code wants next; `.keepListening` on any failure.
+    /// How a connection ended: before a match (a failed handshake, a rejection), or after one (and what next).
+    private enum Served {
+        case noMatch
+        case played(Next)
+    }
+
+    /// What a valid hello finds: the match is its own, or the host is busy or stopping.
+    private enum Reservation {
+        case reserved, busy, stopping
+    }
+
+    /// Takes the match for a valid hello, if the host is free.
+    private func reserveMatch() -> Reservation {
+        state.withLockedValue { state -> Reservation in
+            if state.stopped { return .stopping }
+            if state.playing { return .busy }
+            state.playing = true
+            return .reserved
+        }
+    }
+
+    /// The connection's first frame has come (or it ended): it no longer waits for its hello. Returns false if it had
+    /// been taken out already (closed as the oldest of too many, or by `stop()`), and whether the listener stopped.
+    private func finishHandshake(_ ticket: Int) -> (wasWaiting: Bool, stopped: Bool) {
+        state.withLockedValue { state in
+            let waiting = state.handshakes.contains(ticket)
+            state.handshakes.finish(ticket)
+            return (waiting, state.stopped)
+        }
+    }
+
+    /// Handshake (concurrently with any other connection's), then the match if the hello is valid and the host free.
     private func serve(
         _ asyncChannel: GameAsyncChannel,
+        ticket: Int,
         stats: ConnectionStats,
         onEvent: @Sendable (Event) -> Void,
         onMatch: @Sendable (inout PeerLink) async -> Next
-    ) async -> Next {
+    ) async -> Served {
         let channel = asyncChannel.channel
         let remote = channel.remoteAddress.map(describe) ?? "?"
+        let capacity = maximumPendingHandshakes
+        var reserved = false
         do {
             return try await asyncChannel.executeThenClose { inbound, outbound in
                 var link = PeerLink(
@@ -153,46 +226,52 @@ public final class GameListener: Sendable {
                     outbound: outbound, channel: channel, linger: timeouts.linger
                 )
                 let first: GameMessage?
+                let failure: String?
                 do {
                     first = try await link.next()
+                    failure = first == nil ? "closed before hello" : nil
                 } catch {
-                    onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
-                    return .keepListening
+                    first = nil
+                    failure = "\(error)"
                 }
-                guard let first else {
-                    onEvent(.handshakeFailed(remote: remote, error: "closed before hello"))
-                    return .keepListening
+                let (wasWaiting, stopped) = finishHandshake(ticket)
+                if let failure {
+                    if stopped { return .noMatch }  // closed by stop(): not the peer's doing
+                    let why = wasWaiting
+                        ? failure
+                        : "closed before its hello: \(capacity) newer connections were waiting for their handshake"
+                    onEvent(.handshakeFailed(remote: remote, error: why))
+                    return .noMatch
                 }
-                let answer = HostHandshake.answer(to: first, hostName: hostName)
+                guard let first else { return .noMatch }
+                var answer = HostHandshake.answer(to: first, hostName: hostName)
+                if case .accept = answer {
+                    switch reserveMatch() {
+                    case .reserved:
+                        reserved = true
+                    case .busy:
+                        answer = .reject(reason: .busy, text: "\(hostName) is already playing a game; try again later")
+                    case .stopping:
+                        answer = .reject(reason: .shuttingDown, text: "\(hostName) is no longer hosting")
+                    }
+                }
                 try await link.send(answer)
                 guard case .accept = answer, case .hello(_, let peerName) = first else {
-                    onEvent(.handshakeFailed(remote: remote, error: "answered \(answer)"))
+                    if case .reject(let reason, _) = answer, reason == .busy {
+                        onEvent(.rejectedBusy(remote: remote))
+                    } else {
+                        onEvent(.handshakeFailed(remote: remote, error: "answered \(answer)"))
+                    }
                     await link.closeGracefully()
-                    return .keepListening
+                    return .noMatch
                 }
                 link = link.withPeerName(peerName)
-                return await onMatch(&link)
+                return .played(await onMatch(&link))
             }
         } catch {
             logger.info("connection from \(remote) ended: \(error)")
             onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
-            return .keepListening
-        }
-    }
-
-    /// Reads the joiner's hello (so closing does not reset the connection under our answer), answers busy, closes.
-    private func rejectBusy(_ asyncChannel: GameAsyncChannel, onEvent: @Sendable (Event) -> Void) async {
-        let channel = asyncChannel.channel
-        let remote = channel.remoteAddress.map(describe) ?? "?"
-        onEvent(.rejectedBusy(remote: remote))
-        try? await asyncChannel.executeThenClose { inbound, outbound in
-            var link = PeerLink(
-                peerName: "", role: .host, stats: ConnectionStats(), inbound: inbound.makeAsyncIterator(),
-                outbound: outbound, channel: channel, linger: timeouts.linger
-            )
-            _ = try? await link.next()
-            try? await link.send(.reject(reason: .busy, text: "\(hostName) is already playing a game; try again later"))
-            await link.closeGracefully()
+            return reserved ? .played(.keepListening) : .noMatch
         }
     }
 }

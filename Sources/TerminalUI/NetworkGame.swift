@@ -131,7 +131,10 @@ public struct NetworkGame: Sendable {
             lastResult = result
             phase = .betweenGames
             lastBoard = board
-            if case .forfeit = result.reason { return }
+            switch result.reason {
+            case .forfeit, .timeout: return  // the match is over: no rematch
+            default: break
+            }
             connection = "Game over: r for a rematch, n to stop, q to leave"
         case .rematchOffered:
             peerOffered = true
@@ -147,6 +150,10 @@ public struct NetworkGame: Sendable {
             case .peerReportedError(_, let text):
                 phase = .ended("\(peer) reported an error: \(DisplayText.sanitize(text, maxLength: 60))", failed: true)
             case .localLeft: phase = .ended("You left", failed: false)
+            case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over", failed: false)
+            case .moveTimeout(.local, _):
+                phase = .ended(
+                    "You ran out of time: the host allows only so long for a move or a rematch answer", failed: true)
             case .localNetworkOff:
                 phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN", failed: true)
             }

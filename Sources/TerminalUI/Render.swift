@@ -209,8 +209,10 @@ extension AppModel {
         case (nil, _): return "Draw."
         case (localMark?, .resignation): return "\(peer) resigned: you win!"
         case (localMark?, .forfeit): return "\(peer) left: you win."
+        case (localMark?, .timeout): return "\(peer) ran out of time: you win."
         case (localMark?, _): return "You win!"
         case (_, .resignation): return "You resigned."
+        case (_, .timeout): return "You ran out of time."
         default: return "\(peer) wins."
         }
     }

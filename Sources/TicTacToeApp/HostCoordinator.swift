@@ -41,7 +41,8 @@ public struct HostRequest: Sendable {
 
 /// Hosts matches, for every front end: asks the gate for permission to listen (waiting, saying why, while it must),
 /// advertises with Bonjour when others could join (not on loopback, not on NoAuth: it says why), serves one joiner at
-/// a time with `options.side`, keeps listening after a peer misbehaves or leaves, and stops after `request.matches`
+/// a time with `options.side` (a joiner that does not move or answer within `options.moveTimeout` loses on time),
+/// keeps listening after a peer misbehaves, leaves or runs out of time, and stops after `request.matches`
 /// completed matches or `stop`. Everything is reported to `reporter`; the result is the exit status.
 public func hostMatches(
     _ request: HostRequest,
@@ -153,7 +154,7 @@ private func serve(
             guard let controller = try? options.controller() else { return .stop }
             var runner = MatchRunner(
                 role: .host, controller: controller, policy: options.policy, reporter: reporter,
-                moveDelay: options.moveDelay
+                moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock
             )
             let revocation = gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations()
             let end = await runner.run(&link, stop: stop, revocation: revocation)

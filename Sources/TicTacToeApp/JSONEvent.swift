@@ -99,6 +99,9 @@ public struct JSONEvent: Encodable, Sendable {
             case .forfeit(let mark):
                 try object.encode("forfeit", forKey: "reason")
                 try object.encode(mark.description, forKey: "forfeited")
+            case .timeout(let mark):
+                try object.encode("timeout", forKey: "reason")
+                try object.encode(mark.description, forKey: "timed_out")
             }
         case .rematchOffered:
             try object.encode("rematch-offered", forKey: "event")

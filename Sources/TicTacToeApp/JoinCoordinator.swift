@@ -36,7 +36,8 @@ public struct JoinRequest: Sendable {
 /// A name needs permission to browse: it waits for it (saying why), then resolves the name (retrying while it does
 /// not answer, until the connect timeout) and reports `.resolved`. An address is resolved by the app and its first
 /// address cleared by the gate before anything connects (waiting, saying why, while it must). Then each address is
-/// tried in turn (Happy Eyeballs within each), the match is played with `options.side`, and the result is the exit
+/// tried in turn (Happy Eyeballs within each; a host that answers busy is asked again, in `waiting(.hostBusy)`, until
+/// the connect timeout), the match is played with `options.side`, and the result is the exit
 /// status, with every failure mapped by `ExitStatus(failure:)`. `onConnection` hands each connection to the caller, so
 /// that it can cancel it.
 public func joinMatch(
@@ -87,8 +88,9 @@ public func joinMatch(
         return reportFailure(error, reporter: reporter, stop: stop)
     }
     var lastFailure: Error = ConnectionError.unreachable("no address")
-    for (index, endpoint) in endpoints.enumerated() {
-        let isLast = index == endpoints.count - 1
+    var untried = endpoints[...]
+    while let endpoint = untried.popFirst() {
+        let isLast = untried.isEmpty
         let left = deadline - .now
         let budget = isLast ? max(left, .seconds(1)) : min(max(left, .seconds(1)), request.perAddressTimeout)
         let connection = GameConnection(
@@ -142,8 +144,13 @@ public func joinMatch(
             switch error {
             case .unreachable, .timedOut, .badAddress:
                 if isLast { return reportFailure(error, reporter: reporter, stop: stop) }
-                logger.info("\(endpoint): \(error); trying \(endpoints[index + 1])")
+                logger.info("\(endpoint): \(error); trying \(untried.first.map { "\($0)" } ?? "")")
                 continue  // the next address
+            case .rejected(let reason, _) where reason == RejectReason.busy.description && !isLast:
+                // This address is the host, busy with someone else: keep asking it for the rest of the time.
+                logger.info("\(endpoint): busy; asking it again until the connect timeout")
+                untried = [endpoint]
+                continue
             default:
                 return reportFailure(error, reporter: reporter, stop: stop)
             }

@@ -20,10 +20,21 @@ public struct MatchOptions: Sendable {
     public var timeouts: ConnectionTimeouts
     /// Pause before each of our moves.
     public var moveDelay: Duration
+    /// Hosting: how long the joiner may take for a move or for answering a rematch offer before it loses on time
+    /// (`--move-timeout`). A joiner ignores it: the host keeps the time.
+    public var moveTimeout: Duration
+    /// Measures `moveTimeout` (tests pass a clock they advance).
+    public var clock: any Clock<Duration>
+
+    /// The default move time limit: generous for people.
+    public static let defaultMoveTimeout: Duration = .seconds(120)
+    /// The largest move time limit `--move-timeout` accepts: a day.
+    public static let maximumMoveTimeout: Duration = .seconds(86_400)
 
     public init(
         name: String, player: PlayerSpec, seed: UInt64, games: Int?, timeouts: ConnectionTimeouts = .default,
-        moveDelay: Duration = .zero
+        moveDelay: Duration = .zero, moveTimeout: Duration = MatchOptions.defaultMoveTimeout,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.name = name
         self.side = .player(player)
@@ -31,16 +42,23 @@ public struct MatchOptions: Sendable {
         self.games = games
         self.timeouts = timeouts
         self.moveDelay = moveDelay
+        self.moveTimeout = moveTimeout
+        self.clock = clock
     }
 
     /// A person at a UI plays through `commands`, as long as the peer offers games.
-    public init(name: String, commands: AsyncStream<LocalCommand>, timeouts: ConnectionTimeouts = .default) {
+    public init(
+        name: String, commands: AsyncStream<LocalCommand>, timeouts: ConnectionTimeouts = .default,
+        moveTimeout: Duration = MatchOptions.defaultMoveTimeout
+    ) {
         self.name = name
         self.side = .person(commands)
         self.seed = 0
         self.games = nil
         self.timeouts = timeouts
         self.moveDelay = .zero
+        self.moveTimeout = moveTimeout
+        self.clock = ContinuousClock()
     }
 
     var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }

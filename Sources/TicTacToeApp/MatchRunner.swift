@@ -5,8 +5,9 @@ import GameTransport
 /// Plays one match over an established `PeerLink`: feeds the peer's frames, the local player's moves and stop
 /// requests into a `MatchSession` and carries out the actions it returns.
 ///
-/// All inputs arrive through one queue (frames from a reader task, stop requests from signals), so the session is
-/// only touched from this loop.
+/// All inputs arrive through one queue (frames from a reader task, stop requests from signals, the turn timer), so the
+/// session is only touched from this loop. With a turn time limit (the host's `--move-timeout`) the session says what
+/// to time and a `TurnTimer` on `clock` measures it.
 public struct MatchRunner {
     /// When to play another game.
     public enum RematchPolicy: Sendable, Hashable {
@@ -31,6 +32,7 @@ public struct MatchRunner {
         case localNetworkOff
         case localMoveDue
         case command(LocalCommand)
+        case turnTimeUp(MatchSession.PeerTurn)
     }
 
     public private(set) var session: MatchSession
@@ -40,6 +42,8 @@ public struct MatchRunner {
     private let reporter: MatchReporter
     /// Pause before each local move (to watch a headless game); frames keep being handled meanwhile.
     private let moveDelay: Duration
+    /// Measures the turn time limit.
+    private let clock: any Clock<Duration>
     private var moveDue = false
     /// Set when our own player failed (script error); the match then ended with our `bye`.
     public private(set) var localFailure: String?
@@ -49,9 +53,13 @@ public struct MatchRunner {
         player: any Player,
         policy: RematchPolicy,
         reporter: MatchReporter,
-        moveDelay: Duration = .zero
+        moveDelay: Duration = .zero,
+        turnTimeLimit: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.init(role: role, controller: .player(player), policy: policy, reporter: reporter, moveDelay: moveDelay)
+        self.init(
+            role: role, controller: .player(player), policy: policy, reporter: reporter, moveDelay: moveDelay,
+            turnTimeLimit: turnTimeLimit, clock: clock)
     }
 
     public init(
@@ -59,9 +67,12 @@ public struct MatchRunner {
         controller: Controller,
         policy: RematchPolicy,
         reporter: MatchReporter,
-        moveDelay: Duration = .zero
+        moveDelay: Duration = .zero,
+        turnTimeLimit: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.session = MatchSession(role: role)
+        self.session = MatchSession(role: role, turnTimeLimit: turnTimeLimit)
+        self.clock = clock
         switch controller {
         case .player(let player):
             self.player = player
@@ -84,6 +95,8 @@ public struct MatchRunner {
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let handOff = ReaderHandOff(link: link)
+        let timer = TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
+        defer { timer.stop() }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var reader = handOff.link
@@ -123,7 +136,7 @@ public struct MatchRunner {
             var iterator = inputs.makeAsyncIterator()
             var pending = session.begin()
             while true {
-                if await perform(&pending, writer: writer) {
+                if await perform(&pending, writer: writer, timer: timer) {
                     // Our last frame is out: let the peer read it, drain until it closes (or the linger passes).
                     await writer.finish()
                     while let input = await iterator.next() {
@@ -147,6 +160,7 @@ public struct MatchRunner {
                 case .closed(let end)?: pending = session.connectionClosed(end)
                 case .stop(let reason)?: pending = session.leave(reason)
                 case .localNetworkOff?: pending = session.leave(.quit, as: .localNetworkOff)
+                case .turnTimeUp(let turn)?: pending = session.turnTimeLimitPassed(turn)
                 case nil: pending = session.connectionClosed()
                 }
             }
@@ -157,7 +171,9 @@ public struct MatchRunner {
     }
 
     /// Carries out actions in order (appending what local moves produce). Returns true when the session asked to close.
-    private mutating func perform(_ actions: inout [MatchSession.Action], writer: PeerWriter) async -> Bool {
+    private mutating func perform(
+        _ actions: inout [MatchSession.Action], writer: PeerWriter, timer: TurnTimer
+    ) async -> Bool {
         var index = 0
         var closing = false
         while index < actions.count {
@@ -186,6 +202,10 @@ public struct MatchRunner {
                 }
             case .close:
                 closing = true
+            case .startTurnTimer(let turn, let limit):
+                timer.start(turn, limit: limit)
+            case .stopTurnTimer:
+                timer.stop()
             }
         }
         actions = []

@@ -88,6 +88,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
                     outcome = "\(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins") with \(cells.map { String($0 + 1) }.joined(separator: "-"))"
                 case (let winner?, .resignation): outcome = "\(s.name(of: winner.opponent)) resigned; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
                 case (let winner?, .forfeit): outcome = "\(s.name(of: winner.opponent)) left; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
+                case (let winner?, .timeout):
+                    outcome = "\(s.name(of: winner.opponent)) ran out of time; \(s.name(of: winner)) (\(winner)) "
+                        + (winner == s.localMark ? "win" : "wins")
                 case (let winner?, .draw): outcome = "\(s.name(of: winner)) won"
                 }
                 write("Game \(number): \(outcome). Score: \(s.scoreLine(score))")

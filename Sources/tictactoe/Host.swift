@@ -8,9 +8,12 @@ struct Host: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Host a game: listen for a joiner and play a match.",
         discussion: """
-            Serves one match at a time; anyone else who joins meanwhile is told the host is busy. A joiner that \
-            breaks the protocol gets an error frame and the host goes on listening. Stops after --matches \
-            completed matches.
+            Serves one match at a time: a joiner whose hello comes while a match runs is told the host is busy (and \
+            retries until its --connect-timeout). Connections that have not sent their hello block nobody: each has \
+            5 s for it, and at most 64 wait at once (one more closes the oldest). A joiner that does not move, or \
+            answer a rematch offer, within --move-timeout loses on time (the game ends with reason timeout). A \
+            joiner that breaks the protocol gets an error frame; either way the host goes on listening. Stops after \
+            --matches completed matches.
 
             The game is advertised with Bonjour (_tictactoe._tcp, under --name; "Advertised as NAME" gives the name \
             actually registered) while the host is free, and withdrawn while a game runs. Without avahi-daemon the \
@@ -37,6 +40,15 @@ struct Host: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Advertise the game on the local network with Bonjour.")
     var advertise = true
 
+    @Option(help: ArgumentHelp(
+        "Seconds the joiner has for each move and rematch answer before it loses on time "
+            + "(more than --move-delay, at most 86400).",
+        valueName: "seconds"))
+    var moveTimeout: Double = Host.defaultMoveTimeout
+
+    static let defaultMoveTimeout = Double(MatchOptions.defaultMoveTimeout.components.seconds)
+    static let maximumMoveTimeout = Double(MatchOptions.maximumMoveTimeout.components.seconds)
+
     @OptionGroup var match: MatchArguments
 
     @OptionGroup var privacy: PrivacyArguments
@@ -45,12 +57,22 @@ struct Host: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard games >= 1 else { throw ValidationError("--games must be at least 1") }
         guard matches >= 0 else { throw ValidationError("--matches must be 0 or more") }
+        guard moveTimeout.isFinite, moveTimeout > 0, moveTimeout <= Host.maximumMoveTimeout else {
+            throw ValidationError(
+                "--move-timeout must be more than 0 and at most \(Int(Host.maximumMoveTimeout)) seconds (got \(moveTimeout))")
+        }
+        guard moveTimeout > match.moveDelay else {
+            throw ValidationError(
+                "--move-timeout (\(moveTimeout) s) must be more than --move-delay (\(match.moveDelay) s), at most "
+                    + "\(Int(Host.maximumMoveTimeout)) seconds")
+        }
     }
 
     func run() async throws {
         match.bootstrapLogging()
         let name = match.resolvedName
-        let options = match.options(games: games)
+        var options = match.options(games: games)
+        options.moveTimeout = .nanoseconds(Int64((moveTimeout * 1e9).rounded()))
         let stop = StopSignal()
         let signals = Signals.install(stop)
         defer { withExtendedLifetime(signals) {} }

@@ -10,8 +10,10 @@ struct Join: AsyncParsableCommand {
             TARGET is a game's Bonjour name as `tictactoe browse` lists it (resolved on the local network), or an \
             address: an IP address, HOST:PORT, [IPv6]:PORT or localhost (default port 7878). Anything that is not \
             an IP address and does not end in :PORT is taken as a Bonjour name, so join a DNS host name as \
-            HOST:PORT. While the host refuses or cannot be reached the connection waits and retries until \
-            --connect-timeout. The host decides how many games are played unless --games limits it.
+            HOST:PORT. While the host cannot be reached, or answers that it is busy with another game ("busy, \
+            retrying"), the joiner waits and retries until --connect-timeout: then it exits 5 (unreachable) or 4 \
+            (still busy). The host decides how many games are played unless --games limits it, and how long each \
+            move may take (its --move-timeout).
 
             Examples: tictactoe join "Alice's game" --headless --json
                       tictactoe join 127.0.0.1:7878 --headless --player random --seed 42 --json

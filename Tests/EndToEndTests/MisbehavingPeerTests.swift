@@ -18,11 +18,14 @@ final class MisbehavingPeerTests: XCTestCase {
         return (host, port)
     }
 
-    /// After each bad peer, a real joiner still gets a full game: the host kept listening.
-    private func assertHostServesNextJoiner(_ host: TicTacToeProcess, port: Int, file: StaticString = #filePath,
-                                            line: UInt = #line) throws {
-        // The host says "listening" again once it is free.
-        XCTAssertTrue(host.waitForEventCount("listening", 2), "host never became free again", file: file, line: line)
+    /// After each bad peer, a real joiner still gets a full game: the host kept listening. A peer that got into a match
+    /// (`hadMatch`) made the host busy, and it says "listening" again once it is free; one that failed its handshake
+    /// never made it busy.
+    private func assertHostServesNextJoiner(_ host: TicTacToeProcess, port: Int, hadMatch: Bool = true,
+                                            file: StaticString = #filePath, line: UInt = #line) throws {
+        if hadMatch {
+            XCTAssertTrue(host.waitForEventCount("listening", 2), "host never became free again", file: file, line: line)
+        }
         let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"])
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError, file: file, line: line)
@@ -45,7 +48,7 @@ final class MisbehavingPeerTests: XCTestCase {
         XCTAssertEqual(code, .badFrameLength)
         XCTAssertTrue(text.contains("exceeds the maximum"), text)
         XCTAssertNotNil(host.waitForEvent("peer-failed"))
-        try assertHostServesNextJoiner(host, port: port)
+        try assertHostServesNextJoiner(host, port: port, hadMatch: false)
     }
 
     func testUnknownMessageTypeAndEmptyFrameAreRejected() throws {
@@ -58,7 +61,7 @@ final class MisbehavingPeerTests: XCTestCase {
             guard case .error(let code, _)? = frames.last else { return XCTFail("no error frame for \(bytes)") }
             XCTAssertEqual(code, expected)
         }
-        try assertHostServesNextJoiner(host, port: port)
+        try assertHostServesNextJoiner(host, port: port, hadMatch: false)
     }
 
     func testOutOfTurnMoveGetsAnError() throws {
@@ -105,27 +108,47 @@ final class MisbehavingPeerTests: XCTestCase {
         try peer.send(.hello(version: 9, name: "future"))
         guard case .reject(let reason, _)? = try peer.receive() else { return XCTFail("expected reject") }
         XCTAssertEqual(reason, .version)
-        try assertHostServesNextJoiner(host, port: port)
+        try assertHostServesNextJoiner(host, port: port, hadMatch: false)
     }
 
-    func testSecondJoinerIsToldBusy() throws {
-        let (host, port) = try host(["--games", "3", "--move-delay", "0.3"])
+    func testSecondJoinerRetriesWhileBusyThenExits4() throws {
+        let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
         let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
         processes.append(first)
         XCTAssertNotNil(first.waitForEvent("game-start"))
-        // A raw joiner and a real one both hear "busy" at once.
+        // A raw joiner hears "busy" right after its hello.
         let raw = try RawPeer(port: port)
         try raw.send(.hello(version: 1, name: "second"))
         guard case .reject(let reason, let text)? = try raw.receive() else { return XCTFail("expected reject") }
         XCTAssertEqual(reason, .busy)
         XCTAssertTrue(text.contains("already playing"), text)
-        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        // A real one waits and asks again ("busy, retrying") until its connect timeout, then exits 4.
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--connect-timeout", "1.5"])
         processes.append(second)
         XCTAssertEqual(second.waitForExit(), 4, second.standardError)
+        let waits = second.events(named: "state").filter { $0["state"] as? String == "waiting" }
+        XCTAssertGreaterThanOrEqual(waits.count, 2, "\(second.events(named: "state"))")
+        for wait in waits {
+            XCTAssertTrue((wait["reason"] as? String ?? "").contains("busy, retrying"), "\(wait)")
+        }
         XCTAssertTrue((second.events(named: "error").last?["message"] as? String ?? "").contains("busy"))
         XCTAssertEqual(first.waitForExit(), 0, first.standardError)
         XCTAssertEqual(host.waitForExit(), 0)
-        XCTAssertGreaterThanOrEqual(host.events(named: "busy-rejected").count, 2)
+        XCTAssertGreaterThanOrEqual(host.events(named: "busy-rejected").count, 1 + waits.count)
+    }
+
+    func testBusyJoinerRetriesAndPlaysOnceTheHostIsFree() throws {
+        let (host, port) = try host(["--games", "3", "--move-delay", "0.3", "--matches", "2"])
+        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        processes.append(first)
+        XCTAssertNotNil(first.waitForEvent("game-start"))
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--connect-timeout", "60"])
+        processes.append(second)
+        XCTAssertNotNil(second.waitForLine { $0.contains("busy, retrying") }, "the transcript never said it was waiting")
+        XCTAssertEqual(first.waitForExit(), 0, first.standardError)
+        XCTAssertEqual(second.waitForExit(), 0, second.standardError)
+        XCTAssertTrue(second.output.contains { $0.hasPrefix("Summary: 3 games") }, second.output.joined(separator: "\n"))
+        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
     }
 
     func testKilledJoinerIsReportedByTheHost() throws {

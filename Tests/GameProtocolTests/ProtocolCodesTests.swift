@@ -18,12 +18,14 @@ final class ProtocolCodesTests: XCTestCase {
 
     func testByeReasons() {
         let expected: [(ByeReason, UInt8, String)] = [
-            (.seriesOver, 0, "series-over"), (.quit, 1, "quit"), (.shutdown, 2, "shutdown"),
+            (.seriesOver, 0, "series-over"), (.quit, 1, "quit"), (.shutdown, 2, "shutdown"), (.timeout, 3, "timeout"),
         ]
         for (reason, raw, name) in expected {
             XCTAssertEqual(reason.rawValue, raw)
             XCTAssertEqual(reason.description, name)
         }
+        // A reason this version does not name is kept as its number (the session treats it as a forfeit).
+        XCTAssertEqual(ByeReason(rawValue: 9).description, "reason-9")
     }
 
     func testErrorCodes() {

@@ -9,8 +9,8 @@ typealias Score = MatchSession.Score
 /// A host and a joiner `MatchSession` wired to each other: every `.send` goes into the other side's inbox (FIFO,
 /// like TCP), and `pump()` delivers until both inboxes are empty. All actions are logged per side.
 final class SessionPair {
-    var host = MatchSession(role: .host)
-    var joiner = MatchSession(role: .joiner)
+    var host: MatchSession
+    var joiner: MatchSession
     private(set) var hostLog: [Action] = []
     private(set) var joinerLog: [Action] = []
     private var toHost: [GameMessage] = []
@@ -23,6 +23,15 @@ final class SessionPair {
     private(set) var joinerDecisionRequested = false
     private(set) var hostClosed = false
     private(set) var joinerClosed = false
+    /// The peer turn each side's turn timer runs for (set by `.startTurnTimer`, cleared by `.stopTurnTimer`).
+    private(set) var hostTimedTurn: MatchSession.PeerTurn?
+    private(set) var joinerTimedTurn: MatchSession.PeerTurn?
+
+    /// A host with `hostTimeLimit` (the host's `--move-timeout`; none by default) and a joiner without one.
+    init(hostTimeLimit: Duration? = nil) {
+        host = MatchSession(role: .host, turnTimeLimit: hostTimeLimit)
+        joiner = MatchSession(role: .joiner)
+    }
 
     /// The host begins (sending `start`) and the frames are delivered.
     func begin() {
@@ -43,6 +52,10 @@ final class SessionPair {
             case (.close, .host): hostClosed = true
             case (.close, .joiner): joinerClosed = true
             case (.emit, _): break
+            case (.startTurnTimer(let turn, _), .host): hostTimedTurn = turn
+            case (.startTurnTimer(let turn, _), .joiner): joinerTimedTurn = turn
+            case (.stopTurnTimer, .host): hostTimedTurn = nil
+            case (.stopTurnTimer, .joiner): joinerTimedTurn = nil
             }
         }
         if role == .host { hostLog += actions } else { joinerLog += actions }

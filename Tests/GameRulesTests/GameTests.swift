@@ -124,6 +124,24 @@ final class GameTests: XCTestCase {
         XCTAssertEqual(fresh.result, GameResult(winner: .o, reason: .forfeit(.x)))
     }
 
+    func testTimeOut() {
+        var game = playedGame([4])  // O to move
+        game.timeOut(.o)
+        XCTAssertEqual(game.result, GameResult(winner: .x, reason: .timeout(.o)))
+        game.timeOut(.x)  // no-op once over
+        XCTAssertEqual(game.result, GameResult(winner: .x, reason: .timeout(.o)))
+        XCTAssertEqual(game.validate(1, by: .o), .gameOver)
+
+        // The verdict need not come on the loser's turn: its move may have crossed it.
+        var crossed = playedGame([4, 0])  // X to move, but O is the one out of time
+        crossed.timeOut(.o)
+        XCTAssertEqual(crossed.result, GameResult(winner: .x, reason: .timeout(.o)))
+
+        var won = playedGame([0, 3, 1, 4, 2])
+        won.timeOut(.o)
+        XCTAssertEqual(won.result?.reason, .line([0, 1, 2]))
+    }
+
     func testGamesAreValues() throws {
         let original = playedGame([4])
         var copy = original

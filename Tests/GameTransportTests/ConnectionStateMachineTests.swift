@@ -103,6 +103,40 @@ final class ConnectionStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.state, .failed(.timedOut("still waiting: no permission")))
     }
 
+    func testABusyHostIsAskedAgainWithBackoffUntilTheDeadline() {
+        var machine = connecting()
+        let text = "Bob is already playing a game; try again later"
+        var delays: [Double] = []
+        for _ in 0..<5 {
+            guard case .scheduleRetry(let seconds) = machine.handle(.hostBusy(text, deadlinePassed: false)) else {
+                return XCTFail("no retry scheduled in \(machine.state)")
+            }
+            XCTAssertEqual(machine.state, .waiting(.hostBusy(text: text, retryIn: seconds)))
+            delays.append(seconds)
+            XCTAssertEqual(machine.handle(.retryTimerFired), .checkGate)
+            XCTAssertEqual(machine.handle(.gateAllowed), .connect)
+        }
+        XCTAssertEqual(delays, [0.25, 0.5, 1, 2, 2])
+        // Busy once the deadline has passed: rejected, as a busy host was before joiners retried.
+        XCTAssertEqual(machine.handle(.hostBusy(text, deadlinePassed: true)), .tearDown)
+        XCTAssertEqual(machine.state, .failed(.rejected(reason: "busy", text: text)))
+    }
+
+    func testDeadlineWhileWaitingForABusyHostFailsAsRejected() {
+        var machine = connecting()
+        _ = machine.handle(.hostBusy("busy", deadlinePassed: false))
+        XCTAssertEqual(machine.handle(.connectTimedOut), .tearDown)
+        XCTAssertEqual(machine.state, .failed(.rejected(reason: "busy", text: "busy")))
+    }
+
+    func testBusyAndUnreachableShareOneBackoff() {
+        var machine = connecting()
+        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(seconds: 0.25))
+        _ = machine.handle(.retryTimerFired)
+        _ = machine.handle(.gateAllowed)
+        XCTAssertEqual(machine.handle(.hostBusy("busy", deadlinePassed: false)), .scheduleRetry(seconds: 0.5))
+    }
+
     func testDeadlineWhilePreparingFailsAsTimedOut() {
         var machine = connecting()
         XCTAssertEqual(machine.handle(.connectTimedOut), .tearDown)
@@ -141,8 +175,10 @@ final class ConnectionStateMachineTests: XCTestCase {
         _ = notAllowed.handle(.gateWaiting("no"))
         var unreachable = connecting()
         _ = unreachable.handle(.connectFailed(refused, deadlinePassed: false))
+        var busy = connecting()
+        _ = busy.handle(.hostBusy("busy", deadlinePassed: false))
         let readyMachine = ready()
-        for var machine in [setup, preparing, notAllowed, unreachable, readyMachine] {
+        for var machine in [setup, preparing, notAllowed, unreachable, busy, readyMachine] {
             let before = machine.state
             XCTAssertFalse(before.isFinal)
             XCTAssertEqual(machine.handle(.cancel), .tearDown, "cancel in \(before)")
@@ -158,7 +194,7 @@ final class ConnectionStateMachineTests: XCTestCase {
         let inputs: [ConnectionStateMachine.Input] = [
             .start, .gateWaiting("x"), .gateAllowed, .connectFailed("x", deadlinePassed: false), .connectTimedOut,
             .handshakeSucceeded(peerName: "x"), .handshakeFailed(.closedDuringHandshake), .retryTimerFired, .cancel,
-            .closed(nil), .closed(.peerError("x")),
+            .closed(nil), .closed(.peerError("x")), .hostBusy("x", deadlinePassed: false),
         ]
         for var machine in [cancelled, failed] {
             let final = machine.state
@@ -183,6 +219,7 @@ final class ConnectionStateMachineTests: XCTestCase {
         for input: ConnectionStateMachine.Input in [
             .start, .gateAllowed, .gateWaiting("x"), .retryTimerFired, .connectFailed("x", deadlinePassed: false),
             .handshakeSucceeded(peerName: "Eve"), .handshakeFailed(.closedDuringHandshake), .connectTimedOut,
+            .hostBusy("x", deadlinePassed: false),
         ] {
             XCTAssertEqual(readyMachine.handle(input), .none, "\(input)")
             XCTAssertEqual(readyMachine.state, .ready(peerName: "Bob"), "\(input)")
@@ -207,6 +244,10 @@ final class ConnectionStateMachineTests: XCTestCase {
                 "waiting (connection refused; retrying in 0.5 s)", false
             ),
             (.waiting(.peerUnreachable("x", retryIn: 2)), "waiting", "waiting (x; retrying in 2 s)", false),
+            (
+                .waiting(.hostBusy(text: "Bob is already playing", retryIn: 1)), "waiting",
+                "waiting (the host is playing another game: busy, retrying in 1 s)", false
+            ),
             (.preparing, "preparing", "preparing", false),
             (.ready(peerName: "Bob"), "ready", "ready (playing Bob)", false),
             (.failed(.unreachable("x")), "failed", "failed (peer unreachable: x)", true),

@@ -76,15 +76,8 @@ final class ListenerMatchTests: XCTestCase {
         await listener.stop()  // returns because run already ended
     }
 
-    func testSecondJoinerWhileAMatchRunsIsRejectedBusy() async throws {
-        let release = Flag()
-        let hostEnded = Flag()
-        let listener = try await RunningListener(hostName: "Host") { link in
-            _ = await readUntilClosed(&link)
-            hostEnded.set()
-            return .keepListening
-        }
-
+    /// Holds the listener's match with a joiner named "First" until `release` is set.
+    private func occupy(_ listener: RunningListener, release: Flag) async throws -> (GameConnection, Task<String, Error>) {
         let first = GameConnection(
             to: listener.endpoint, localName: "First", configuration: .init(timeouts: testTimeouts())
         )
@@ -95,29 +88,69 @@ final class ListenerMatchTests: XCTestCase {
             }
         }
         await assertEventually("first joiner: \(first.state)") { first.state == .ready(peerName: "Host") }
+        return (first, firstRun)
+    }
 
-        // A second GameConnection is refused with reject(busy) and fails.
+    func testSecondJoinerWhileAMatchRunsRetriesWhileBusyThenFailsAsRejected() async throws {
+        let release = Flag()
+        let hostEnded = Flag()
+        let listener = try await RunningListener(hostName: "Host") { link in
+            _ = await readUntilClosed(&link)
+            hostEnded.set()
+            return .keepListening
+        }
+        let (first, firstRun) = try await occupy(listener, release: release)
+
+        // A second GameConnection hears reject(busy), waits and asks again, on a clock this test advances, until its
+        // connect timeout (2 s); then it fails as rejected (busy).
         let states = Recorder<ConnectionState>()
+        let clock = ManualClock()
         let second = GameConnection(
-            to: listener.endpoint, localName: "Second", configuration: .init(timeouts: testTimeouts()),
+            to: listener.endpoint, localName: "Second",
+            configuration: .init(connectTimeout: .seconds(2), timeouts: testTimeouts(), clock: clock),
             onStateChange: { states.append($0) }
         )
-        let busy = ConnectionError.rejected(reason: "busy", text: "Host is already playing a game; try again later")
+        let secondRun = Task { try await second.run { _ in XCTFail("the second joiner got a match") } }
+        var advanced: [Duration] = []
+        while !second.state.isFinal {
+            await assertEventually { clock.sleeping == 1 || second.state.isFinal }
+            guard case .waiting(.hostBusy(_, let delay)) = second.state, clock.sleeping == 1 else { continue }
+            let step = Duration.milliseconds(Int64(delay * 1000))
+            advanced.append(step)
+            clock.advance(by: step)
+        }
+        let text = "Host is already playing a game; try again later"
+        let busy = ConnectionError.rejected(reason: "busy", text: text)
         do {
-            _ = try await second.run { _ in XCTFail("the second joiner got a match") }
+            _ = try await secondRun.value
             XCTFail("the second joiner was not rejected")
         } catch {
             XCTAssertEqual(error as? ConnectionError, busy)
         }
-        XCTAssertEqual(states.all, [.preparing, .failed(busy)])
+        // 0.25 + 0.5 + 1 = 1.75 s of waiting, then the last wait is cut short by the 2 s connect timeout.
+        XCTAssertEqual(advanced, [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        XCTAssertEqual(
+            states.all,
+            [
+                .preparing, .waiting(.hostBusy(text: text, retryIn: 0.25)),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: 0.5)),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: 1)),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: 2)),
+                .failed(busy),
+            ]
+        )
+        XCTAssertEqual(
+            "\(ConnectionState.waiting(.hostBusy(text: text, retryIn: 0.5)))",
+            "waiting (the host is playing another game: busy, retrying in 0.5 s)"
+        )
 
         // A raw peer sees the exact frame right after its hello, then EOF.
         let frames = try await withRawClient(port: listener.port) { client in
             try await client.send(.hello(version: 1, name: "Raw"))
             return try await client.readToEnd()
         }
-        XCTAssertEqual(frames, [.reject(reason: .busy, text: "Host is already playing a game; try again later")])
-        XCTAssertEqual(listener.events.all.filter(\.isRejectedBusy).count, 2)
+        XCTAssertEqual(frames, [.reject(reason: .busy, text: text)])
+        XCTAssertEqual(listener.events.all.filter(\.isRejectedBusy).count, 5)
 
         // The first match was not disturbed.
         XCTAssertEqual(first.state, .ready(peerName: "Host"))
@@ -126,6 +159,37 @@ final class ListenerMatchTests: XCTestCase {
         XCTAssertEqual(name, "Host")
         XCTAssertEqual(first.state, .cancelled)
         await assertEventually { hostEnded.isSet }
+        await listener.stop()
+    }
+
+    func testABusyJoinerGetsTheMatchOnceTheHostIsFree() async throws {
+        let release = Flag()
+        let matches = Recorder<String>()
+        let listener = try await RunningListener(hostName: "Host") { link in
+            matches.append(link.peerName)
+            _ = await readUntilClosed(&link)
+            return .keepListening
+        }
+        let (_, firstRun) = try await occupy(listener, release: release)
+
+        let clock = ManualClock()
+        let second = GameConnection(
+            to: listener.endpoint, localName: "Second",
+            configuration: .init(connectTimeout: .seconds(60), timeouts: testTimeouts(), clock: clock)
+        )
+        let secondRun = Task { try await second.run { link -> String in link.peerName } }
+        await assertEventually("\(second.state)") { clock.sleeping == 1 && second.state.name == "waiting" }
+        guard case .waiting(.hostBusy(_, let delay)) = second.state else { return XCTFail("\(second.state)") }
+        XCTAssertEqual(delay, 0.25)
+
+        // The first match ends; the host is free once its connection has closed.
+        release.set()
+        _ = try await within(10, "the first joiner") { try await firstRun.value }
+        await assertEventually { !listener.listener.isPlaying }
+        clock.advance(by: .milliseconds(250))
+        let name = try await within(10, "the second joiner's match") { try await secondRun.value }
+        XCTAssertEqual(name, "Host")
+        XCTAssertEqual(matches.all, ["First", "Second"])
         await listener.stop()
     }
 

@@ -34,6 +34,8 @@ func playScriptedMatch(_ role: MatchSession.Role, moves: [Int], over link: inout
                 pending += session.decideRematch(false)
             case .close:
                 closing = true
+            case .startTurnTimer, .stopTurnTimer:
+                break  // no time limit here: the session asks for no timer
             }
         }
         if closing {

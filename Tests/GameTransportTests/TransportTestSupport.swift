@@ -152,9 +152,12 @@ final class RunningListener: @unchecked Sendable {
     init(
         hostName: String = "Host",
         timeouts: ConnectionTimeouts = testTimeouts(),
+        maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         onMatch: @escaping @Sendable (inout PeerLink) async -> GameListener.Next
     ) async throws {
-        let listener = GameListener(capability: loopbackListenCapability(), port: 0, hostName: hostName, timeouts: timeouts)
+        let listener = GameListener(
+            capability: loopbackListenCapability(), port: 0, hostName: hostName, timeouts: timeouts,
+            maximumPendingHandshakes: maximumPendingHandshakes)
         let events = self.events
         self.listener = listener
         self.task = Task { try await listener.run(onEvent: { events.append($0) }, onMatch: onMatch) }
@@ -203,25 +206,18 @@ func closedPort() async throws -> Int {
     return port
 }
 
-/// Connects as `name` and runs `body` once accepted; retries (up to 10 s) while the host still says busy, as it may
-/// for a moment after the previous peer's connection ended.
+/// Connects as `name` and runs `body` once accepted. While the host still says busy, as it may for a moment after the
+/// previous peer's connection ended, the connection asks again by itself (up to its 10 s connect timeout).
 func joinWhenFree<T>(
     _ endpoint: Endpoint,
     name: String,
     timeouts: ConnectionTimeouts = testTimeouts(),
     _ body: (inout PeerLink) async throws -> T
 ) async throws -> T {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while true {
-        let connection = GameConnection(
-            to: endpoint, localName: name, configuration: .init(connectTimeout: .seconds(10), timeouts: timeouts)
-        )
-        do {
-            return try await connection.run(body)
-        } catch ConnectionError.rejected(reason: "busy", _) where ContinuousClock.now < deadline {
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-    }
+    let connection = GameConnection(
+        to: endpoint, localName: name, configuration: .init(connectTimeout: .seconds(10), timeouts: timeouts)
+    )
+    return try await connection.run(body)
 }
 
 // MARK: A raw TCP peer

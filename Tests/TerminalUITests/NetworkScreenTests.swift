@@ -120,4 +120,43 @@ final class NetworkScreenTests: XCTestCase {
         try runApp(failed)
         XCTAssertTrue(failed.lastFrame.contains("rejected by the host (busy)"), failed.lastFrame)
     }
+
+    func testAJoinerWaitingForABusyHostSaysSo() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.connectionState(.waiting(.hostBusy(text: "alice is already playing", retryIn: 1))))),
+        ])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrame.contains("busy, retrying in 1 s"), terminal.lastFrame)
+    }
+
+    func testAGameLostOnTimeSaysWhoRanOutOfTime() throws {
+        var won = Game()
+        try won.play(4, by: .x)
+        won.timeOut(.o)
+        let hosting = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
+            .network(.report(.session(.moved(mark: .x, cell: 4, by: .local)))),
+            .network(.report(.session(.gameOver(number: 1, result: try XCTUnwrap(won.result), board: won.board,
+                                                  score: .init(localWins: 1))))),
+        ]))
+        try runApp(hosting)
+        XCTAssertTrue(hosting.lastFrame.contains("bob ran out of time: you win."), hosting.lastFrame)
+        XCTAssertFalse(hosting.lastFrame.contains("r for a rematch"), "no rematch after a timeout:\n\(hosting.lastFrame)")
+
+        let joining = FakeTerminal(script: [
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.connected(peerName: "alice", address: "127.0.0.1:7000", role: .joiner))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .o, firstMover: .x)))),
+            .network(.report(.session(.moved(mark: .x, cell: 4, by: .peer)))),
+            .network(.report(.session(.gameOver(number: 1, result: try XCTUnwrap(won.result), board: won.board,
+                                                  score: .init(peerWins: 1))))),
+            .network(.report(.session(.matchOver(.moveTimeout(by: .local, limit: nil), score: .init(peerWins: 1))))),
+        ])
+        try runApp(joining)
+        let texts = joining.frames.map(\.text)
+        XCTAssertTrue(texts.contains { $0.contains("You ran out of time.") }, texts.last ?? "")
+        XCTAssertTrue(joining.lastFrame.contains("You ran out of time: the host allows"), joining.lastFrame)
+    }
 }

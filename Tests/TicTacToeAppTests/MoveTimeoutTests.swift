@@ -1,0 +1,216 @@
+import Foundation
+import GameProtocol
+import GameRules
+import GameTransport
+import Logging
+import NIOCore
+@testable import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// The host's move time limit (`--move-timeout`) through the app core: a host in process on loopback, a joiner that
+/// stalls, and the host's clock a `ManualClock` this test advances (nothing sleeps through the 120 s).
+final class MoveTimeoutTests: XCTestCase {
+    private let origin = OperationOrigin("move timeout tests")
+    private let limit = Duration.seconds(120)
+
+    /// A gate over a fresh, unanswered decision: loopback is cleared without asking, nothing else is.
+    private func makeGate() throws -> LocalNetworkGate {
+        let directory = NSTemporaryDirectory() + "tictactoe-timeout-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: ["_tictactoe._tcp"])
+        return LocalNetworkGate(
+            store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"), loadManifest: { manifest })
+    }
+
+    /// A perfect host with the move time limit on `clock`, serving on 127.0.0.1.
+    private func startHost(
+        games: Int, clock: ManualClock, gate: LocalNetworkGate
+    ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Recorder<GameListener>, Int) {
+        let reports = Recorder<MatchReport>()
+        let listeners = Recorder<GameListener>()
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveTimeout: limit,
+                                   clock: clock)
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
+        let task = Task {
+            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
+                              onListener: { listeners.append($0) })
+        }
+        for _ in 0..<1000 {
+            for case .listening(_, let port, _) in reports.all { return (task, reports, listeners, port) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw XCTSkip("the host did not listen: \(reports.all)")
+    }
+
+    private func connection(to port: Int, gate: LocalNetworkGate) -> GameConnection {
+        GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "staller", gate: gate, origin: origin)
+    }
+
+    /// Polls until `condition` holds (at most 15 s): waits for the host's tasks, never a measurement.
+    private func waitFor(_ what: String, _ condition: () -> Bool) async {
+        for _ in 0..<1500 {
+            if condition() { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        XCTFail("not within 15 s: \(what)")
+    }
+
+    private func json(_ reports: [MatchReport]) -> [String] {
+        reports.compactMap { try? JSONEvent.line($0) }
+    }
+
+    func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
+
+        let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
+            var frames: [GameMessage] = []
+            guard let start = try await link.next() else { return frames }
+            frames.append(start)
+            // We are X and must move first, and do not. The host's timer runs on the test's clock.
+            await waitFor("the host's turn timer") { clock.sleeping == 1 }
+            clock.advance(by: .seconds(119))
+            XCTAssertEqual(clock.sleeping, 1, "119 s is not yet 120")
+            clock.advance(by: .seconds(1))
+            while let frame = try await link.next() { frames.append(frame) }
+            return frames
+        }
+        XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
+
+        // The host reports the game lost on time, and the match as ended by the opponent's timeout.
+        await waitFor("the host's match-over") {
+            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
+        }
+        let lines = json(reports.all)
+        XCTAssertTrue(lines.contains {
+            $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"timeout""#) && $0.contains(#""timed_out":"X""#)
+                && $0.contains(#""winner":"O""#)
+        }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains {
+            $0.contains(#""event":"match-over""#) && $0.contains(#""end":"peer-move-timeout""#)
+                && $0.contains("the opponent ran out of time (120 s for a move or a rematch answer)")
+        }, lines.joined(separator: "\n"))
+
+        // A timed-out match does not count as completed: the host listens for the next joiner.
+        await waitFor("the host to listen again") {
+            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
+        }
+        listeners.all.last?.stop()
+        let status = await host.value
+        XCTAssertEqual(status, .timeout)
+    }
+
+    func testARematchOfferLeftUnansweredEndsTheMatchOnTime() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(games: 2, clock: clock, gate: gate)
+
+        let (last, session) = try await connection(to: port, gate: gate).run {
+            link -> (GameMessage?, MatchSession) in
+            // Play game 1 (the first free cell each turn, at once), then leave the host's rematch offer unanswered.
+            var session = MatchSession(role: .joiner)
+            while let frame = try await link.next() {
+                var actions = session.receive(frame)
+                var offered = false
+                while !actions.isEmpty {
+                    let action = actions.removeFirst()
+                    switch action {
+                    case .send(let message): try await link.send(message)
+                    case .requestLocalMove:
+                        let cell = (0..<9).first { session.currentGame?.board[$0] == nil } ?? 0
+                        actions += try session.playLocalMove(cell)
+                    case .emit(.rematchOffered): offered = true
+                    default: break
+                    }
+                }
+                if offered { break }
+            }
+            await waitFor("the host's rematch timer") { clock.sleeping == 1 }
+            clock.advance(by: limit)
+            let last = try await link.next()
+            _ = session.receive(last ?? .bye(.quit))
+            return (last, session)
+        }
+        XCTAssertEqual(last, .bye(.timeout))
+        XCTAssertEqual(session.end, .moveTimeout(by: .local, limit: nil))
+        XCTAssertEqual(session.score.gamesPlayed, 1, "the game played stands; no game is lost on time")
+
+        await waitFor("the host's match-over") {
+            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
+        }
+        let overs = reports.all.compactMap { report -> MatchSession.End? in
+            if case .session(.matchOver(let end, _)) = report { return end }
+            return nil
+        }
+        XCTAssertEqual(overs, [.moveTimeout(by: .peer, limit: limit)])
+        let games = reports.all.filter { if case .session(.gameOver) = $0 { return true } else { return false } }
+        XCTAssertEqual(games.count, 1)
+        listeners.all.last?.stop()
+        _ = await host.value
+    }
+
+    func testTheTurnTimerReportsOnlyTheLastTurnItWasGiven() async throws {
+        let clock = ManualClock()
+        let expired = Recorder<MatchSession.PeerTurn>()
+        let timer = TurnTimer(clock: clock) { expired.append($0) }
+        timer.start(.move(game: 1, played: 0), limit: .seconds(10))
+        await waitFor("the first timer") { clock.sleeping == 1 }
+        timer.start(.move(game: 1, played: 2), limit: .seconds(10))  // replaces the first
+        await waitFor("the second timer alone") { clock.sleeping == 1 && expired.all.isEmpty }
+        clock.advance(by: .seconds(10))
+        await waitFor("the second timer's end") { !expired.all.isEmpty }
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 2)])
+
+        timer.start(.rematchAnswer(afterGame: 1), limit: .seconds(5))
+        await waitFor("the rematch timer") { clock.sleeping == 1 }
+        timer.stop()
+        await waitFor("the stopped timer to go") { clock.sleeping == 0 }
+        clock.advance(by: .seconds(60))
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 2)], "a stopped timer reports nothing")
+    }
+}
+
+/// The `--json` lines of a timeout and of a joiner waiting for a busy host, pinned.
+final class TimeoutJSONLinesTests: XCTestCase {
+    private func assertLine(_ report: MatchReport, _ expected: String, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
+        XCTAssertEqual(try JSONEvent.line(report), expected, file: file, line: line)
+    }
+
+    func testAGameLostOnTime() throws {
+        var game = Game()
+        try game.play(4, by: .x)
+        game.timeOut(.o)
+        try assertLine(
+            .session(.gameOver(number: 1, result: try XCTUnwrap(game.result), board: game.board,
+                               score: MatchSession.Score(localWins: 1))),
+            #"{"board":"....X....","event":"game-over","game":1,"reason":"timeout","#
+                + #""score":{"draws":0,"games":1,"losses":0,"wins":1},"timed_out":"O","winner":"X"}"#)
+    }
+
+    func testAMatchEndedOnTime() throws {
+        try assertLine(
+            .session(.matchOver(.moveTimeout(by: .peer, limit: .seconds(120)), score: MatchSession.Score(localWins: 1))),
+            #"{"detail":"the opponent ran out of time (120 s for a move or a rematch answer)","#
+                + #""end":"peer-move-timeout","event":"match-over","score":{"draws":0,"games":1,"losses":0,"wins":1}}"#)
+        try assertLine(
+            .session(.matchOver(.moveTimeout(by: .local, limit: nil), score: MatchSession.Score(peerWins: 1))),
+            #"{"detail":"we ran out of time (the host's limit for a move or a rematch answer)","#
+                + #""end":"local-move-timeout","event":"match-over","score":{"draws":0,"games":1,"losses":1,"wins":0}}"#)
+        XCTAssertEqual(MatchSession.End.moveTimeout(by: .local, limit: nil).exitStatus, .timeout)
+        XCTAssertEqual(MatchSession.End.moveTimeout(by: .peer, limit: .seconds(1)).exitStatus, .timeout)
+    }
+
+    func testWaitingForABusyHost() throws {
+        try assertLine(
+            .connectionState(.waiting(.hostBusy(text: "Bob is already playing a game; try again later", retryIn: 0.5))),
+            #"{"event":"state","reason":"the host is playing another game: busy, retrying in 0.5 s","state":"waiting"}"#)
+    }
+}
