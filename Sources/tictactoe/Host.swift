@@ -20,7 +20,7 @@ struct Host: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "TCP port to listen on (0: any free port, printed).")
+    @Option(help: "TCP port to listen on, \(OptionRanges.port.span) (0: any free port, printed).")
     var port: Int = Endpoint.defaultPort
 
     @Option(help: ArgumentHelp(
@@ -28,10 +28,10 @@ struct Host: AsyncParsableCommand {
         valueName: "address"))
     var bind: String?
 
-    @Option(help: "Games in each match; the first player alternates (the joiner is X and starts odd games).")
+    @Option(help: "Games in each match, \(OptionRanges.games.span); the first player alternates (the joiner is X and starts odd games).")
     var games: Int = 1
 
-    @Option(help: "Completed matches to serve before exiting (0: keep serving).")
+    @Option(help: "Completed matches to serve before exiting, \(OptionRanges.matches.span) (0: keep serving).")
     var matches: Int = 1
 
     @Flag(inversion: .prefixedNo, help: "Advertise the game on the local network with Bonjour.")
@@ -42,9 +42,9 @@ struct Host: AsyncParsableCommand {
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        guard games >= 1 else { throw ValidationError("--games must be at least 1") }
-        guard matches >= 0 else { throw ValidationError("--matches must be 0 or more") }
+        try OptionRanges.port.check(port)
+        try OptionRanges.games.check(games)
+        try OptionRanges.matches.check(matches)
     }
 
     func run() async throws {
@@ -53,6 +53,7 @@ struct Host: AsyncParsableCommand {
         let options = match.options(games: games)
         let stop = StopSignal()
         let signals = Signals.install(stop)
+        OutputFailure.endRun(stopping: stop)
         defer { withExtendedLifetime(signals) {} }
         let request = HostRequest(
             target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
@@ -61,6 +62,6 @@ struct Host: AsyncParsableCommand {
         let status = await hostMatches(
             request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop
         )
-        throw ExitCode(status.rawValue)
+        throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }
