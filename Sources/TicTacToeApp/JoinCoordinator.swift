@@ -119,7 +119,7 @@ public func joinMatch(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                let end = await runner.run(&link, stop: stop, revocation: gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations())
+                let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }
