@@ -42,7 +42,7 @@ struct Browse: AsyncParsableCommand {
         bootstrapHeadlessLogging(path: logFile)
         OutputFailure.endRun(stopping: nil)
         let request = BrowseRequest(
-            duration: timeout > 0 ? .nanoseconds(Int64(timeout * 1e9)) : nil, watch: watch,
+            duration: timeout > 0 ? .seconds(timeout) : nil, watch: watch,
             waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
         let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")

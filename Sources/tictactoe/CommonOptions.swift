@@ -55,7 +55,7 @@ struct MatchArguments: ParsableArguments {
     func options(games: Int?) -> MatchOptions {
         MatchOptions(
             name: resolvedName, player: resolvedPlayer, seed: resolvedSeed, games: games,
-            moveDelay: .nanoseconds(Int64(moveDelay * 1e9))
+            moveDelay: .seconds(moveDelay)
         )
     }
 

@@ -56,7 +56,7 @@ struct Join: AsyncParsableCommand {
         let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
         let request = JoinRequest(
-            target: target, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
+            target: target, connectTimeout: .seconds(connectTimeout),
             waitTimeout: privacy.waitDuration, origin: .joinCommand
         )
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)

@@ -17,7 +17,8 @@ struct PrivacyArguments: ParsableArguments {
         try OptionRanges.waitTimeout.check(waitTimeout)
     }
 
-    var waitDuration: Duration? { waitTimeout.map { .nanoseconds(Int64($0 * 1e9)) } }
+    /// The wait, once `validate()` checked its range.
+    var waitDuration: Duration? { waitTimeout.map { .seconds($0) } }
 
     /// The gate, with the usage-description prompt asked as a question when standard input is a terminal (without
     /// one, commands wait until the decision is made elsewhere, e.g. by `tictactoe privacy grant`).
