@@ -9,7 +9,8 @@ import Glibc
 ///
 /// The rule: TARGET is an address when it is an IPv4 or IPv6 literal, `[IPv6]` or `[IPv6]:PORT`, `localhost`, or
 /// ends in `:DIGITS` with one colon (`HOST:PORT`, the port then checked). Anything else (names with spaces,
-/// apostrophes, any script) is a Bonjour instance name. So a DNS host name is joined as `HOST:PORT`.
+/// apostrophes, any script) is a Bonjour instance name. So a DNS host name is joined as `HOST:PORT`. A name is taken
+/// as `tictactoe browse` prints it: escapes (`\x1b`, `\u202e`, `\\`; `DisplayText`) are turned back.
 public enum JoinTarget: Sendable, Hashable {
     case address(Endpoint)
     case bonjour(name: String)
@@ -22,7 +23,7 @@ public enum JoinTarget: Sendable, Hashable {
         } else if text.isEmpty {
             throw AddressError("empty address")
         } else {
-            self = .bonjour(name: text)
+            self = .bonjour(name: DisplayText.unescaped(text))
         }
     }
 

@@ -25,8 +25,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Local network access is impossible: NoAuth (the Bonjour type is not in the manifest's NSBonjourServices) or
     /// the app manifest is missing or unreadable; or it was turned off during a match with a LAN peer.
     case localNetworkNotAllowed = 12
-    /// Bad command-line usage (from swift-argument-parser).
+    /// Bad command-line usage (from swift-argument-parser, or a value out of its range).
     case usage = 64
+    /// Standard output could not be written (EX_IOERR): its reader went away (a closed pipe, `| head`), the disk is
+    /// full, or the descriptor is closed. A match in progress was left with a bye first.
+    case outputFailed = 74
     /// Interrupted by SIGINT (Ctrl-C); the peer was told with a bye.
     case interrupted = 130
     /// Stopped by SIGTERM or SIGHUP; the peer was told with a bye.
@@ -44,10 +47,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .protocolError: return "protocol or rules violation (by the peer, or reported by it)"
         case .scriptError: return "our --player script is unreadable, invalid, exhausted or illegal"
         case .cannotListen: return "the host could not listen (address in use, permission)"
-        case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon): browse or join NAME could not look"
+        case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon) for browse or join NAME"
         case .localNetworkWaitTimedOut: return "local network access still not allowed after --wait-timeout"
         case .localNetworkNotAllowed: return "NoAuth, no app manifest, or local network turned off mid-match"
         case .usage: return "bad command-line usage"
+        case .outputFailed: return "standard output failed (closed pipe, full disk); the peer is told"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"
         }

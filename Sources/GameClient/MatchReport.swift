@@ -65,7 +65,8 @@ extension MatchSession.End {
         }
     }
 
-    /// What happened, in words.
+    /// What happened, in words (with the peer's own text as it came: front ends show it through
+    /// `DisplayText.escaped`).
     public var text: String {
         switch self {
         case .completed(.local): return "match over"
@@ -75,7 +76,7 @@ extension MatchSession.End {
         case .peerLeft(nil): return "the opponent left (connection closed)"
         case .peerViolation(let code, let text): return "protocol error by the opponent (\(code)): \(text)"
         case .peerReportedError(let code, let text):
-            return "the opponent reported an error (\(code)): \(DisplayText.sanitize(text, maxLength: 200))"
+            return "the opponent reported an error (\(code)): \(text)"
         case .peerTimedOut(let text): return "opponent lost: \(text)"
         case .localLeft(let reason): return "we left (\(reason))"
         case .localNetworkOff: return "local network access was turned off"

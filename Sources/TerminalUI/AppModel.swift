@@ -45,6 +45,9 @@ public enum AppInput: Sendable {
     case privacyChanged
     /// Start as an app "just recompiled for iOS 14" does: prompt and browse at launch (`--prompt-at-launch`).
     case launchEagerly
+    /// A warning from the runtime for the status line (the log file failed: logging is off, the game goes on).
+    /// Nothing is ever written over the curses screen: this is how such news reaches the person.
+    case notice(String)
 }
 
 /// What the model asks the runtime to do.
@@ -146,6 +149,9 @@ public struct AppModel: Sendable {
         case .launchEagerly:
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
+        case .notice(let text):
+            flash = text
+            return []
         case .network(let event, _):
             if var waiting = suspended {
                 let effects = waiting.apply(event)

@@ -18,6 +18,7 @@ public struct NetworkGame: Sendable {
     /// What we host on or join ("port 7878", "192.0.2.10:7878").
     public let target: String
     public private(set) var phase: Phase = .starting
+    /// The peer's name as it sent it, escaped for the screen (`DisplayText.escaped`), whole: layout cuts it.
     public private(set) var peerName: String?
     public private(set) var connection: String
     public private(set) var game: Game?
@@ -55,7 +56,11 @@ public struct NetworkGame: Sendable {
         return !game.isOver && game.turn == localMark
     }
 
-    var peer: String { peerName ?? "the opponent" }
+    /// The peer's name as sentences show it: escaped, and cut to `nameColumns`.
+    var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? "the opponent" }
+
+    /// The most columns a name takes in a sentence of the status line.
+    static let nameColumns = 32
 
     mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
         switch event {
@@ -84,27 +89,28 @@ public struct NetworkGame: Sendable {
         case .connectionState(let state):
             switch state {
             case .preparing: connection = "Connecting to \(target)…"
-            case .waiting(let reason): connection = "Waiting: \(reason)"
+            case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(let error):
-                connection = "Failed: \(error)"
-                phase = .ended("Could not join: \(error)", failed: true)
+                let why = DisplayText.escaped(error.description)
+                connection = "Failed: \(why)"
+                phase = .ended("Could not join: \(why)", failed: true)
             default: break
             }
         case .connected(let name, _, _):
-            peerName = DisplayText.sanitize(name)
+            peerName = DisplayText.escaped(name)
             connection = "Playing against \(peer)"
             phase = .playing
         case .session(let event):
             apply(event)
         case .error(let message, _):
-            connection = message
-            phase = .ended(message, failed: true)
+            connection = DisplayText.escaped(message)
+            phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
-            connection = "Move refused: \(why)"
+            connection = "Move refused: \(DisplayText.escaped(why))"
         case .discovery(.advertised(let name)):
-            advertisement = "Advertised as \(DisplayText.sanitize(name, maxLength: 63))"
+            advertisement = "Advertised as \(DisplayText.escaped(name))"
         case .discovery(.advertisingUnavailable(let message)):
-            advertisement = "Not advertised: \(message)"
+            advertisement = "Not advertised: \(DisplayText.escaped(message))"
         case .discovery(.withdrawn):
             advertisement = nil
         case .discovery:
@@ -146,9 +152,10 @@ public struct NetworkGame: Sendable {
             case .completed(.peer): phase = .ended("\(peer) ended the match", failed: false)
             case .peerLeft: phase = .ended("Opponent left: \(peer) is gone", failed: true)
             case .peerTimedOut(let why): phase = .ended("Opponent lost: \(why)", failed: true)
-            case .peerViolation(_, let text): phase = .ended("\(peer) broke the rules: \(text)", failed: true)
+            case .peerViolation(_, let text):
+                phase = .ended("\(peer) broke the rules: \(DisplayText.escaped(text))", failed: true)
             case .peerReportedError(_, let text):
-                phase = .ended("\(peer) reported an error: \(DisplayText.sanitize(text, maxLength: 60))", failed: true)
+                phase = .ended("\(peer) reported an error: \(DisplayText.escaped(text))", failed: true)
             case .localLeft: phase = .ended("You left", failed: false)
             case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over", failed: false)
             case .moveTimeout(.local, _):

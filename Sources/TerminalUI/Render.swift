@@ -53,9 +53,9 @@ extension AppModel {
             switch search.status {
             case .starting: status = "Searching for games…"
             case .available: status = search.games.isEmpty ? "Searching: no games yet" : "\(search.games.count) game(s) found"
-            case .unavailable(let message): status = message
+            case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting(let reason): status = "Waiting: \(reason)"
-            case .failed(let text): status = text
+            case .failed(let text): status = DisplayText.escaped(text)
             }
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
@@ -95,7 +95,7 @@ extension AppModel {
             canvas.put(line.padding(toLength: width, withPad: " ", startingAt: 0), row: top + index, column: left, style: style)
             canvas.restyle(row: top + index, column: left + 2, width: 1, style: index == selected ? .selected : .accent)
         }
-        canvas.putCentered("Playing as \(DisplayText.sanitize(settings.name))", row: top + Self.menuItems.count + 1, style: .dim)
+        canvas.putCentered("Playing as \(DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32))", row: top + Self.menuItems.count + 1, style: .dim)
     }
 
     private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
@@ -160,7 +160,7 @@ extension AppModel {
 
     private func renderNetwork(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {
         let peer = DisplayWidth.truncate(game.peerName ?? "…", to: 20)
-        let me = DisplayWidth.truncate(DisplayText.sanitize(game.localName), to: 20)
+        let me = DisplayWidth.truncate(DisplayText.escaped(game.localName), to: 20)
         if let mark = game.localMark {
             canvas.putCentered("You (\(me)): \(mark)   \(peer): \(mark.opponent)", row: 2)
             let score = game.score
@@ -241,7 +241,7 @@ extension AppModel {
         let left = max(1, (size.columns - 70) / 2)
         switch search.status {
         case .unavailable(let message):
-            canvas.putCentered(DisplayWidth.truncate(message, to: size.columns - 2), row: 6, style: .error)
+            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
             canvas.putCentered("You can still join by address (a) or play the computer.", row: 8)
             canvas.putCentered("The list comes back by itself when Bonjour does.", row: 9, style: .dim)
             return
@@ -254,7 +254,7 @@ extension AppModel {
             for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .dim) }
             return
         case .failed(let text):
-            let lines = wrap(text, width: min(70, size.columns - 4))
+            let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
             for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
             canvas.putCentered("See Settings › Privacy and the log for details.", row: 8 + lines.count, style: .dim)
             return
@@ -268,13 +268,13 @@ extension AppModel {
         let first = max(0, min(search.selected - visible + 1, search.games.count - visible))
         for (offset, game) in search.games.dropFirst(first).prefix(visible).enumerated() {
             let index = first + offset
-            let name = DisplayWidth.truncate(DisplayText.sanitize(game.name, maxLength: 63), to: 34)
+            let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 34)
             var line = " " + name
             let style: Style
             if game.compatible {
                 style = index == search.selected ? .selected : .normal
             } else {
-                line += "  (not joinable: \(DisplayWidth.truncate(game.reason ?? "incompatible", to: 28)))"
+                line += "  (not joinable: \(DisplayWidth.truncate(DisplayText.escaped(game.reason ?? "incompatible"), to: 28)))"
                 style = index == search.selected ? .selected : .dim
             }
             canvas.put(line.padding(toLength: 70, withPad: " ", startingAt: 0), row: 6 + offset, column: left, style: style)
@@ -295,7 +295,7 @@ extension AppModel {
         let rows = [
             ("Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
             ("Who starts", "< \(settings.starter.rawValue) >"),
-            ("Your name", DisplayText.sanitize(settings.name) + (selected == 2 ? "_" : "")),
+            ("Your name", DisplayText.escaped(settings.name) + (selected == 2 ? "_" : "")),
             ("Local Network", network),
             ("Reset", "ask again next time (Enter)"),
         ]

@@ -1,4 +1,5 @@
 import GameClient
+import GameProtocol
 
 /// Search for games: the live list from the Bonjour browser.
 public struct SearchState: Sendable, Hashable {
@@ -60,9 +61,11 @@ public struct SearchState: Sendable, Hashable {
             let game = games[selected]
             if !game.compatible {
                 let reason = game.reason ?? "incompatible"
-                return .notJoinable("\(DisplayWidth.truncate(game.name, to: 30)) cannot be joined: \(reason)")
+                let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 30)
+                return .notJoinable("\(name) cannot be joined: \(DisplayText.escaped(reason))")
             }
-            return .join(game.name)
+            // As `tictactoe join` takes it: the name as shown (escaped), which joining turns back.
+            return .join(DisplayText.escaped(game.name))
         default:
             break
         }

@@ -38,3 +38,11 @@ func reportFailure(_ error: Error, reporter: MatchReporter, stop: StopSignal?) -
     reporter.report(.error(message, status))
     return status
 }
+
+extension ExitStatus {
+    /// This status, or 74 (EX_IOERR) when `output` failed during the run: a run whose output was lost did not do
+    /// what it was asked, whatever its match came to.
+    public func unlessOutputFailed(_ output: CheckedOutput = .standardOutput) -> ExitStatus {
+        output.failure == nil ? self : .outputFailed
+    }
+}

@@ -1,27 +1,20 @@
 import Foundation
-import Synchronization
+import GameProtocol
 import Logging
 
 /// A swift-log handler that appends lines to a file (curses will own the terminal, so logs never go there).
+///
+/// Messages and metadata go through `DisplayText.escaped`: a peer's name or error text quoted in a log line cannot
+/// start a new line or act on the terminal of whoever reads the log. A file that fails (a full disk, a file that
+/// became unwritable) turns logging off; the program goes on, and the `CheckedOutput` that `bootstrap` returns tells
+/// its failure handler once.
 public struct FileLogHandler: LogHandler {
-    private let file: SharedFile
+    private let file: CheckedOutput
     private let label: String
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
 
-    final class SharedFile: Sendable {
-        let handle: FileHandle
-        let lock = Mutex(())
-        init(handle: FileHandle) { self.handle = handle }
-        /// The file is open with O_APPEND, so each line is one write(2) at the end of the file even when another
-        /// process appends to the same log (a second app on the same account, `tictactoe privacy`): seeking to the
-        /// end and then writing let two processes write at the same offset, and one line overwrote the other.
-        func append(_ line: String) {
-            lock.withLock { _ in handle.write(Data(line.utf8)) }
-        }
-    }
-
-    init(label: String, file: SharedFile, level: Logger.Level) {
+    init(label: String, file: CheckedOutput, level: Logger.Level) {
         self.label = label
         self.file = file
         self.logLevel = level
@@ -33,10 +26,17 @@ public struct FileLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        // Once the file failed, nothing is formatted either.
+        guard file.failure == nil else { return }
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }
+            .map { "\(DisplayText.escaped($0.key))=\(DisplayText.escaped("\($0.value)"))" }.joined(separator: " ")
         let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        file.append("\(stamp) \(event.level) \(label) [pid \(ProcessInfo.processInfo.processIdentifier)]: \(event.message)\(extra)\n")
+        let message = DisplayText.escaped("\(event.message)")
+        // The file is open with O_APPEND, so each line is one write(2) at the end of the file even when another
+        // process appends to the same log (a second app on the same account, `tictactoe privacy`): seeking to the
+        // end and then writing let two processes write at the same offset, and one line overwrote the other.
+        try? file.write("\(stamp) \(event.level) \(label) [pid \(ProcessInfo.processInfo.processIdentifier)]: \(message)\(extra)\n")
     }
 
     /// `$XDG_STATE_HOME/tictactoe/tictactoe.log`, by default `~/.local/state/tictactoe/tictactoe.log`.
@@ -47,22 +47,30 @@ public struct FileLogHandler: LogHandler {
         return (base as NSString).appendingPathComponent("tictactoe/tictactoe.log")
     }
 
-    /// Sends every logger of the process to `path` (created with its directory). Returns false, and logs nowhere,
-    /// if the file cannot be opened.
+    /// Sends every logger of the process to `path` (created with its directory). Returns the file as an output whose
+    /// `onFailure` hears, once, that the file could not be opened (then nothing is logged) or that a write failed
+    /// (then logging stops there).
     @discardableResult
-    public static func bootstrap(path: String, level: Logger.Level = .info) -> Bool {
+    public static func bootstrap(path: String, level: Logger.Level = .info) -> CheckedOutput {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
+        let name = "the log file \(path)"
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else {
+            let error = OutputError(stream: name, code: errno, operation: "open")
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
-            return false
+            return CheckedOutput(failed: error)
         }
-        let file = SharedFile(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+        let file = CheckedOutput(descriptor: descriptor, name: name, ownsDescriptor: true)
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, file: file, level: level) }
-        return true
+        return file
+    }
+
+    /// The one warning a failing log file gives: what failed, and that the program goes on.
+    public static func warning(_ error: OutputError) -> String {
+        "\(error); logging is off, the game goes on"
     }
 }

@@ -156,8 +156,7 @@ private func serve(
                 role: .host, controller: controller, policy: options.policy, reporter: reporter,
                 moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock
             )
-            let revocation = gate.isExempt(link.remoteSocketAddress) ? nil : gate.revocations()
-            let end = await runner.run(&link, stop: stop, revocation: revocation)
+            let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
             let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
             let next = state.record(
                 end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,

@@ -12,21 +12,22 @@ public enum HumanChoice: Error {
 public final class LineInput: Sendable {
     /// The test's lines still to read (nil: standard input).
     private let lines: Mutex<[String]?>
-    private let prompt: @Sendable (String) -> Void
+    /// Shows a prompt; false when it could not be shown (standard output failed).
+    private let prompt: @Sendable (String) -> Bool
 
     public static let standardInput = LineInput(lines: nil)
 
-    public init(lines: [String]?, prompt: @escaping @Sendable (String) -> Void = { text in
-        print(text, terminator: "")
-        fflush(nil)
+    public init(lines: [String]?, prompt: @escaping @Sendable (String) -> Bool = { text in
+        (try? CheckedOutput.standardOutput.write(text)) != nil
     }) {
         self.lines = Mutex(lines)
         self.prompt = prompt
     }
 
-    /// Shows `text` and reads one line; nil at end of input.
+    /// Shows `text` and reads one line; nil at end of input, and when the prompt cannot be shown: nobody can see
+    /// the game any more (its output is closed or full), so the person is taken to have quit.
     public func readLine(prompt text: String) -> String? {
-        prompt(text)
+        guard prompt(text) else { return nil }
         let scripted = lines.withLock { lines -> String?? in
             guard lines != nil else { return .none }
             return .some(lines!.isEmpty ? nil : lines!.removeFirst())
@@ -44,6 +45,11 @@ public struct HumanLinePlayer: Player {
         self.input = input
     }
 
+    /// A line for the person (a failure shows at the next prompt, which then ends the game).
+    private func say(_ text: String) {
+        CheckedOutput.standardOutput.writeLine(text)
+    }
+
     public mutating func chooseMove(in game: Game) throws -> Int {
         while true {
             guard let line = input.readLine(prompt: "Your move, \(game.turn) (1-9, r = resign, q = quit): ") else {
@@ -54,16 +60,16 @@ public struct HumanLinePlayer: Player {
             case "r", "resign": throw HumanChoice.resign
             case "q", "quit", "exit": throw HumanChoice.quit
             case "", "?", "h", "help":
-                print("Cells are numbered like a phone keypad:\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
+                say("Cells are numbered like a phone keypad:\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
                 continue
             default: break
             }
             guard let number = Int(text) else {
-                print("'\(line)' is not a cell: type a number from 1 to 9")
+                say("'\(line)' is not a cell: type a number from 1 to 9")
                 continue
             }
             if let error = game.validate(number - 1, by: game.turn) {
-                print("Can't play there: \(error)")
+                say("Can't play there: \(error)")
                 continue
             }
             return number - 1

@@ -1,7 +1,8 @@
 import GameClient
 
 /// A discovery report's fields in a `--json` line (README: "JSON output", discovery events). Names are written
-/// exactly as registered (the text reporter makes them safe for a terminal instead).
+/// exactly as registered (`JSONLine` escapes control and bidi characters as `\u`; the text reporter shows them
+/// through `DisplayText.escaped`).
 struct JSONDiscoveryEvent: Encodable {
     var report: DiscoveryReport
 

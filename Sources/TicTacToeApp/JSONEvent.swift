@@ -3,7 +3,8 @@ import GameProtocol
 import GameRules
 
 /// One `--json` line: a report as README's "JSON output" table describes it (an `event` key and its fields; cells
-/// numbered 1-9; boards as nine characters; fields with no value written as `null` where the table has them).
+/// numbered 1-9; boards as nine characters; fields with no value written as `null` where the table has them). Text
+/// from the peer or from Bonjour is written as it came: `JSONLine` escapes what a terminal would act on.
 public struct JSONEvent: Encodable, Sendable {
     public var report: MatchReport
 
@@ -34,7 +35,7 @@ public struct JSONEvent: Encodable, Sendable {
             }
         case .connected(let peerName, let address, let role):
             try object.encode("connected", forKey: "event")
-            try object.encode(DisplayText.sanitize(peerName), forKey: "peer")
+            try object.encode(peerName, forKey: "peer")
             try object.encode(address, forKey: "address")
             try object.encode(role.rawValue, forKey: "role")
         case .session(let event):

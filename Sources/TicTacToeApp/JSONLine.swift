@@ -1,7 +1,13 @@
 import Foundation
+import GameProtocol
 
 /// The one way the app writes JSON (`--json` events, `privacy status --json`): an `Encodable` value as one line,
 /// keys sorted, `/` not escaped, non-ASCII text as UTF-8 (not `\u` escapes), integers as integers.
+///
+/// Text from outside stays lossless (a peer's name is written as it was sent), but nothing in a line can act on a
+/// terminal that shows it: `JSONEncoder` escapes only C0 controls, so a second pass writes DEL, the C1 controls
+/// (U+0080–U+009F) and the bidirectional formatting characters (`DisplayText.isBidiFormatting`) as `\u` escapes too
+/// (`\u009b`, `\u202e`). Every JSON parser reads them back as the original characters.
 public enum JSONLine {
     /// Shared by every caller: `JSONEncoder` is thread-safe once configured.
     private static let encoder: JSONEncoder = {
@@ -12,7 +18,28 @@ public enum JSONLine {
 
     /// `value` as one line of JSON (no trailing newline). Throws what `JSONEncoder` throws (a non-finite number).
     public static func encode<Value: Encodable>(_ value: Value) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+        escapingTerminalControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// `json` with DEL, C1 controls and bidi formatting characters written as `\u` escapes. They can only stand
+    /// inside strings (JSON's own syntax is ASCII), where an escape means the same character.
+    static func escapingTerminalControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
+    }
+
+    /// What the encoder leaves raw but a terminal would act on. (C0 controls are escaped by `JSONEncoder` already.)
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (0x7F...0x9F).contains(scalar.value) || DisplayText.isBidiFormatting(scalar)
     }
 }
 

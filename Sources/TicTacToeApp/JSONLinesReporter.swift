@@ -7,8 +7,10 @@ public final class JSONLinesReporter: MatchReporter, Sendable {
     private let writing = Mutex(())
     private let write: @Sendable (String) -> Void
 
+    /// `write` takes each line without its newline; by default it goes to standard output, where a failure is
+    /// remembered (`CheckedOutput`) rather than fatal.
     public init(write: @escaping @Sendable (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        CheckedOutput.standardOutput.writeLine(line)
     }) {
         self.write = write
     }

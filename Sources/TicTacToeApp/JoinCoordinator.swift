@@ -121,11 +121,7 @@ public func joinMatch(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
                     moveDelay: options.moveDelay
                 )
-                // A peer that already closed leaves no address on the channel: the one dialled tells (loopback is
-                // exempt, not "turned off").
-                let remote = link.remoteSocketAddress ?? EndpointResolution.literalAddresses(of: endpoint)?.first
-                let revocation = gate.isExempt(remote) ? nil : gate.revocations()
-                let end = await runner.run(&link, stop: stop, revocation: revocation)
+                let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }

@@ -20,7 +20,7 @@ public struct LineGame {
         first: FirstMover,
         unicode: Bool,
         input: LineInput = .standardInput,
-        write: @escaping (String) -> Void = { print($0) }
+        write: @escaping (String) -> Void = { CheckedOutput.standardOutput.writeLine($0) }
     ) throws {
         self.human = HumanLinePlayer(input: input)
         let strength: ComputerMatch.Strength

@@ -45,6 +45,8 @@ public struct MatchRunner {
     /// Measures the turn time limit.
     private let clock: any Clock<Duration>
     private var moveDue = false
+    /// A frame could not be sent: the connection is going; nothing more is sent.
+    private var sendFailed = false
     /// Set when our own player failed (script error); the match then ended with our `bye`.
     public private(set) var localFailure: String?
 
@@ -181,10 +183,14 @@ public struct MatchRunner {
             index += 1
             switch action {
             case .send(let message):
+                guard !sendFailed else { break }
                 do {
                     try await writer.send(message)
                 } catch {
-                    actions += session.connectionClosed(.peerLeft(nil))
+                    // The connection is closing under us (the peer left). What it sent before it closed, such as a
+                    // `bye` that crossed our frame, is still queued for the reader and says why; the reader's
+                    // `.closed` ends the match otherwise.
+                    sendFailed = true
                 }
             case .emit(let event):
                 reporter.report(.session(event))

@@ -44,3 +44,12 @@ public final class StopSignal: Sendable {
         return stream
     }
 }
+
+extension StopSignal {
+    /// When `output` fails (a reader that closed the pipe, a full disk), the run stops as a shutdown would: a match in
+    /// progress tells the peer goodbye with its normal `bye`, and the host takes no further joiner. The run then ends
+    /// with exit code 74 (`ExitStatus.unlessOutputFailed`).
+    public func raiseWhenFailing(_ output: CheckedOutput = .standardOutput) {
+        output.onFailure { [weak self] _ in self?.raise(.shutdown) }
+    }
+}

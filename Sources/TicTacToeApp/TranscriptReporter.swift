@@ -1,9 +1,12 @@
 import Foundation
 import Synchronization
+import GameClient
 import GameProtocol
 import GameRules
 
 /// A readable transcript with the board after every move, on standard output; problems also go to standard error.
+/// Every text that came from outside (the peer's name, its reasons and errors, Bonjour names, error messages that
+/// quote them) is shown through `DisplayText.escaped`, so none of it can act on the terminal.
 public final class TranscriptReporter: MatchReporter, Sendable {
     /// What the transcript knows so far (who the opponent is, the board), behind a lock: reports come from several
     /// tasks.
@@ -30,10 +33,10 @@ public final class TranscriptReporter: MatchReporter, Sendable {
     public init(
         localName: String,
         unicode: Bool = false,
-        write: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        writeError: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        write: @escaping @Sendable (String) -> Void = { CheckedOutput.standardOutput.writeLine($0) },
+        writeError: @escaping @Sendable (String) -> Void = { CheckedOutput.standardError.writeLine($0) }
     ) {
-        self.localName = DisplayText.sanitize(localName)
+        self.localName = DisplayText.escaped(localName)
         self.unicode = unicode
         self.write = write
         self.writeError = writeError
@@ -61,14 +64,14 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             write("Hosting as \(localName) on \(host):\(port); join with: tictactoe join ADDRESS:\(port)")
         case .connectionState(let state):
             switch state {
-            case .waiting(let reason): write("Waiting: \(reason)")
+            case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")
             case .preparing: write("Connecting…")
-            case .failed(let error): writeError("Connection failed: \(error)")
+            case .failed(let error): writeError("Connection failed: \(DisplayText.escaped(error.description))")
             default: break
             }
         case .connected(let peer, let address, _):
-            s.peerName = DisplayText.sanitize(peer)
-            write("Connected to \(s.peerName) (\(address))")
+            s.peerName = DisplayText.escaped(peer)
+            write("Connected to \(s.peerName) (\(DisplayText.escaped(address)))")
         case .session(let event):
             switch event {
             case .gameStarted(let number, let mark, let first):
@@ -97,21 +100,21 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             case .rematchOffered:
                 write("\(s.peerName) offers a rematch")
             case .matchOver(let end, let score):
-                let line = "Match over: \(end.text). Score: \(s.scoreLine(score))"
+                let line = "Match over: \(DisplayText.escaped(end.text)). Score: \(s.scoreLine(score))"
                 if end.exitStatus == .success { write(line) } else { writeError(line) }
             }
         case .rejectedBusy(let remote):
-            writeError("Turned away \(remote): busy with a game")
+            writeError("Turned away \(DisplayText.escaped(remote)): busy with a game")
         case .peerFailed(let remote, let error):
-            writeError("Connection from \(remote) ended: \(error)")
+            writeError("Connection from \(DisplayText.escaped(remote)) ended: \(DisplayText.escaped(error))")
         case .summary(let summary):
             var line = "Summary: \(summary.score.gamesPlayed) games; \(s.scoreLine(summary.score)); seed \(summary.seed)"
             if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
             write(line)
         case .error(let message, _):
-            writeError("tictactoe: \(message)")
+            writeError("tictactoe: \(DisplayText.escaped(message))")
         case .localMoveRejected(let why):
-            writeError("Move refused: \(why)")
+            writeError("Move refused: \(DisplayText.escaped(why))")
         case .discovery(let report):
             guard let (line, isProblem) = report.textLine else { return }
             if isProblem { writeError(line) } else { write(line) }

@@ -19,7 +19,7 @@ struct Browse: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Seconds to look before printing the list (with --watch: seconds to watch; 0: until interrupted).")
+    @Option(help: "Seconds to look before printing the list, \(OptionRanges.browseTimeout.span) (with --watch: seconds to watch; 0: until interrupted).")
     var timeout: Double = 3
 
     @Flag(help: "Print the list each time it changes, and Bonjour's comings and goings, until --timeout.")
@@ -34,18 +34,19 @@ struct Browse: AsyncParsableCommand {
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
-        guard timeout >= 0, timeout <= 86_400 else { throw ValidationError("--timeout must be 0...86400 seconds") }
+        try OptionRanges.browseTimeout.check(timeout)
         if !watch && timeout == 0 { throw ValidationError("--timeout 0 (forever) needs --watch") }
     }
 
     func run() async throws {
-        FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+        bootstrapHeadlessLogging(path: logFile)
+        OutputFailure.endRun(stopping: nil)
         let request = BrowseRequest(
-            duration: timeout > 0 ? .nanoseconds(Int64(timeout * 1e9)) : nil, watch: watch,
+            duration: timeout > 0 ? .seconds(timeout) : nil, watch: watch,
             waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
         let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")
         let status = await browseGames(request, gate: privacy.makeGate(), reporter: reporter)
-        throw ExitCode(status.rawValue)
+        throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

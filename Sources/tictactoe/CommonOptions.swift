@@ -27,7 +27,7 @@ struct MatchArguments: ParsableArguments {
     @Option(help: "Seed for the computer players (printed, so a run can be replayed; default: random).")
     var seed: UInt64?
 
-    @Option(help: "Seconds to pause before each of your moves (to watch a headless game).")
+    @Option(help: "Seconds to pause before each of your moves, \(OptionRanges.moveDelay.span) (to watch a headless game).")
     var moveDelay: Double = 0
 
     @Flag(help: "Print one JSON object per line instead of a transcript.")
@@ -37,14 +37,16 @@ struct MatchArguments: ParsableArguments {
     var logFile: String?
 
     func bootstrapLogging() {
-        FileLogHandler.bootstrap(path: logFile ?? FileLogHandler.defaultPath, level: .debug)
+        bootstrapHeadlessLogging(path: logFile)
     }
 
     func validate() throws {
-        if let name, DisplayText.sanitize(name) == "?" || name.utf8.count > 64 {
-            throw ValidationError("--name must have 1 to 64 bytes of printable text")
+        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.utf8.count > 64
+            || name.unicodeScalars.contains(where: { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) })
+        {
+            throw ValidationError("--name must have 1 to 64 bytes of printable text (no control or bidi characters)")
         }
-        guard (0...60).contains(moveDelay) else { throw ValidationError("--move-delay must be 0...60 seconds") }
+        try OptionRanges.moveDelay.check(moveDelay)
         if player == .human && headless {
             throw ValidationError("--headless plays without a person: choose --player perfect, random or script:FILE")
         }
@@ -53,7 +55,7 @@ struct MatchArguments: ParsableArguments {
     func options(games: Int?) -> MatchOptions {
         MatchOptions(
             name: resolvedName, player: resolvedPlayer, seed: resolvedSeed, games: games,
-            moveDelay: .nanoseconds(Int64(moveDelay * 1e9))
+            moveDelay: .seconds(moveDelay)
         )
     }
 
@@ -80,6 +82,29 @@ enum Terminal {
         let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? env["LANG"] ?? ""
         return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
+    }
+}
+
+/// Sends the logs to `path` (default: `FileLogHandler.defaultPath`); a log file that cannot be opened or written turns
+/// logging off with one warning on standard error, and the command goes on.
+func bootstrapHeadlessLogging(path: String?) {
+    FileLogHandler.bootstrap(path: path ?? FileLogHandler.defaultPath, level: .debug).onFailure { error in
+        printError("tictactoe: warning: \(FileLogHandler.warning(error))")
+    }
+}
+
+/// Standard output failing (its reader went away, a full disk) ends the run with exit code 74 (`unlessOutputFailed`):
+/// a note on standard error, then the stop signal is raised, so a match in progress leaves as it does on SIGTERM (the
+/// peer hears a `bye`) and a host takes nobody else; whatever still runs 3 s later is ended regardless. Without a
+/// match to leave (`stop` nil: browse) the process exits at once.
+enum OutputFailure {
+    static func endRun(stopping stop: StopSignal?) {
+        CheckedOutput.standardOutput.onFailure { error in
+            printError("tictactoe: \(error); stopping, exit code \(ExitStatus.outputFailed.rawValue)")
+            guard stop != nil else { exit(ExitStatus.outputFailed.rawValue) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) { exit(ExitStatus.outputFailed.rawValue) }
+        }
+        stop?.raiseWhenFailing(.standardOutput)
     }
 }
 

@@ -23,7 +23,7 @@ struct Host: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "TCP port to listen on (0: any free port, printed).")
+    @Option(help: "TCP port to listen on, \(OptionRanges.port.span) (0: any free port, printed).")
     var port: Int = Endpoint.defaultPort
 
     @Option(help: ArgumentHelp(
@@ -31,10 +31,10 @@ struct Host: AsyncParsableCommand {
         valueName: "address"))
     var bind: String?
 
-    @Option(help: "Games in each match; the first player alternates (the joiner is X and starts odd games).")
+    @Option(help: "Games in each match, \(OptionRanges.games.span); the first player alternates (the joiner is X and starts odd games).")
     var games: Int = 1
 
-    @Option(help: "Completed matches to serve before exiting (0: keep serving).")
+    @Option(help: "Completed matches to serve before exiting, \(OptionRanges.matches.span) (0: keep serving).")
     var matches: Int = 1
 
     @Flag(inversion: .prefixedNo, help: "Advertise the game on the local network with Bonjour.")
@@ -42,29 +42,25 @@ struct Host: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Seconds the joiner has for each move and rematch answer before it loses on time "
-            + "(more than --move-delay, at most 86400).",
+            + "(\(OptionRanges.moveTimeout.span), more than --move-delay).",
         valueName: "seconds"))
     var moveTimeout: Double = Host.defaultMoveTimeout
 
     static let defaultMoveTimeout = Double(MatchOptions.defaultMoveTimeout.components.seconds)
-    static let maximumMoveTimeout = Double(MatchOptions.maximumMoveTimeout.components.seconds)
 
     @OptionGroup var match: MatchArguments
 
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        guard games >= 1 else { throw ValidationError("--games must be at least 1") }
-        guard matches >= 0 else { throw ValidationError("--matches must be 0 or more") }
-        guard moveTimeout.isFinite, moveTimeout > 0, moveTimeout <= Host.maximumMoveTimeout else {
-            throw ValidationError(
-                "--move-timeout must be more than 0 and at most \(Int(Host.maximumMoveTimeout)) seconds (got \(moveTimeout))")
-        }
+        try OptionRanges.port.check(port)
+        try OptionRanges.games.check(games)
+        try OptionRanges.matches.check(matches)
+        try OptionRanges.moveTimeout.check(moveTimeout)
         guard moveTimeout > match.moveDelay else {
             throw ValidationError(
-                "--move-timeout (\(moveTimeout) s) must be more than --move-delay (\(match.moveDelay) s), at most "
-                    + "\(Int(Host.maximumMoveTimeout)) seconds")
+                "--move-timeout (\(moveTimeout) s) must be more than --move-delay (\(match.moveDelay) s): "
+                    + "a joiner needs time to answer")
         }
     }
 
@@ -72,9 +68,10 @@ struct Host: AsyncParsableCommand {
         match.bootstrapLogging()
         let name = match.resolvedName
         var options = match.options(games: games)
-        options.moveTimeout = .nanoseconds(Int64((moveTimeout * 1e9).rounded()))
+        options.moveTimeout = .seconds(moveTimeout)
         let stop = StopSignal()
         let signals = Signals.install(stop)
+        OutputFailure.endRun(stopping: stop)
         defer { withExtendedLifetime(signals) {} }
         let request = HostRequest(
             target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
@@ -83,6 +80,6 @@ struct Host: AsyncParsableCommand {
         let status = await hostMatches(
             request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop
         )
-        throw ExitCode(status.rawValue)
+        throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

@@ -23,10 +23,10 @@ struct Join: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The game's Bonjour name, or the host's address: IP, HOST:PORT.", valueName: "target"))
     var address: String
 
-    @Option(help: "Play at most this many games (default: as many as the host offers).")
+    @Option(help: "Play at most this many games, \(OptionRanges.games.span) (default: as many as the host offers).")
     var games: Int?
 
-    @Option(help: "Seconds to keep trying to reach the host.")
+    @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
     var connectTimeout: Double = 10
 
     @OptionGroup var match: MatchArguments
@@ -35,8 +35,8 @@ struct Join: AsyncParsableCommand {
 
     func validate() throws {
         _ = try parsedEndpoint()
-        if let games, games < 1 { throw ValidationError("--games must be at least 1") }
-        guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be positive") }
+        try OptionRanges.games.check(games)
+        try OptionRanges.connectTimeout.check(connectTimeout)
     }
 
     private func parsedEndpoint() throws -> JoinTarget {
@@ -53,14 +53,15 @@ struct Join: AsyncParsableCommand {
         let options = match.options(games: games)
         let stop = StopSignal()
         let signals = Signals.install(stop)
+        OutputFailure.endRun(stopping: stop)
         defer { withExtendedLifetime(signals) {} }
         let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
         let request = JoinRequest(
-            target: target, connectTimeout: .nanoseconds(Int64(connectTimeout * 1e9)),
+            target: target, connectTimeout: .seconds(connectTimeout),
             waitTimeout: privacy.waitDuration, origin: .joinCommand
         )
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)
-        throw ExitCode(status.rawValue)
+        throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

@@ -58,10 +58,15 @@ struct Play: ParsableCommand {
         if plain || !interactive {
             var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
             _ = game.run()
+            // The game ends at its next prompt once standard output fails (a closed pipe, a full disk).
+            if let failure = CheckedOutput.standardOutput.failure {
+                printError("tictactoe: \(failure)")
+                throw ExitCode(ExitStatus.outputFailed.rawValue)
+            }
             return
         }
         let logPath = logFile ?? FileLogHandler.defaultPath
-        FileLogHandler.bootstrap(path: logPath, level: .debug)
+        let log = FileLogHandler.bootstrap(path: logPath, level: .debug)
         let environment = ProcessInfo.processInfo.environment
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         var settings = UISettings(name: MatchArguments.defaultName())
@@ -74,11 +79,13 @@ struct Play: ParsableCommand {
             seed: seed
         )
         app.installSignalHandlers()
+        // Never over the curses screen: a failing log file is one warning in the status line.
+        log.onFailure { [queue = app.queue] error in queue.post(.notice("Warning: \(FileLogHandler.warning(error))")) }
         let status: Int32
         do {
             status = try app.run()
         } catch {
-            FileHandle.standardError.write(Data("tictactoe: \(error)\n".utf8))
+            printError("tictactoe: \(error)")
             throw ExitCode(1)
         }
         if status != 0 { throw ExitCode(status) }

@@ -46,7 +46,7 @@ struct PrivacyOptions: ParsableArguments {
     var logPath: String { logFile ?? FileLogHandler.defaultPath }
 
     func bootstrapLogging() {
-        FileLogHandler.bootstrap(path: logPath, level: .debug)
+        bootstrapHeadlessLogging(path: logPath)
     }
 
     /// The manifest, or the error that says why there is none.
@@ -62,8 +62,19 @@ struct PrivacyOptions: ParsableArguments {
     }
 }
 
+/// A line on standard error (a failure to write it is ignored: there is nowhere left to say so).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    CheckedOutput.standardError.writeLine(text)
+}
+
+/// A line on standard output; a failure ends the command with exit code 74 (EX_IOERR), saying why on standard error.
+func printOutput(_ text: String) throws {
+    do {
+        try CheckedOutput.standardOutput.write(text + "\n")
+    } catch {
+        printError("tictactoe: \(error)")
+        throw ExitCode(ExitStatus.outputFailed.rawValue)
+    }
 }
 
 /// Stores the change and prints what it did; a failure to store exits 1 with the reason.
@@ -71,7 +82,10 @@ private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
     options.bootstrapLogging()
     let name = options.displayName()
     do {
-        print(try change.apply(to: DecisionStore(), displayName: name))
+        let text = try change.apply(to: DecisionStore(), displayName: name)
+        try printOutput(text)
+    } catch let exit as ExitCode {
+        throw exit
     } catch {
         printError("tictactoe: \(error)")
         throw ExitCode(ExitStatus.failure.rawValue)
@@ -101,7 +115,7 @@ struct PrivacyStatus: ParsableCommand {
         options.bootstrapLogging()
         let report = PrivacyStatusReport.read(
             store: DecisionStore(), manifest: options.manifest(), logFile: options.logPath)
-        print(json ? report.json : report.text)
+        try printOutput(json ? report.json : report.text)
     }
 }
 

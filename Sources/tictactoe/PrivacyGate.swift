@@ -10,14 +10,15 @@ struct PrivacyArguments: ParsableArguments {
         valueName: "path"))
     var infoPlist: String?
 
-    @Option(help: "Seconds to wait for local network permission before giving up with exit code 11 (default: wait until it is granted, e.g. by `tictactoe privacy grant`).")
+    @Option(help: "Seconds to wait for local network permission before giving up with exit code 11, \(OptionRanges.waitTimeout.span) (default: wait until it is granted, e.g. by `tictactoe privacy grant`).")
     var waitTimeout: Double?
 
     func validate() throws {
-        if let waitTimeout, waitTimeout <= 0 { throw ValidationError("--wait-timeout must be positive") }
+        try OptionRanges.waitTimeout.check(waitTimeout)
     }
 
-    var waitDuration: Duration? { waitTimeout.map { .nanoseconds(Int64($0 * 1e9)) } }
+    /// The wait, once `validate()` checked its range.
+    var waitDuration: Duration? { waitTimeout.map { .seconds($0) } }
 
     /// The gate, with the usage-description prompt asked as a question when standard input is a terminal (without
     /// one, commands wait until the decision is made elsewhere, e.g. by `tictactoe privacy grant`).
@@ -30,9 +31,9 @@ struct PrivacyArguments: ParsableArguments {
                 do {
                     try gate.answerPrompt(allow: allow)
                 } catch {
-                    FileHandle.standardError.write(Data(
-                        ("tictactoe: cannot remember the answer (\(error)); it will be asked again next time. "
-                            + "Check that the decision directory is writable (`tictactoe privacy status` shows it)\n").utf8))
+                    printError(
+                        "tictactoe: cannot remember the answer (\(error)); it will be asked again next time. "
+                            + "Check that the decision directory is writable (`tictactoe privacy status` shows it)")
                     gate.promptDismissed()
                 }
             }
@@ -44,12 +45,12 @@ struct PrivacyArguments: ParsableArguments {
 /// The usage-description prompt as a question on the terminal (stderr, so stdout stays machine-readable).
 private func askOnTerminal(title: String, message: String) -> Bool {
     let text = "\n\(title)\n\(message)\n[ Don't Allow ]  [ OK ]  Allow? (y = OK, n = Don't Allow): "
-    FileHandle.standardError.write(Data(text.utf8))
+    try? CheckedOutput.standardError.write(text)
     while let line = readLine() {
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes", "ok", "o": return true
         case "n", "no", "d", "don't allow", "dont allow": return false
-        default: FileHandle.standardError.write(Data("Please answer y (OK) or n (Don't Allow): ".utf8))
+        default: try? CheckedOutput.standardError.write("Please answer y (OK) or n (Don't Allow): ")
         }
     }
     return false

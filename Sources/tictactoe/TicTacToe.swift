@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TicTacToeApp
 
-@main
 struct TicTacToe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",

@@ -58,4 +58,14 @@ final class JoinTargetTests: XCTestCase {
             XCTAssertEqual(try JoinTarget(parsing: name), .bonjour(name: name), name)
         }
     }
+
+    /// `tictactoe join NAME` takes a name exactly as `browse` printed it: escaped (`DisplayText.escaped`).
+    func testANameIsTakenAsBrowsePrintedIt() throws {
+        for registered in ["evil\u{1B}]0;pwned\u{07}", "a\u{202E}b", #"back\slash"#, #"\x1b as text"#, "Zoë"] {
+            let printed = DisplayText.escaped(registered)
+            XCTAssertEqual(try JoinTarget(parsing: printed), .bonjour(name: registered), printed)
+        }
+        // Typed by a person, never escaped: a lone backslash means itself.
+        XCTAssertEqual(try JoinTarget(parsing: #"C:\games"#), .bonjour(name: #"C:\games"#))
+    }
 }

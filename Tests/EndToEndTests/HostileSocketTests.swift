@@ -109,7 +109,7 @@ final class HostileSocketTests: XCTestCase {
             return help.output.joined(separator: " ").split(separator: " ").joined(separator: " ")
         }
         let host = try help("host")
-        for needle in ["--move-timeout <seconds>", "(default: 120.0)", "at most 86400", "block nobody", "loses on time",
+        for needle in ["--move-timeout <seconds>", "(default: 120.0)", "0.1 to 86400, more than --move-delay", "block nobody", "loses on time",
                        "told the host is busy (and retries until its --connect-timeout)"] {
             XCTAssertTrue(host.contains(needle), "host --help lacks \(needle):\n\(host)")
         }

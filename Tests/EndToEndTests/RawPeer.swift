@@ -32,6 +32,13 @@ final class RawPeer {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// A peer on a socket that `RawHost` accepted (a fake host's side of a connection).
+    init(acceptedSocket: Int32) {
+        fd = acceptedSocket
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     deinit { closeSocket() }
 
     /// Closes our end, as a well-behaved peer does after reading EOF.

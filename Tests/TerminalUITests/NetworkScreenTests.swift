@@ -69,7 +69,7 @@ final class NetworkScreenTests: XCTestCase {
         XCTAssertTrue(terminal.lastFrame.contains("Score: you 2"), terminal.lastFrame)
     }
 
-    func testNamesFromTheNetworkAreSanitized() throws {
+    func testNamesFromTheNetworkAreShownEscapedAndCut() throws {
         let evil = "ev\u{1b}[31mil\u{07}\u{9b}2J" + String(repeating: "長", count: 40)
         let terminal = FakeTerminal(script: hostScript([
             .network(.report(.connected(peerName: evil, address: "127.0.0.1:5000", role: .host))),
@@ -85,7 +85,7 @@ final class NetworkScreenTests: XCTestCase {
             }
         }
         let frame = terminal.lastFrame
-        XCTAssertTrue(frame.contains("ev[31mil2J"), frame)
+        XCTAssertTrue(frame.contains(#"ev\x1b[31mil\x07\x9b2J"#), frame)
         XCTAssertTrue(frame.contains("…"), "the long name was not cut:\n\(frame)")
         // Wide characters take two columns and the line still fits the window.
         for line in frame.split(separator: "\n") { XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 100) }
@@ -158,5 +158,42 @@ final class NetworkScreenTests: XCTestCase {
         let texts = joining.frames.map(\.text)
         XCTAssertTrue(texts.contains { $0.contains("You ran out of time.") }, texts.last ?? "")
         XCTAssertTrue(joining.lastFrame.contains("You ran out of time: the host allows"), joining.lastFrame)
+    }
+
+    /// A host's reject or error text, and a peer's reasons, are shown escaped: no escape sequence reaches the screen.
+    func testRejectAndErrorTextsFromThePeerAreShownEscaped() throws {
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}"
+        let shown = #"\x1b]0;pwned\x07\x1b[2J\u202e"#
+        let rejected = FakeTerminal(script: [
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.connectionState(.failed(.rejected(reason: "busy", text: hostile))))),
+        ])
+        try runApp(rejected)
+        XCTAssertTrue(rejected.lastFrame.contains("Could not join: rejected by the host (busy): " + shown), rejected.lastFrame)
+        let reported = FakeTerminal(script: hostScript([
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.matchOver(.peerReportedError(code: .malformedFrame, text: hostile),
+                                                 score: .init())))),
+        ]))
+        try runApp(reported)
+        XCTAssertTrue(reported.lastFrame.contains("bob reported an error: " + shown), reported.lastFrame)
+        for canvas in rejected.frames + reported.frames {
+            for row in canvas.cells {
+                for cell in row {
+                    XCTAssertFalse(cell.character.unicodeScalars.contains {
+                        DisplayText.isControl($0) || DisplayText.isBidiFormatting($0)
+                    }, "a control or bidi character reached the screen")
+                }
+            }
+        }
+    }
+
+    /// The runtime's warnings (a log file that failed) go to the status line, never over the screen.
+    func testANoticeIsShownInTheStatusLine() throws {
+        let warning = "Warning: cannot write the log file /dev/full (No space left on device); logging is off, the game goes on"
+        let terminal = FakeTerminal(size: TerminalSize(rows: 24, columns: 120), script: [.input(.notice(warning))])
+        try runApp(terminal)
+        let lines = terminal.lastFrame.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.last.map(String.init)?.trimmingCharacters(in: .whitespaces), warning, terminal.lastFrame)
     }
 }

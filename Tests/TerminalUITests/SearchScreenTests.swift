@@ -31,6 +31,18 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(network.browseHandles.first?.cancelled ?? false)
     }
 
+    /// A service name from the LAN is listed escaped, and joined as listed (the join turns the escapes back, as
+    /// `tictactoe join` does with a name `browse` printed).
+    func testHostileServiceNamesAreListedEscapedAndJoinedAsListed() throws {
+        let network = FakeNetwork()
+        let hostile = [GameListing(name: "evil\u{1B}]0;pwned\u{07}\u{202E}", compatible: true)]
+        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(hostile)), .key(.enter)])
+        try runApp(terminal, network: network)
+        let listed = terminal.frames.map(\.text).first { $0.contains("1 game(s) found") } ?? ""
+        XCTAssertTrue(listed.contains(#"evil\x1b]0;pwned\x07\u202e"#), listed)
+        XCTAssertEqual(network.joined.first?.address, #"evil\x1b]0;pwned\x07\u202e"#)
+    }
+
     func testIncompatibleGamesAreNotJoined() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(games)), .key(.down), .key(.enter)])

@@ -1,3 +1,4 @@
+import Foundation
 import GameProtocol
 import GameRules
 import TicTacToeApp
@@ -40,13 +41,38 @@ final class JSONLinesTests: XCTestCase {
             #"{"error":"peer unreachable: 127.0.0.1:9/connection refused","event":"state","state":"failed"}"#)
     }
 
-    func testConnectedKeepsNonASCIIAndSanitizesThePeerName() throws {
+    func testConnectedKeepsNonASCIIAndEscapesThePeerNameLosslessly() throws {
         try assertLine(
             .connected(peerName: "Zoë ☃ 😀", address: "[::1]:7420", role: .joiner),
             #"{"address":"[::1]:7420","event":"connected","peer":"Zoë ☃ 😀","role":"joiner"}"#)
         try assertLine(
             .connected(peerName: "evil\u{1B}[2Jname\u{202E}", address: "127.0.0.1:7420", role: .host),
-            #"{"address":"127.0.0.1:7420","event":"connected","peer":"evil[2Jname","role":"host"}"#)
+            #"{"address":"127.0.0.1:7420","event":"connected","peer":"evil\u001b[2Jname\u202e","role":"host"}"#)
+    }
+
+    /// JSONEncoder escapes only C0: DEL, the C1 controls and the bidi characters get their own pass, as `\u`
+    /// escapes that any JSON parser turns back into the very characters the peer sent.
+    func testPeerFieldEscapesC1AndBidiAsUnicodeEscapesAndDecodesBack() throws {
+        let name = "a\u{85}b\u{9B}2J\u{7F}c\u{202E}d\u{2066}e\u{200F}f\u{61C}"
+        let line = try JSONEvent.line(.connected(peerName: name, address: "127.0.0.1:7420", role: .host))
+        XCTAssertEqual(
+            line,
+            #"{"address":"127.0.0.1:7420","event":"connected","peer":"a\u0085b\u009b2J\u007fc\u202ed\u2066e\u200ff\u061c","role":"host"}"#)
+        XCTAssertFalse(line.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) })
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual((object["peer"] as? String).map { Array($0.unicodeScalars) }, Array(name.unicodeScalars))
+        struct Connected: Decodable { var peer: String }
+        let decoded = try JSONDecoder().decode(Connected.self, from: Data(line.utf8))
+        XCTAssertEqual(Array(decoded.peer.unicodeScalars), Array(name.unicodeScalars))
+    }
+
+    /// Every text field takes the same pass (here: a reject text quoted in an error, a Bonjour name).
+    func testEveryFieldGetsTheSamePass() throws {
+        try assertLine(
+            .error("rejected by the host (busy): \u{9B}31m\u{202E}", .rejected),
+            #"{"event":"error","exit":4,"message":"rejected by the host (busy): \u009b31m\u202e"}"#)
+        try assertLine(
+            .discovery(.advertised(name: "x\u{2067}y")), #"{"event":"advertised","name":"x\u2067y"}"#)
     }
 
     func testGameStartAndMove() throws {

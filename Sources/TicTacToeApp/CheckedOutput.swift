@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why an output stopped taking text: the stream's name and the error of write(2) (or of opening it).
+public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was written: "standard output", "the log file /path".
+    public var stream: String
+    /// The `errno` value (EPIPE, ENOSPC, EBADF, …).
+    public var code: Int32
+    /// What failed: "write" or "open".
+    public var operation: String
+
+    public init(stream: String, code: Int32, operation: String = "write") {
+        self.stream = stream
+        self.code = code
+        self.operation = operation
+    }
+
+    public var description: String {
+        "cannot \(operation) \(stream) (\(String(cString: strerror(code))))"
+    }
+}
+
+/// A file descriptor that text is written to with write(2), every result checked: the one way the app writes to
+/// standard output, standard error and its log file.
+///
+/// Foundation's `FileHandle.write` traps on EPIPE, ENOSPC or EBADF (a reader that went away, a full disk, a closed
+/// descriptor) and `print` ignores them; here a write that fails is an `OutputError`. The process ignores SIGPIPE
+/// (the executable's first act), so a closed pipe arrives as EPIPE. EINTR is retried, EAGAIN waits (poll) until the
+/// descriptor takes more, and a short write goes on with the rest. After the first failure the output is dead: later
+/// writes do nothing and fail at once with the same error, and the failure handlers are called once.
+public final class CheckedOutput: Sendable {
+    /// Standard output (`--json` events, transcripts, line-mode games).
+    public static let standardOutput = CheckedOutput(descriptor: STDOUT_FILENO, name: "standard output")
+    /// Standard error (problems, warnings).
+    public static let standardError = CheckedOutput(descriptor: STDERR_FILENO, name: "standard error")
+
+    private struct State {
+        var failure: OutputError?
+        var handlers: [@Sendable (OutputError) -> Void] = []
+    }
+
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// How the stream is named in errors.
+    public let name: String
+    /// Held for a whole write, so that text written from different tasks never interleaves.
+    private let state: Mutex<State>
+
+    /// Writes to `descriptor`; it is closed when this output goes away if `ownsDescriptor`.
+    public init(descriptor: Int32, name: String, ownsDescriptor: Bool = false) {
+        self.descriptor = descriptor
+        self.name = name
+        self.ownsDescriptor = ownsDescriptor
+        self.state = Mutex(State())
+    }
+
+    /// An output that could not be opened: every write fails with `error`, and handlers hear of it when they register.
+    public init(failed error: OutputError) {
+        self.descriptor = -1
+        self.name = error.stream
+        self.ownsDescriptor = false
+        self.state = Mutex(State(failure: error))
+    }
+
+    deinit {
+        if ownsDescriptor, descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The failure that ended this output, if any.
+    public var failure: OutputError? { state.withLock { $0.failure } }
+
+    /// Calls `handler` once when this output fails, on the thread whose write failed; at once if it already has.
+    public func onFailure(_ handler: @escaping @Sendable (OutputError) -> Void) {
+        let past = state.withLock { state -> OutputError? in
+            if let failure = state.failure { return failure }
+            state.handlers.append(handler)
+            return nil
+        }
+        if let past { handler(past) }
+    }
+
+    /// Writes all of `text`, or throws why it could not (then, and from then on, nothing more is written).
+    public func write(_ text: String) throws(OutputError) {
+        let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
+            if let failure = state.failure { return (failure, []) }
+            guard let code = Self.writeAll(Array(text.utf8), to: descriptor) else { return (nil, []) }
+            let error = OutputError(stream: name, code: code)
+            state.failure = error
+            defer { state.handlers = [] }
+            return (error, state.handlers)
+        }
+        guard let error else { return }
+        for handler in handlers { handler(error) }
+        throw error
+    }
+
+    /// Writes `text` and a newline; a failure is only remembered (`failure`, `onFailure`). Returns whether it was
+    /// written.
+    @discardableResult
+    public func writeLine(_ text: String) -> Bool {
+        do {
+            try write(text + "\n")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// write(2) until every byte is out; returns the errno that stopped it, or nil when all was written.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                // A non-blocking descriptor (inherited so) that is full: wait until it takes more.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, -1) < 0, errno != EINTR { return errno }
+            case let code:
+                return code
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+/// No output error crashes anything (the real binary): a reader that closes its pipe or a full disk ends the run
+/// with exit code 74 after the peer was told goodbye; a failing log file is one warning, and the game goes on.
+final class OutputFailureTests: XCTestCase {
+    private var processes: [TicTacToeProcess] = []
+    private var piped: [PipedProcess] = []
+
+    override func tearDown() {
+        for process in processes { process.terminate() }
+        for process in piped { process.terminate() }
+        processes = []
+        piped = []
+    }
+
+    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
+        processes.append(process)
+        return process
+    }
+
+    private func track(_ process: PipedProcess) -> PipedProcess {
+        piped.append(process)
+        return process
+    }
+
+    private func assertExit74(
+        _ process: PipedProcess, saying error: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let ended = process.waitForExit()
+        XCTAssertNotNil(ended, "still running", file: file, line: line)
+        XCTAssertNil(ended?.signal, "killed by signal \(ended?.signal ?? 0): \(process.standardError)", file: file, line: line)
+        XCTAssertEqual(ended?.code, 74, process.standardError, file: file, line: line)
+        XCTAssertTrue(process.standardError.contains("cannot write standard output (\(error))"), process.standardError,
+                      file: file, line: line)
+    }
+
+    /// `tictactoe host --json | head -n 2`: the host leaves its match with a bye (the joiner sees it leave, not a
+    /// reset) and exits 74 instead of dying of SIGILL.
+    func testHostWhoseReaderLeavesAfterTwoLinesSaysByeAndExits74() throws {
+        let host = track(try PipedProcess(
+            ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0", "--json", "--games", "5"],
+            output: .pipe))
+        let lines = host.readLines(2)
+        XCTAssertEqual(lines.count, 2, host.standardError)
+        let listening = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any], "\(lines)")
+        let port = try XCTUnwrap(listening["port"] as? Int, "\(lines)")
+        host.closeOutput()  // as `head -n 2` does
+        let joiner = track(try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--move-delay", "0.1"]))
+        XCTAssertEqual(joiner.waitForExit(), 3, joiner.standardError)
+        let over = try XCTUnwrap(joiner.events(named: "match-over").last, joiner.output.joined(separator: "\n"))
+        XCTAssertEqual(over["end"] as? String, "peer-left")
+        XCTAssertEqual(over["detail"] as? String, "the opponent left (shutdown)", "a bye, not a closed connection")
+        assertExit74(host, saying: "Broken pipe")
+    }
+
+    /// The same for a joiner: its host hears it leave with a bye and goes on serving.
+    func testJoinerWhoseReaderLeavesSaysByeAndExits74() throws {
+        let (host, port) = try startHost(["--games", "5", "--matches", "1"])
+        _ = track(host)
+        let joiner = track(try PipedProcess(
+            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--move-delay", "0.2"], output: .pipe))
+        // Its reader leaves once the first game has started, so that the joiner is in the middle of its match.
+        XCTAssertTrue(joiner.readLines(until: #""game-start""#).last?.contains("game-start") ?? false, joiner.standardError)
+        joiner.closeOutput()
+        assertExit74(joiner, saying: "Broken pipe")
+        let over = try XCTUnwrap(host.waitForEvent("match-over"), host.standardError)
+        XCTAssertEqual(over["end"] as? String, "peer-left")
+        XCTAssertEqual(over["detail"] as? String, "the opponent left (shutdown)")
+        XCTAssertTrue(host.waitForEventCount("listening", 2), "the host keeps serving")
+    }
+
+    /// A line-mode game against the computer (`play --plain`) whose reader went away ends at its next prompt.
+    func testLineModeGameWhoseReaderLeavesExits74() throws {
+        let game = track(try PipedProcess(["play", "--plain", "--first", "you", "--seed", "3"], output: .pipe))
+        XCTAssertEqual(game.readLines(2).count, 2, game.standardError)
+        game.closeOutput()
+        game.send("5\n")  // the move's board goes nowhere; the next prompt cannot be shown: the game ends
+        assertExit74(game, saying: "Broken pipe")
+    }
+
+    func testStandardOutputOnAFullDiskExits74() throws {
+        let host = track(try PipedProcess(
+            ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0", "--json"],
+            output: .file("/dev/full")))
+        assertExit74(host, saying: "No space left on device")
+        let game = track(try PipedProcess(["play", "--plain"], output: .file("/dev/full")))
+        assertExit74(game, saying: "No space left on device")
+        let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let status = track(try PipedProcess(
+            ["privacy", "status", "--json"], output: .file("/dev/full"), environment: ["TICTACTOE_CONFIG_DIR": config]))
+        assertExit74(status, saying: "No space left on device")
+        let (realHost, port) = try startHost(["--games", "3"])
+        _ = track(realHost)
+        let joiner = track(try PipedProcess(["join", "127.0.0.1:\(port)", "--headless"], output: .file("/dev/full")))
+        assertExit74(joiner, saying: "No space left on device")
+    }
+
+    /// The debug log on a full disk, or on a path that cannot be opened: one warning on stderr, and the match is
+    /// played to its end as if nothing happened.
+    func testAFailingLogFileIsOneWarningAndTheMatchCompletes() throws {
+        for logFile in ["/dev/full", "/proc/tictactoe-no-such-dir/tictactoe.log"] {
+            let (host, port) = try startHost(["--games", "3", "--log-file", logFile])
+            _ = track(host)
+            let joiner = track(try TicTacToeProcess(
+                ["join", "127.0.0.1:\(port)", "--headless", "--json", "--log-file", logFile]))
+            XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
+            XCTAssertEqual(host.waitForExit(), 0, host.standardError)
+            for side in [host, joiner] {
+                XCTAssertEqual(side.events(named: "summary").last?["games"] as? Int, 3, side.standardError)
+                let warnings = side.standardError.components(separatedBy: "warning: cannot ").count - 1
+                XCTAssertEqual(warnings, 1, "\(logFile): \(side.standardError)")
+                XCTAssertTrue(side.standardError.contains("the log file \(logFile)"), side.standardError)
+                XCTAssertTrue(side.standardError.contains("logging is off, the game goes on"), side.standardError)
+            }
+        }
+    }
+}
