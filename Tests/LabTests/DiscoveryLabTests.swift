@@ -143,11 +143,12 @@ final class DiscoveryLabTests: LabTestCase {
     }
 
     func testTextListingIsSafeForTheTerminal() throws {
-        // The text listing is for people: names made safe for the terminal, one per line.
+        // The text listing is for people: names shown escaped (ESC as \x1b), one per line, so that nothing acts on
+        // the terminal and `join NAME` takes the name exactly as printed.
         _ = try publish(on: "host-a", name: "Esc\u{1B}[31mape")
         let text = try tictactoe(on: "host-b", ["browse", "--timeout", "3"])
         XCTAssertEqual(text.waitForExit(), 0)
         XCTAssertFalse(text.output.joined().contains("\u{1B}"), "an escape sequence reached the terminal")
-        XCTAssertTrue(text.output.contains("Esc[31mape"), "\(text.output)")
+        XCTAssertTrue(text.output.contains(#"Esc\x1b[31mape"#), "\(text.output)")
     }
 }
