@@ -89,27 +89,45 @@ public final class DecisionStore: Sendable {
 
     /// The remembered decision, or nil when there is none (no file, or a corrupt, oversized or unknown one: logged).
     public func decision() -> LocalNetworkDecision? {
+        if case .decision(let decision) = inspect() { return decision }
+        return nil
+    }
+
+    /// What the decision file holds (`privacy status` tells these apart); a file that gives no decision is logged.
+    public enum FileVerdict: Sendable, Hashable {
+        /// No file: not determined.
+        case missing
+        case decision(LocalNetworkDecision)
+        /// Unreadable, too large, or corrupt: not determined (`privacy reset` removes it).
+        case unusable
+        /// A format version this tictactoe does not know (the version as found): not determined, kept until the
+        /// user decides.
+        case unknownVersion(String)
+    }
+
+    /// Reads the decision file and says what it holds (warning once about a file that gives no decision).
+    public func inspect() -> FileVerdict {
         let data: Data
         switch readDecisionFile() {
         case .missing:
-            return nil
+            return .missing
         case .unreadable(let why):
             warnOnce("cannot read the local network decision \(decisionPath) (\(why)): treating it as not determined")
-            return nil
+            return .unusable
         case .tooLarge(let size):
             warnOnce(
                 "the local network decision \(decisionPath) is too large (\(size.map { "\($0) bytes" } ?? "it grew")"
                     + "; at most \(Self.maximumFileSize) bytes are read): treating it as not determined "
                     + "(`tictactoe privacy reset` removes it)"
             )
-            return nil
+            return .unusable
         case .contents(let contents):
             data = contents
         }
         switch Self.parse(data) {
         case .success(let decision):
             lastWarning.withLock { $0 = nil }
-            return decision
+            return .decision(decision)
         case .failure(.unknownVersion(let version)):
             warnOnce(
                 "the local network decision \(decisionPath) has format version \(version), which this tictactoe does "
@@ -118,13 +136,13 @@ public final class DecisionStore: Sendable {
                     + "Settings › Privacy › Local Network, or `tictactoe privacy grant`, `deny` or `reset` "
                     + "replace it"
             )
-            return nil
+            return .unknownVersion(version)
         case .failure(let problem):
             warnOnce(
                 "the local network decision \(decisionPath) is \(problem.text): treating it as not determined "
                     + "(`tictactoe privacy reset` removes it)"
             )
-            return nil
+            return .unusable
         }
     }
 

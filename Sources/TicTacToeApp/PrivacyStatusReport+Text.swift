@@ -28,6 +28,11 @@ extension PrivacyStatusReport {
             row(
                 "decision file",
                 "\(decisionFile) (corrupt: treated as not determined; `tictactoe privacy reset` removes it)")
+        case .unknownVersion:
+            row(
+                "decision file",
+                "\(decisionFile) (a format version this tictactoe does not know: treated as not determined, and kept "
+                    + "until you decide)")
         case .valid: row("decision file", decisionFile)
         }
         row("log file", logFile)

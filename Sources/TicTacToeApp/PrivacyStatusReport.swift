@@ -5,9 +5,11 @@ import LocalNetworkPrivacy
 /// none) and the log file. Read once (`read(store:manifest:logFile:)`), then printed as text (`text`) or as one JSON
 /// object (`json`, README and `privacy status --help`: every key always present, null when not known).
 public struct PrivacyStatusReport: Sendable, Hashable {
-    /// The decision file: absent, a valid decision, or present but unusable (treated as not determined).
+    /// The decision file: absent, a valid decision, present but unusable, or in a format version this tictactoe
+    /// does not know (both treated as not determined; the last is kept until the user decides).
     public enum DecisionFileStatus: String, Sendable, Hashable, Encodable {
         case none, valid, corrupt
+        case unknownVersion = "unknown-version"
     }
 
     /// The manifest as read, or the error that says why there is none.
@@ -44,14 +46,19 @@ public struct PrivacyStatusReport: Sendable, Hashable {
         self.logFile = logFile
     }
 
-    /// Reads the decision from `store` (a file that exists but gives no decision is `corrupt`) and takes the
-    /// manifest as located (`AppManifest.locate`).
+    /// Reads the decision from `store` (a file that exists but gives no decision is `corrupt`, or `unknown-version`)
+    /// and takes the manifest as located (`AppManifest.locate`).
     public static func read(
         store: DecisionStore, manifest: Result<AppManifest, any Error>, logFile: String
     ) -> PrivacyStatusReport {
-        let decision = store.decision()
-        let fileExists = FileManager.default.fileExists(atPath: store.decisionPath)
-        let status: DecisionFileStatus = decision != nil ? .valid : (fileExists ? .corrupt : .none)
+        let decision: LocalNetworkDecision?
+        let status: DecisionFileStatus
+        switch store.inspect() {
+        case .missing: (decision, status) = (nil, .none)
+        case .decision(let found): (decision, status) = (found, .valid)
+        case .unusable: (decision, status) = (nil, .corrupt)
+        case .unknownVersion: (decision, status) = (nil, .unknownVersion)
+        }
         let manifestStatus: Manifest
         switch manifest {
         case .success(let loaded): manifestStatus = .loaded(loaded)

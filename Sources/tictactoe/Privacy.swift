@@ -100,7 +100,7 @@ struct PrivacyStatus: ParsableCommand {
             Prints the state (allowed, denied, or not determined: never asked, or reset), the manifest's path, \
             display name, usage description and declared Bonjour services, the decision file and the log file. \
             With --json, one object with the keys: state, decided_at, decided_by, decision_file, \
-            decision_file_status (none, valid, corrupt), manifest_path, manifest_error, display_name, \
+            decision_file_status (none, valid, corrupt, unknown-version), manifest_path, manifest_error, display_name, \
             usage_description, usage_description_missing, prompt_title, prompt_message, bonjour_services, log_file \
             (null when not known).
             """

@@ -121,6 +121,9 @@ final class PrivacyCommandTests: XCTestCase {
         try original.write(to: URL(fileURLWithPath: path))
         let object = try status(directory)
         XCTAssertEqual(object["state"] as? String, "not-determined")
+        XCTAssertEqual(object["decision_file_status"] as? String, "unknown-version", "not called corrupt: \(object)")
+        let text = try runTicTacToe(["privacy", "status"], configDirectory: directory)
+        XCTAssertTrue(text.output.contains("a format version this tictactoe does not know"), text.output)
         // A join that needs the local network, without a terminal: it waits (no prompt), then gives up. It is only
         // evaluated by the gate: nothing is sent to 198.18.0.1.
         let join = try runTicTacToe(
