@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -136,25 +137,11 @@ final class SocketAttack: @unchecked Sendable {
 
     /// A connected socket to the host, or -1.
     private func connectSocket() -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else {
-            count { $0.failedConnects += 1 }
-            return -1
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(fd)
+        guard let fd = try? connectToLoopback(port: port) else {
             count { $0.failedConnects += 1 }
             return -1
         }
         return fd
     }
+
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,22 +10,7 @@ final class IdleSocket: @unchecked Sendable {
     private var fd: Int32
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw IdleSocketError(call: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw IdleSocketError(call: "connect", code: code)
-        }
+        fd = try connectToLoopback(port: port)
     }
 
     deinit { closeNow() }
@@ -37,7 +23,7 @@ final class IdleSocket: @unchecked Sendable {
     /// Sends `bytes` (a byte of a hello, say).
     func send(_ bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw IdleSocketError(call: "send", code: errno) }
+        guard sent == bytes.count else { throw SocketCallError(call: "send", code: errno) }
     }
 
     /// Whether the host has closed the connection (EOF or reset), discarding what it sent before; waits at most
@@ -54,9 +40,4 @@ final class IdleSocket: @unchecked Sendable {
             if n < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
         }
     }
-}
-
-struct IdleSocketError: Error {
-    var call: String
-    var code: Int32
 }
