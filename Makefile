@@ -21,10 +21,11 @@ AUTO    ?=
 BIN      = .build/debug/tictactoe
 SECONDS ?= 60
 
-# Build: ncursesw and Avahi's dns_sd compatibility library (system library targets), pkg-config to find them.
+# Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
+# them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
 # strace (what a process sends before permission).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -30,6 +30,8 @@ let package = Package(
         .library(name: "GameWireFuzzing", targets: ["GameWireFuzzing"]),
     ],
     dependencies: [
+        // HKDF for GamePairing: the 4.x line (on Linux it needs FoundationEssentials only, not all of Foundation).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -47,6 +49,20 @@ let package = Package(
             pkgConfig: "avahi-compat-libdns_sd",
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
+        // Pairing (issue 12): libsodium for ristretto255, SHA-512 and the CSPRNG; only GamePairing imports CSodium.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        // CPace (draft-irtf-cfrg-cpace-21, ristretto255 + SHA-512), the TLS PSK derived from its key (HKDF), the
+        // wire text of the PSK hint and identity, and the private-game code. No NIO, no I/O.
+        .target(
+            name: "GamePairing",
+            dependencies: [
+                "CSodium",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
@@ -156,6 +172,7 @@ let package = Package(
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
         .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+        .testTarget(name: "GamePairingTests", dependencies: ["GamePairing"]),
         .testTarget(
             name: "GameProtocolTests",
             dependencies: [
