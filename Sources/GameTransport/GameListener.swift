@@ -38,6 +38,8 @@ public final class GameListener: Sendable {
     public let hostName: String
     /// How many connections may wait for their hello at once; one more closes the oldest.
     public let maximumPendingHandshakes: Int
+    /// Plaintext (protocol 1) unless told otherwise.
+    public let security: HostSecurity
     private let timeouts: ConnectionTimeouts
     private let group: EventLoopGroup
     private let logger: Logger
@@ -60,10 +62,12 @@ public final class GameListener: Sendable {
         hostName: String,
         timeouts: ConnectionTimeouts = .default,
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
+        security: HostSecurity = .plaintext,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
         self.capability = capability
+        self.security = security
         self.port = port
         self.hostName = hostName
         self.timeouts = timeouts
@@ -159,6 +163,7 @@ public final class GameListener: Sendable {
 
     private func bind(host: String, dualStack: Bool) async throws -> ServerChannel {
         let timeouts = self.timeouts
+        let security = self.security.pipelineSecurity
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Room for a burst of connections (an attacker's included) while they are accepted.
@@ -171,7 +176,7 @@ public final class GameListener: Sendable {
         return try await bootstrap.bind(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 let stats = ConnectionStats()
-                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats), stats)
+                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security), stats)
             }
         }
     }
@@ -233,6 +238,9 @@ public final class GameListener: Sendable {
                 } catch {
                     first = nil
                     failure = "\(error)"
+                    if let error = error as? SecureChannelError, case .tlsPSK(let host) = security {
+                        host.onFailure(remote, error)
+                    }
                 }
                 let (wasWaiting, stopped) = finishHandshake(ticket)
                 if let failure {
