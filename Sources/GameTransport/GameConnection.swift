@@ -16,6 +16,10 @@ import NIOPosix
 /// and the `PeerLink` goes to the match code. A host that answers `reject(busy)` (it is playing someone else) is
 /// asked again the same way, in `waiting(.hostBusy)`, until the connect timeout; then the connection fails as
 /// rejected (busy).
+///
+/// With `Configuration.security` `.tlsPSK`, protocol 2: TLS 1.2 PSK from the first byte, the hello/accept handshake
+/// inside it. Its own failures (a key mismatch, a v1 host, the exchange refusing) end `run` with the
+/// `SecureChannelError` itself; the state reports them as `failed` with the nearest `ConnectionError`.
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).

@@ -15,6 +15,11 @@ import NIOPosix
 /// wait for their hello at once; one more closes the oldest of them (a real joiner sends its hello at once, so idle
 /// sockets cannot crowd it out, and a thousand of them cannot use up the host's file descriptors).
 ///
+/// With `security: .tlsPSK`, protocol 2: every connection is TLS 1.2 PSK from its first byte, its key from a fresh
+/// `PSKHostExchange`, and the hello/accept handshake runs inside TLS; a plaintext v1 hello is answered with a
+/// plaintext `reject(version)`. A failed secure handshake is a `handshakeFailed` event with the
+/// `SecureChannelError`'s text (and goes to `SecureHost.onFailure`); the listener goes on serving.
+///
 /// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
 /// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
 public final class GameListener: Sendable {
@@ -232,19 +237,21 @@ public final class GameListener: Sendable {
                 )
                 let first: GameMessage?
                 let failure: String?
+                var secureFailure: SecureChannelError?
                 do {
                     first = try await link.next()
                     failure = first == nil ? "closed before hello" : nil
                 } catch {
                     first = nil
                     failure = "\(error)"
-                    if let error = error as? SecureChannelError, case .tlsPSK(let host) = security {
-                        host.onFailure(remote, error)
-                    }
+                    secureFailure = error as? SecureChannelError
                 }
                 let (wasWaiting, stopped) = finishHandshake(ticket)
                 if let failure {
                     if stopped { return .noMatch }  // closed by stop(): not the peer's doing
+                    if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
+                        host.onFailure(remote, secureFailure)
+                    }
                     let why = wasWaiting
                         ? failure
                         : "closed before its hello: \(capacity) newer connections were waiting for their handshake"

@@ -83,6 +83,9 @@ final class SecureTransportTests: XCTestCase {
         XCTAssertNotEqual(hints[0], hints[1], "each connection has its own hint")
         XCTAssertEqual(joinerHints, [[hints[0]], [hints[1]]], "each joiner saw its connection's hint")
         XCTAssertEqual(host.identities.all, hints.map(TestJoinerExchange.identity(forHint:)))
+        // Making the exchange, and both PSK callbacks, run on the connections' event loops.
+        XCTAssertFalse(exchangeCallsOffTheEventLoop.all.isEmpty)
+        XCTAssertFalse(exchangeCallsOffTheEventLoop.all.contains(true))
         await listener.stop()
     }
 
@@ -174,6 +177,79 @@ final class SecureTransportTests: XCTestCase {
             return XCTFail("\(host.failures.all)")
         }
         XCTAssertTrue(why.contains("identity 'someone-else' does not answer hint"), why)
+        await listener.stop()
+    }
+
+    func testASecondSecureJoinerHearsBusyInsideTLSThenGetsIn() async throws {
+        let host = TestSecureHost(code: "246810")
+        let release = Flag()
+        let matches = Recorder<String>()
+        let listener = try await RunningListener(hostName: "Host", security: host.security) { link in
+            matches.append(link.peerName)
+            _ = await readUntilClosed(&link)
+            return .keepListening
+        }
+        let first = secureConnection(listener.endpoint, name: "First", code: "246810")
+        let firstRun = Task {
+            try await first.run { _ in _ = await eventually(timeout: 30) { release.isSet } }
+        }
+        await assertEventually("first joiner: \(first.state)") { first.state == .ready(peerName: "Host") }
+
+        // The second hears reject(busy) (inside TLS), waits on a clock this test advances, and asks again.
+        let clock = ManualClock()
+        let states = Recorder<ConnectionState>()
+        let second = GameConnection(
+            to: listener.endpoint, localName: "Second",
+            configuration: .init(
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: clock,
+                security: testJoinerSecurity(code: "246810")),
+            onStateChange: { states.append($0) })
+        let secondRun = Task { try await second.run { link in link.stats.secureSession } }
+        await assertEventually("busy: \(second.state)") { clock.sleeping == 1 }
+        guard case .waiting(.hostBusy(let text, _)) = second.state else { return XCTFail("\(second.state)") }
+        XCTAssertEqual(text, "Host is already playing a game; try again later")
+
+        release.set()
+        _ = try await within(20, "the first match") { try await firstRun.value }
+        // Free again: the next attempt gets in (a moment's busy is possible while the first ends).
+        while !second.state.isFinal, second.state != .ready(peerName: "Host") {
+            await assertEventually { clock.sleeping == 1 || second.state.isFinal || second.state == .ready(peerName: "Host") }
+            if clock.sleeping == 1 { clock.advance(by: .seconds(2)) }
+        }
+        let session = try await within(20, "the second match") { try await secondRun.value }
+        XCTAssertEqual(session, expectedSession)
+        await assertEventually { matches.all == ["First", "Second"] }
+        XCTAssertEqual(host.failures.all, [])
+        await listener.stop()
+    }
+
+    func testAPeerThatVanishesWithoutCloseNotifyEndsTheStreamAsInPlaintext() async throws {
+        let host = TestSecureHost(code: "135790")
+        let hostEnd = Recorder<String>()
+        let listener = try await RunningListener(security: host.security) { link in
+            try? await link.send(.bye(.seriesOver))
+            let error = await readUntilClosed(&link)
+            hostEnd.append(error.map { "\($0)" } ?? "end of stream")
+            return .keepListening
+        }
+        let relay = try await RecordingRelay(to: listener.port)
+        let connection = secureConnection(Endpoint(host: loopback, port: relay.port), name: "Vanisher", code: "135790")
+        let joinerEnd = try await within(20, "the cut connection") {
+            try await connection.run { link -> String in
+                let first = try await link.next()
+                XCTAssertEqual(first, .bye(.seriesOver))
+                relay.cut()  // TCP closes on both sides; no TLS close_notify crosses
+                do {
+                    return try await link.next().map { "\($0)" } ?? "end of stream"
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        XCTAssertEqual(joinerEnd, "end of stream")
+        await assertEventually { !hostEnd.all.isEmpty }
+        XCTAssertEqual(hostEnd.all, ["end of stream"])
+        await relay.stop()
         await listener.stop()
     }
 
@@ -411,19 +487,22 @@ final class RecordingRelay: @unchecked Sendable {
 
     private let toHost = Recorder<ByteBuffer>()
     private let toJoiner = Recorder<ByteBuffer>()
+    private let relayed = Recorder<Channel>()
     private let done = Flag()
     private let channel: Channel
     var port: Int { channel.localAddress!.port! }
 
     init(to targetPort: Int) async throws {
-        let (toHost, toJoiner, done) = (self.toHost, self.toJoiner, self.done)
+        let (toHost, toJoiner, done, relayed) = (self.toHost, self.toJoiner, self.done, self.relayed)
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { joinerSide in
                 ClientBootstrap(group: joinerSide.eventLoop)
                     .connect(host: loopback, port: targetPort)
                     .flatMap { hostSide in
-                        joinerSide.eventLoop.makeCompletedFuture {
+                        relayed.append(joinerSide)
+                        relayed.append(hostSide)
+                        return joinerSide.eventLoop.makeCompletedFuture {
                             try joinerSide.pipeline.syncOperations.addHandler(
                                 Forward(partner: hostSide, seen: toHost, done: done))
                             try hostSide.pipeline.syncOperations.addHandler(
@@ -440,7 +519,13 @@ final class RecordingRelay: @unchecked Sendable {
     var bytesToHost: [UInt8] { toHost.all.flatMap { Array($0.readableBytesView) } }
     var bytesToJoiner: [UInt8] { toJoiner.all.flatMap { Array($0.readableBytesView) } }
 
+    /// Closes both TCP connections at once, as if the network or a peer's process went away.
+    func cut() {
+        for channel in relayed.all { channel.close(promise: nil) }
+    }
+
     func stop() async {
+        cut()
         try? await channel.close()
     }
 }

@@ -1,4 +1,5 @@
 import GameTransport
+import NIOPosix
 import TicTacToeTestSupport
 
 // TEST-ONLY stand-ins for the PAKE behind the TLS-PSK seam. The "key" is the code's text with a prefix: anyone who
@@ -8,6 +9,9 @@ import TicTacToeTestSupport
 func testOnlyKey(code: String) -> [UInt8] {
     Array("test-only-psk:\(code)".utf8)
 }
+
+/// For each PSK callback so far: whether it ran off an event loop (NIOSSL says they run on it).
+let exchangeCallsOffTheEventLoop = Recorder<Bool>()
 
 /// A host exchange for one connection: a fresh random hint, and the code's key for an identity built from that hint
 /// (so the test sees the hint travel to the joiner and the identity come back).
@@ -27,6 +31,7 @@ struct TestHostExchange: PSKHostExchange {
 
     func key(forIdentity identity: String) throws -> [UInt8] {
         seen?.append(identity)
+        exchangeCallsOffTheEventLoop.append(MultiThreadedEventLoopGroup.currentEventLoop == nil)
         guard identity == TestJoinerExchange.identity(forHint: sessionHint) else {
             throw TestExchangeError(text: "identity '\(identity)' does not answer hint '\(sessionHint)'")
         }
@@ -48,6 +53,7 @@ struct TestJoinerExchange: PSKJoinerExchange {
 
     func identityAndKey(forHint hint: String) throws -> (identity: String, key: [UInt8]) {
         seenHints?.append(hint)
+        exchangeCallsOffTheEventLoop.append(MultiThreadedEventLoopGroup.currentEventLoop == nil)
         return (Self.identity(forHint: hint), testOnlyKey(code: code))
     }
 }
@@ -80,6 +86,7 @@ final class TestSecureHost: Sendable {
         .tlsPSK(
             SecureHost(
                 makeExchange: { [self] in
+                    exchangeCallsOffTheEventLoop.append(MultiThreadedEventLoopGroup.currentEventLoop == nil)
                     let exchange = TestHostExchange(code: code, seen: identities)
                     hints.append(exchange.sessionHint)
                     return exchange
