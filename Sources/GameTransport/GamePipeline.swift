@@ -44,8 +44,10 @@ extension Channel {
         let operations = self.pipeline.syncOperations
         switch security {
         case .plaintext: break
-        case .host(let host): try operations.addHostSecurityHandlers(host, stats: stats, linger: timeouts.linger)
-        case .joiner(let joiner): try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: timeouts.linger)
+        case .host(let host):
+            try operations.addHostSecurityHandlers(host, stats: stats, linger: timeouts.linger)
+        case .joiner(let joiner):
+            try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: timeouts.linger)
         }
         try operations.addHandler(ByteToMessageHandler(GameMessageDecoder(maximumFrameLength: maximumFrameLength)))
         try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))

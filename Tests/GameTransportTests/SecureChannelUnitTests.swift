@@ -17,10 +17,10 @@ final class SecureChannelUnitTests: XCTestCase {
         XCTAssertEqual(PSKTLS.configuredCipherSuites(), [PSKTLS.cipherSuiteValue])
         XCTAssertEqual(PSKTLS.cipherSuiteValue, 0xCCAC)
         let record = PSKHandshakeRecord()
-        XCTAssertNoThrow(
-            try PSKTLS.serverHandler(exchange: TestHostExchange(code: "1"), record: record, shutdownTimeout: .seconds(1)))
-        XCTAssertNoThrow(
-            try PSKTLS.clientHandler(exchange: TestJoinerExchange(code: "1"), record: record, shutdownTimeout: .seconds(1)))
+        let host = TestHostExchange(code: "1")
+        let joiner = TestJoinerExchange(code: "1")
+        XCTAssertNoThrow(try PSKTLS.serverHandler(exchange: host, record: record, shutdownTimeout: .seconds(1)))
+        XCTAssertNoThrow(try PSKTLS.clientHandler(exchange: joiner, record: record, shutdownTimeout: .seconds(1)))
         let configuration = PSKTLS.baseConfiguration(shutdownTimeout: .seconds(1))
         XCTAssertEqual(configuration.minimumTLSVersion, .tlsv12)
         XCTAssertEqual(configuration.maximumTLSVersion, .tlsv12)
@@ -51,7 +51,8 @@ final class SecureChannelUnitTests: XCTestCase {
         XCTAssertEqual(PSKText.problem(with: "é"), "it holds the byte 0xc3, not printable ASCII")
         XCTAssertNil(PSKText.problem(withKey: Array(repeating: 7, count: 256)))
         XCTAssertEqual(PSKText.problem(withKey: []), "the key is empty")
-        XCTAssertEqual(PSKText.problem(withKey: Array(repeating: 7, count: 257)), "the key has 257 bytes, more than 256")
+        XCTAssertEqual(
+            PSKText.problem(withKey: Array(repeating: 7, count: 257)), "the key has 257 bytes, more than 256")
     }
 
     // MARK: Reading handshake failures

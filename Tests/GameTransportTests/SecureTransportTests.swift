@@ -115,7 +115,8 @@ final class SecureTransportTests: XCTestCase {
             await assertEventually("the host's failure \(attempt)") { host.failures.all.count == attempt }
         }
         XCTAssertEqual(host.failures.all, [.keyMismatch, .keyMismatch])
-        XCTAssertEqual(listener.handshakeFailures, Array(repeating: SecureChannelError.keyMismatch.description, count: 2))
+        XCTAssertEqual(
+            listener.handshakeFailures, Array(repeating: SecureChannelError.keyMismatch.description, count: 2))
 
         // The right key still gets in.
         let connection = secureConnection(listener.endpoint, name: "Friend", code: "222222")
@@ -213,7 +214,9 @@ final class SecureTransportTests: XCTestCase {
         _ = try await within(20, "the first match") { try await firstRun.value }
         // Free again: the next attempt gets in (a moment's busy is possible while the first ends).
         while !second.state.isFinal, second.state != .ready(peerName: "Host") {
-            await assertEventually { clock.sleeping == 1 || second.state.isFinal || second.state == .ready(peerName: "Host") }
+            await assertEventually {
+                clock.sleeping == 1 || second.state.isFinal || second.state == .ready(peerName: "Host")
+            }
             if clock.sleeping == 1 { clock.advance(by: .seconds(2)) }
         }
         let session = try await within(20, "the second match") { try await secondRun.value }
@@ -266,7 +269,8 @@ final class SecureTransportTests: XCTestCase {
             try await client.send(bytes: frame(.hello(version: 1, name: "Old")))
             return try await client.readToEnd()
         }
-        XCTAssertEqual(frames, [.reject(reason: .version, text: "this host needs protocol 2 (encrypted); update tictactoe")])
+        let refusal = "this host needs protocol 2 (encrypted); update tictactoe"
+        XCTAssertEqual(frames, [.reject(reason: .version, text: refusal)])
 
         // The real v1 joiner code.
         let connection = GameConnection(
@@ -276,13 +280,12 @@ final class SecureTransportTests: XCTestCase {
             _ = try await within(20, "the v1 joiner") { try await connection.run { _ in XCTFail("joined") } }
             XCTFail("no error")
         } catch {
-            XCTAssertEqual(
-                error as? ConnectionError,
-                .rejected(reason: "version", text: "this host needs protocol 2 (encrypted); update tictactoe"))
+            XCTAssertEqual(error as? ConnectionError, .rejected(reason: "version", text: refusal))
         }
         await assertEventually { host.failures.all.count == 2 }
         XCTAssertEqual(host.failures.all, [.plaintextJoiner, .plaintextJoiner])
-        XCTAssertEqual(listener.handshakeFailures, Array(repeating: SecureChannelError.plaintextJoiner.description, count: 2))
+        XCTAssertEqual(
+            listener.handshakeFailures, Array(repeating: SecureChannelError.plaintextJoiner.description, count: 2))
         XCTAssertEqual(host.hints.all.count, 2, "each connection had its exchange, unused")
         XCTAssertEqual(host.identities.all, [])
         await listener.stop()
@@ -304,7 +307,8 @@ final class SecureTransportTests: XCTestCase {
         XCTAssertEqual(
             SecureChannelError.plaintextHost.description,
             "the host speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted)")
-        XCTAssertEqual(states.all.last, .failed(.rejected(reason: "version", text: SecureChannelError.plaintextHost.description)))
+        XCTAssertEqual(
+            states.all.last, .failed(.rejected(reason: "version", text: SecureChannelError.plaintextHost.description)))
         // The v1 host saw a frame length it refuses (the TLS record header) and goes on.
         await assertEventually { listener.handshakeFailures.count == 1 }
         await listener.stop()
@@ -426,7 +430,8 @@ final class SecureTransportTests: XCTestCase {
                     exchange: TestJoinerExchange(code: "1"), record: record, shutdownTimeout: .seconds(1))
             }
         }
-        print("NIOSSLContext + handler per connection: server \(serverTime / contexts), client \(clientTime / contexts)")
+        print("NIOSSLContext + handler per connection: server \(serverTime / contexts), "
+              + "client \(clientTime / contexts)")
 
         let host = TestSecureHost(code: "555555")
         let secure = try await RunningListener(security: host.security) { link in
@@ -439,7 +444,8 @@ final class SecureTransportTests: XCTestCase {
         }
         let joins = 20
         for (label, listener, security) in [
-            ("plaintext v1", plain, JoinerSecurity.plaintext), ("TLS-PSK v2", secure, testJoinerSecurity(code: "555555")),
+            ("plaintext v1", plain, JoinerSecurity.plaintext),
+            ("TLS-PSK v2", secure, testJoinerSecurity(code: "555555")),
         ] {
             var total = Duration.zero
             for _ in 0..<joins {
