@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // TLS 1.2 PSK for encrypted games (protocol 2); only GameTransport imports NIOSSL.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
     ],
     targets: [
         // System libraries: exactly one module imports each (CursesTerminal, Bonjour).
@@ -97,7 +99,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states; both take the gate's
-        // capabilities (a ListenCapability; a ConnectCapability per resolved address).
+        // capabilities (a ListenCapability; a ConnectCapability per resolved address). TLS 1.2 PSK for protocol 2:
+        // the only importer of NIOSSL.
         .target(
             name: "GameTransport",
             dependencies: [
@@ -107,6 +110,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,

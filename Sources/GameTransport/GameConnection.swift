@@ -16,6 +16,10 @@ import NIOPosix
 /// and the `PeerLink` goes to the match code. A host that answers `reject(busy)` (it is playing someone else) is
 /// asked again the same way, in `waiting(.hostBusy)`, until the connect timeout; then the connection fails as
 /// rejected (busy).
+///
+/// With `Configuration.security` `.tlsPSK`, protocol 2: TLS 1.2 PSK from the first byte, the hello/accept handshake
+/// inside it. Its own failures (a key mismatch, a v1 host, the exchange refusing) end `run` with the
+/// `SecureChannelError` itself; the state reports them as `failed` with the nearest `ConnectionError`.
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
@@ -23,13 +27,16 @@ public final class GameConnection: Sendable {
         public var timeouts: ConnectionTimeouts = .default
         /// Measures the connect timeout and the waits between attempts (tests pass a clock they advance).
         public var clock: any Clock<Duration>
+        /// Plaintext (protocol 1) unless told otherwise.
+        public var security: JoinerSecurity
         public init(
             connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default,
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext
         ) {
             self.connectTimeout = connectTimeout
             self.timeouts = timeouts
             self.clock = clock
+            self.security = security
         }
     }
 
@@ -247,6 +254,7 @@ public final class GameConnection: Sendable {
         _ cleared: [ConnectCapability], timeout remaining: TimeAmount
     ) async throws -> (GameAsyncChannel, ConnectionStats) {
         let timeouts = configuration.timeouts
+        let security = configuration.security.pipelineSecurity
         let stats = ConnectionStats()
         let loop = group.next()
         do {
@@ -263,7 +271,7 @@ public final class GameConnection: Sendable {
                     }
                     if cancelledAlready { channel.close(promise: nil) }
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.configureGamePipeline(timeouts: timeouts, stats: stats)
+                        try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security)
                     }
                 }
             return (channel, stats)
@@ -289,11 +297,24 @@ public final class GameConnection: Sendable {
             var iterator = inbound.makeAsyncIterator()
             let first: GameMessage?
             do {
-                try await outbound.write(.hello(version: GameMessage.protocolVersion, name: localName))
+                // A channel that failed already (a TLS handshake can fail within one round trip) refuses the write;
+                // its inbound stream says why.
+                var writeError: Error?
+                do {
+                    try await outbound.write(.hello(version: GameMessage.protocolVersion, name: localName))
+                } catch {
+                    writeError = error
+                }
                 first = try await iterator.next()
+                if first == nil, let writeError { throw writeError }
                 if isCancelled { throw CancellationError() }
             } catch is CancellationError {
                 throw CancellationError()
+            } catch let error as SecureChannelError {
+                // Protocol 2's own failures (a wrong key, a v1 host) go to the caller as they are.
+                if isCancelled { throw CancellationError() }
+                feed(.handshakeFailed(error.connectionError))
+                throw error
             } catch let error as LivenessError {
                 feed(.handshakeFailed(.timedOut("\(error)")))
                 throw state.failure ?? error

@@ -15,6 +15,11 @@ import NIOPosix
 /// wait for their hello at once; one more closes the oldest of them (a real joiner sends its hello at once, so idle
 /// sockets cannot crowd it out, and a thousand of them cannot use up the host's file descriptors).
 ///
+/// With `security: .tlsPSK`, protocol 2: every connection is TLS 1.2 PSK from its first byte, its key from a fresh
+/// `PSKHostExchange`, and the hello/accept handshake runs inside TLS; a plaintext v1 hello is answered with a
+/// plaintext `reject(version)`. A failed secure handshake is a `handshakeFailed` event with the
+/// `SecureChannelError`'s text (and goes to `SecureHost.onFailure`); the listener goes on serving.
+///
 /// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
 /// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
 public final class GameListener: Sendable {
@@ -38,6 +43,8 @@ public final class GameListener: Sendable {
     public let hostName: String
     /// How many connections may wait for their hello at once; one more closes the oldest.
     public let maximumPendingHandshakes: Int
+    /// Plaintext (protocol 1) unless told otherwise.
+    public let security: HostSecurity
     private let timeouts: ConnectionTimeouts
     private let group: EventLoopGroup
     private let logger: Logger
@@ -60,10 +67,12 @@ public final class GameListener: Sendable {
         hostName: String,
         timeouts: ConnectionTimeouts = .default,
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
+        security: HostSecurity = .plaintext,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
         self.capability = capability
+        self.security = security
         self.port = port
         self.hostName = hostName
         self.timeouts = timeouts
@@ -159,6 +168,7 @@ public final class GameListener: Sendable {
 
     private func bind(host: String, dualStack: Bool) async throws -> ServerChannel {
         let timeouts = self.timeouts
+        let security = self.security.pipelineSecurity
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Room for a burst of connections (an attacker's included) while they are accepted.
@@ -171,7 +181,7 @@ public final class GameListener: Sendable {
         return try await bootstrap.bind(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 let stats = ConnectionStats()
-                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats), stats)
+                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security), stats)
             }
         }
     }
@@ -227,16 +237,21 @@ public final class GameListener: Sendable {
                 )
                 let first: GameMessage?
                 let failure: String?
+                var secureFailure: SecureChannelError?
                 do {
                     first = try await link.next()
                     failure = first == nil ? "closed before hello" : nil
                 } catch {
                     first = nil
                     failure = "\(error)"
+                    secureFailure = error as? SecureChannelError
                 }
                 let (wasWaiting, stopped) = finishHandshake(ticket)
                 if let failure {
                     if stopped { return .noMatch }  // closed by stop(): not the peer's doing
+                    if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
+                        host.onFailure(remote, secureFailure)
+                    }
                     let why = wasWaiting
                         ? failure
                         : "closed before its hello: \(capacity) newer connections were waiting for their handshake"

@@ -32,14 +32,23 @@ public struct ConnectionTimeouts: Sendable, Hashable {
 public typealias GameAsyncChannel = NIOAsyncChannel<GameMessage, GameMessage>
 
 extension Channel {
-    /// Configures the game pipeline (framing with the length limit, error frames, liveness) and wraps the channel.
+    /// Configures the game pipeline (framing with the length limit, error frames, liveness) and wraps the channel;
+    /// with `security`, behind protocol 2's first-bytes sniffer and TLS, so that frames run inside TLS.
     /// Must run on the channel's event loop.
     func configureGamePipeline(
         timeouts: ConnectionTimeouts,
         stats: ConnectionStats,
-        maximumFrameLength: Int = GameFrame.defaultMaximumLength
+        maximumFrameLength: Int = GameFrame.defaultMaximumLength,
+        security: PipelineSecurity = .plaintext
     ) throws -> GameAsyncChannel {
         let operations = self.pipeline.syncOperations
+        switch security {
+        case .plaintext: break
+        case .host(let host):
+            try operations.addHostSecurityHandlers(host, stats: stats, linger: timeouts.linger)
+        case .joiner(let joiner):
+            try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: timeouts.linger)
+        }
         try operations.addHandler(ByteToMessageHandler(GameMessageDecoder(maximumFrameLength: maximumFrameLength)))
         try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
         try operations.addHandler(ProtocolErrorHandler(linger: timeouts.linger))
@@ -48,5 +57,30 @@ extension Channel {
             wrappingChannelSynchronously: self,
             configuration: .init(inboundType: GameMessage.self, outboundType: GameMessage.self)
         )
+    }
+}
+
+/// Which side of protocol 2 a pipeline is, if any.
+enum PipelineSecurity {
+    case plaintext
+    case host(SecureHost)
+    case joiner(SecureJoiner)
+}
+
+extension HostSecurity {
+    var pipelineSecurity: PipelineSecurity {
+        switch self {
+        case .plaintext: return .plaintext
+        case .tlsPSK(let host): return .host(host)
+        }
+    }
+}
+
+extension JoinerSecurity {
+    var pipelineSecurity: PipelineSecurity {
+        switch self {
+        case .plaintext: return .plaintext
+        case .tlsPSK(let joiner): return .joiner(joiner)
+        }
     }
 }

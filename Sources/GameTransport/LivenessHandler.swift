@@ -2,11 +2,19 @@ import GameProtocol
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Round-trip times measured with ping/pong, readable from any thread.
+/// Round-trip times measured with ping/pong, and what protects the connection, readable from any thread.
 public final class ConnectionStats: Sendable {
     private let box = NIOLockedValueBox<(last: TimeAmount?, count: Int)>((nil, 0))
+    private let secure = NIOLockedValueBox<SecureSession?>(nil)
 
     public init() {}
+
+    /// The TLS version and cipher suite once a protocol-2 handshake has completed; nil in plaintext.
+    public var secureSession: SecureSession? { secure.withLockedValue { $0 } }
+
+    func recordSecureSession(_ session: SecureSession) {
+        secure.withLockedValue { $0 = session }
+    }
 
     /// The last measured round trip, if any.
     public var lastRoundTrip: TimeAmount? { box.withLockedValue { $0.last } }

@@ -153,11 +153,12 @@ final class RunningListener: @unchecked Sendable {
         hostName: String = "Host",
         timeouts: ConnectionTimeouts = testTimeouts(),
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
+        security: HostSecurity = .plaintext,
         onMatch: @escaping @Sendable (inout PeerLink) async -> GameListener.Next
     ) async throws {
         let listener = GameListener(
             capability: loopbackListenCapability(), port: 0, hostName: hostName, timeouts: timeouts,
-            maximumPendingHandshakes: maximumPendingHandshakes)
+            maximumPendingHandshakes: maximumPendingHandshakes, security: security)
         let events = self.events
         self.listener = listener
         self.task = Task { try await listener.run(onEvent: { events.append($0) }, onMatch: onMatch) }
