@@ -2,13 +2,17 @@ import Foundation
 import XCTest
 
 /// The C libraries stay behind their wrappers: only `Sources/Bonjour/` imports `CDNSSD` (Avahi's dns_sd
-/// compatibility library) and only `Sources/CursesTerminal/` imports `CNCurses` (ncursesw). Everything else uses the
+/// compatibility library), only `Sources/CursesTerminal/` imports `CNCurses` (ncursesw), only `Sources/GamePairing/`
+/// imports `CSodium` (libsodium) and only `Sources/GameTransport/` imports `NIOSSL` (BoringSSL). Everything else uses the
 /// Swift API of those two targets. Reads the sources as text: no build setting can hide an import from it.
 final class ImportBoundaryTests: XCTestCase {
     /// A C module and the only folder (relative to the package root) whose files may import it.
     private static let boundaries: [(module: String, folder: String)] = [
         ("CDNSSD", "Sources/Bonjour/"),
         ("CNCurses", "Sources/CursesTerminal/"),
+        ("CSodium", "Sources/GamePairing/"),
+        // BoringSSL through NIOSSL: TLS is the transport's business alone.
+        ("NIOSSL", "Sources/GameTransport/"),
     ]
 
     /// `import M`, `@_implementationOnly import M`, `internal import M`, `@preconcurrency public import M`,
