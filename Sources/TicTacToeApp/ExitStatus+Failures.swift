@@ -9,6 +9,8 @@ extension ExitStatus {
         switch error {
         case let error as LocalNetworkAccessError:
             self = error.exitStatus
+        case is TransportSecurityRefusal:
+            self = .transportSecurityRefused
         case let error as ConnectionError:
             switch error {
             case .unreachable, .badAddress: self = .unreachable
