@@ -41,6 +41,19 @@ public struct TransportRequirement: Sendable, Hashable {
     }
 }
 
+extension TransportRequirement.Rule {
+    /// The rule's name (JSON, tests): loopback, arbitrary-loads, local-networking, exception-domain, default.
+    public var name: String {
+        switch self {
+        case .loopback: return "loopback"
+        case .arbitraryLoads: return "arbitrary-loads"
+        case .localNetworking: return "local-networking"
+        case .exceptionDomain: return "exception-domain"
+        case .defaults: return "default"
+        }
+    }
+}
+
 /// The evaluator's answer for one connection.
 public enum TransportSecurityDecision: Sendable, Hashable {
     case allowed(TransportRequirement)

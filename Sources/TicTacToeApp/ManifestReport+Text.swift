@@ -31,7 +31,7 @@ extension ManifestReport {
             "App Transport Security (NSAppTransportSecurity): "
                 + (policy.isDeclared ? "declared" : "not declared, so ATS's defaults apply"))
         func flag(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "not set" }
-        let keyWidth = 37
+        let keyWidth = 36
         var arbitrary = flag(policy.allowsArbitraryLoads)
         if policy.allowsArbitraryLoads == true, !policy.keysOverridingArbitraryLoads.isEmpty {
             let keys = policy.keysOverridingArbitraryLoads

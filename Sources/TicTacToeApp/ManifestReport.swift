@@ -249,16 +249,3 @@ private struct JSONEntitlements: Encodable {
         for entry in entitlements.entries { try object.encode(entry.value, forKey: JSONKey(entry.key)) }
     }
 }
-
-extension TransportRequirement.Rule {
-    /// The rule's name in JSON.
-    public var name: String {
-        switch self {
-        case .loopback: return "loopback"
-        case .arbitraryLoads: return "arbitrary-loads"
-        case .localNetworking: return "local-networking"
-        case .exceptionDomain: return "exception-domain"
-        case .defaults: return "default"
-        }
-    }
-}
