@@ -50,14 +50,14 @@ public struct AppEntitlements: Sendable, Hashable {
     }
 
     /// The entitlements beside the manifest at `manifestPath`, or nil when there is no such file. Throws
-    /// `ManifestError` (naming the entitlements file) when it cannot be read or holds other than a dictionary of
-    /// Booleans, strings, integers and arrays of strings.
+    /// `EntitlementsError` when it cannot be read or holds other than a dictionary of Booleans, strings, integers and
+    /// arrays of strings.
     public static func load(besideManifest manifestPath: String) throws -> AppEntitlements? {
         let path = path(besideManifest: manifestPath)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = AppManifest.describeReadFailure(path: path, error: CocoaError(.fileReadUnknown))
-            throw ManifestError.unreadable(path: path, reason: reason)
+            throw EntitlementsError(path: path, reason: "it cannot be read (\(reason))")
         }
         return try AppEntitlements(path: path, data: data)
     }
@@ -68,10 +68,10 @@ public struct AppEntitlements: Sendable, Hashable {
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ManifestError.invalid(path: path, reason: "not a property list (\(AppManifest.describe(error)))")
+            throw EntitlementsError(path: path, reason: "not a property list (\(AppManifest.describe(error)))")
         }
         guard let dictionary = plist as? [String: Any] else {
-            throw ManifestError.invalid(path: path, reason: "the top level is not a <dict>")
+            throw EntitlementsError(path: path, reason: "the top level is not a <dict>")
         }
         var entries: [Entry] = []
         for key in dictionary.keys.sorted() {
@@ -81,12 +81,12 @@ public struct AppEntitlements: Sendable, Hashable {
                 value = .string(text)
             } else if let texts = raw as? [Any], let strings = texts as? [String] {
                 value = .strings(strings)
-            } else if (try? AppTransportSecurity.bool(raw, key: key)) != nil, let flag = raw as? Bool {
+            } else if let flag = try? AppTransportSecurity.bool(raw, key: key) {
                 value = .bool(flag)
             } else if let number = raw as? NSNumber, String(cString: number.objCType) != "d" {
                 value = .integer(number.intValue)
             } else {
-                throw ManifestError.invalid(
+                throw EntitlementsError(
                     path: path,
                     reason: "\(key) must be a Boolean, a <string>, an <integer> or an <array> of <string>, not "
                         + AppTransportSecurity.describe(raw))
@@ -95,5 +95,15 @@ public struct AppEntitlements: Sendable, Hashable {
         }
         self.path = path
         self.entries = entries
+    }
+}
+
+/// Why the entitlements file cannot be used.
+public struct EntitlementsError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String {
+        "cannot use the entitlements \(path): \(reason). Fix the file, or remove it (no entitlements)"
     }
 }

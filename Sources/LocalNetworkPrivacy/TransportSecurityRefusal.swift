@@ -32,6 +32,7 @@ public struct TransportSecurityRefusal: Error, Sendable, Hashable, CustomStringC
         self.ignoredArbitraryLoadsBecause = ignoredArbitraryLoadsBecause
     }
 
+    /// What the connection lacks, from its security and the requirement.
     public var failure: Failure {
         switch security {
         case .plaintext:
@@ -67,11 +68,11 @@ public struct TransportSecurityRefusal: Error, Sendable, Hashable, CustomStringC
     }
 
     public var description: String {
-        var where_ = destination.kindDescription
+        var context = destination.kindDescription
         if case .exceptionDomain(let domain) = requirement.rule {
-            where_ += ", under the \(AppTransportSecurity.exceptionDomainsKey) entry \"\(domain.key)\""
+            context += ", under the \(AppTransportSecurity.exceptionDomainsKey) entry \"\(domain.key)\""
         }
-        let target = "\(destination.host) (\(where_))"
+        let target = "\(destination.host) (\(context))"
         let gameCannotMeet = !requirement.permits(.encryptedGame)
         let whyNoGame: String
         if let required = requirement.minimumTLSVersion, ConnectionSecurity.encryptedGame.isOlder(than: required) {
@@ -110,7 +111,7 @@ public struct TransportSecurityRefusal: Error, Sendable, Hashable, CustomStringC
 
 extension ConnectionSecurity {
     /// Whether this is TLS older than `version` (plaintext is not TLS at all: false).
-    func isOlder(than version: TLSVersion) -> Bool {
+    public func isOlder(than version: TLSVersion) -> Bool {
         if case .tls(let mine, _) = self { return mine < version }
         return false
     }

@@ -121,7 +121,7 @@ public struct ManifestReport: Sendable, Hashable {
                     "\(entry): NSExceptionMinimumTLSVersion = \(domain.minimumTLSVersion.rawValue) is below TLS 1.2: "
                         + "App Review asks for a justification")
             }
-            if !ConnectionSecurity.encryptedGame.meets(domain.minimumTLSVersion) {
+            if ConnectionSecurity.encryptedGame.isOlder(than: domain.minimumTLSVersion) {
                 warnings.append(
                     "\(entry): NSExceptionMinimumTLSVersion = \(domain.minimumTLSVersion.rawValue) cannot be met by an "
                         + "encrypted game, which uses TLS 1.2 (its pre-shared-key cipher suite exists only in TLS 1.2)")
@@ -137,14 +137,6 @@ public struct ManifestReport: Sendable, Hashable {
             warnings.append("NSAppTransportSecurity: tictactoe does not use \(key) (ignored)")
         }
         return warnings
-    }
-}
-
-extension ConnectionSecurity {
-    /// Whether this is TLS of at least `version`.
-    func meets(_ version: TLSVersion) -> Bool {
-        if case .tls(let mine, _) = self { return mine >= version }
-        return false
     }
 }
 

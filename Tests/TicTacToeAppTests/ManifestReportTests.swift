@@ -264,9 +264,8 @@ final class ManifestReportTests: XCTestCase {
                 "NSExceptionDomains entry \"10.0.0.0/8\": NSIncludesSubdomains has no meaning for an IP address or "
                     + "range (ignored)",
                 "NSExceptionDomains entry \"localhost\" has no effect: loopback is always allowed",
-                "entitlements: the app manifest \(directory)/TicTacToe.entitlements is not valid: not a property list "
-                    + "(\(entitlementsParseError(directory))). Fix it (see Assets/Info.plist), or pass --info-plist "
-                    + "PATH",
+                "entitlements: cannot use the entitlements \(directory)/TicTacToe.entitlements: not a property list "
+                    + "(\(entitlementsParseError(directory))). Fix the file, or remove it (no entitlements)",
             ])
 
         let other = try makeDirectory()  // without the unusable entitlements
@@ -296,8 +295,8 @@ final class ManifestReportTests: XCTestCase {
     private func entitlementsParseError(_ directory: String) -> String {
         do {
             _ = try AppEntitlements(path: directory + "/x", data: Data("not a plist".utf8))
-        } catch ManifestError.invalid(_, let reason) {
-            return String(reason.dropFirst("not a property list (".count).dropLast())
+        } catch let error as EntitlementsError {
+            return String(error.reason.dropFirst("not a property list (".count).dropLast())
         } catch {}
         return "?"
     }
