@@ -309,6 +309,7 @@ final class ManifestReportTests: XCTestCase {
             bonjourServices: ["_tictactoe._tcp"])
         XCTAssertThrowsError(try manifest.checkTransportSecurity(to: "192.168.1.20", security: .plaintextGame)) {
             XCTAssertEqual(ExitStatus(failure: $0), .transportSecurityRefused)
+            XCTAssertEqual(($0 as? TransportSecurityRefusal)?.exitStatus, .transportSecurityRefused)
             XCTAssertEqual(ExitStatus(failure: $0).rawValue, 14)
         }
         XCTAssertNoThrow(try manifest.checkTransportSecurity(to: "192.168.1.20", security: .encryptedGame))
