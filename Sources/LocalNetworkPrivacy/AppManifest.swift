@@ -8,6 +8,8 @@ import Logging
 ///   is missing the prompt still appears, with `defaultUsageDescription` (and a warning in the log).
 /// - `NSBonjourServices`: the Bonjour service types the app may browse and advertise. Any other type fails at once
 ///   with NoAuth (kDNSServiceErr_NoAuth, -65555), without a prompt, as on iOS.
+/// - `NSAppTransportSecurity`: App Transport Security, which tictactoe applies to game connections (see
+///   `AppTransportSecurity`). A malformed dictionary makes the manifest invalid.
 public struct AppManifest: Sendable, Hashable {
     /// The file this manifest was read from.
     public let path: String
@@ -16,6 +18,8 @@ public struct AppManifest: Sendable, Hashable {
     public let usageDescription: String?
     /// `NSBonjourServices` as written (empty when the key is missing).
     public let bonjourServices: [String]
+    /// `NSAppTransportSecurity` (`.undeclared` when the key is missing: ATS's defaults).
+    public let transportSecurity: AppTransportSecurity
 
     /// The reason shown in the prompt when the manifest has no `NSLocalNetworkUsageDescription`.
     public static let defaultUsageDescription =
@@ -35,11 +39,15 @@ public struct AppManifest: Sendable, Hashable {
     /// True when the manifest gives no usage description (the prompt uses `defaultUsageDescription`).
     public var usesDefaultUsageDescription: Bool { usageDescription == nil }
 
-    public init(path: String, displayName: String, usageDescription: String?, bonjourServices: [String]) {
+    public init(
+        path: String, displayName: String, usageDescription: String?, bonjourServices: [String],
+        transportSecurity: AppTransportSecurity = .undeclared
+    ) {
         self.path = path
         self.displayName = displayName
         self.usageDescription = usageDescription
         self.bonjourServices = bonjourServices
+        self.transportSecurity = transportSecurity
     }
 
     /// Reads and checks the property list at `path`. Throws `ManifestError` when it cannot be read or is not a
@@ -85,7 +93,15 @@ public struct AppManifest: Sendable, Hashable {
             }
             services = strings
         }
-        self.init(path: path, displayName: displayName, usageDescription: usage, bonjourServices: services)
+        let transportSecurity: AppTransportSecurity
+        do {
+            transportSecurity = try AppTransportSecurity(plistValue: dictionary["NSAppTransportSecurity"])
+        } catch {
+            throw ManifestError.invalid(path: path, reason: error.reason)
+        }
+        self.init(
+            path: path, displayName: displayName, usageDescription: usage, bonjourServices: services,
+            transportSecurity: transportSecurity)
         if usage == nil {
             let text = "app manifest \(path) has no NSLocalNetworkUsageDescription: the local network prompt will "
                 + "show the default reason \"\(Self.defaultUsageDescription)\""

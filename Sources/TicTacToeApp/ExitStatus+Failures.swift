@@ -9,6 +9,8 @@ extension ExitStatus {
         switch error {
         case let error as LocalNetworkAccessError:
             self = error.exitStatus
+        case let error as TransportSecurityRefusal:
+            self = error.exitStatus
         case let error as ConnectionError:
             switch error {
             case .unreachable, .badAddress: self = .unreachable
@@ -29,6 +31,11 @@ extension ExitStatus {
             self = .failure
         }
     }
+}
+
+extension TransportSecurityRefusal {
+    /// A game connection the manifest's App Transport Security policy refuses ends the run with exit code 14.
+    public var exitStatus: ExitStatus { .transportSecurityRefused }
 }
 
 /// Reports `error` as the run's last word and returns its exit status.

@@ -18,7 +18,7 @@ struct TicTacToe: AsyncParsableCommand {
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self, Browse.self, Privacy.self],
+        subcommands: [Play.self, Host.self, Join.self, Browse.self, Privacy.self, Manifest.self],
         defaultSubcommand: Play.self
     )
 }
