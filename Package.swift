@@ -11,7 +11,8 @@
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
 //          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
 //          ├─ GameTransport      NIO listener and connection; takes the gate's capabilities
-//          │    └─ GameWire      the frame codec on ByteBuffer
+//          │    ├─ GameWire      the frame codec on ByteBuffer
+//          │    └─ GamePairing   CPace and the TLS PSK (pure; the only importer of CSodium)
 //          └─ LocalNetworkPrivacy  manifest, decision, THE gate: the only maker of LAN capabilities
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
@@ -100,10 +101,11 @@ let package = Package(
             ]),
         // TCP over SwiftNIO: a one-game-at-a-time listener and a connection with explicit states; both take the gate's
         // capabilities (a ListenCapability; a ConnectCapability per resolved address). TLS 1.2 PSK for protocol 2:
-        // the only importer of NIOSSL.
+        // the only importer of NIOSSL; its PSK comes from GamePairing's CPace (PairedPSKExchange).
         .target(
             name: "GameTransport",
             dependencies: [
+                "GamePairing",
                 "GameProtocol",
                 "GameWire",
                 "LocalNetworkPrivacy",
@@ -194,6 +196,7 @@ let package = Package(
             dependencies: [
                 "TicTacToeTestSupport",
                 "GameTransport",
+                "GamePairing",
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -25,6 +25,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Local network access is impossible: NoAuth (the Bonjour type is not in the manifest's NSBonjourServices) or
     /// the app manifest is missing or unreadable; or it was turned off during a match with a LAN peer.
     case localNetworkNotAllowed = 12
+    /// A private game's code is wrong or missing: the host's code is not the one we used (protocol 2's keys did not
+    /// match), or we gave none.
+    case wrongCode = 13
     /// A game connection was refused by the manifest's App Transport Security policy (`NSAppTransportSecurity`): the
     /// message names the key that would allow it.
     case transportSecurityRefused = 14
@@ -53,6 +56,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .bonjourUnavailable: return "Bonjour is unavailable (no avahi-daemon) for browse or join NAME"
         case .localNetworkWaitTimedOut: return "local network access still not allowed after --wait-timeout"
         case .localNetworkNotAllowed: return "NoAuth, no app manifest, or local network turned off mid-match"
+        case .wrongCode: return "a private game's code is wrong or missing"
         case .transportSecurityRefused: return "refused by the manifest's transport security policy"
         case .usage: return "bad command-line usage"
         case .outputFailed: return "standard output failed (closed pipe, full disk); the peer is told"

@@ -92,6 +92,9 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case badAddress(String)
     /// The local network gate refuses for good (no app manifest): waiting would not help.
     case localNetworkRefused(String)
+    /// Protocol 2's keys did not match: the host's game code is not the one we used (a wrong code, or none given
+    /// for a private game). The TLS handshake failed its Finished check; nothing else was said.
+    case wrongCode
 
     public var description: String {
         switch self {
@@ -103,6 +106,7 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .closedDuringHandshake: return "the peer closed the connection during the handshake"
         case .badAddress(let why): return "bad address: \(why)"
         case .localNetworkRefused(let why): return "local network access refused: \(why)"
+        case .wrongCode: return "wrong code: the host's game code is not the one given (a private game needs its code)"
         }
     }
 }

@@ -18,8 +18,9 @@ import NIOPosix
 /// rejected (busy).
 ///
 /// With `Configuration.security` `.tlsPSK`, protocol 2: TLS 1.2 PSK from the first byte, the hello/accept handshake
-/// inside it. Its own failures (a key mismatch, a v1 host, the exchange refusing) end `run` with the
-/// `SecureChannelError` itself; the state reports them as `failed` with the nearest `ConnectionError`.
+/// inside it. A key mismatch (the host's code is not ours: a wrong code, or none for a private game) ends `run` with
+/// `ConnectionError.wrongCode`, and the state is `failed(.wrongCode)`; its other failures (a v1 host, the exchange
+/// refusing) end `run` with the `SecureChannelError` itself, the state reporting the nearest `ConnectionError`.
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
@@ -311,9 +312,11 @@ public final class GameConnection: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch let error as SecureChannelError {
-                // Protocol 2's own failures (a wrong key, a v1 host) go to the caller as they are.
+                // Protocol 2's own failures (a v1 host, the exchange refusing) go to the caller as they are; a key
+                // mismatch as `ConnectionError.wrongCode`, the app's own word for it.
                 if isCancelled { throw CancellationError() }
                 feed(.handshakeFailed(error.connectionError))
+                if error == .keyMismatch { throw ConnectionError.wrongCode }
                 throw error
             } catch let error as LivenessError {
                 feed(.handshakeFailed(.timedOut("\(error)")))

@@ -17,8 +17,8 @@ import NIOPosix
 ///
 /// With `security: .tlsPSK`, protocol 2: every connection is TLS 1.2 PSK from its first byte, its key from a fresh
 /// `PSKHostExchange`, and the hello/accept handshake runs inside TLS; a plaintext v1 hello is answered with a
-/// plaintext `reject(version)`. A failed secure handshake is a `handshakeFailed` event with the
-/// `SecureChannelError`'s text (and goes to `SecureHost.onFailure`); the listener goes on serving.
+/// plaintext `reject(version)`. A failed secure handshake is a `pairingFailed` event with the joiner's address and
+/// whether it was a wrong code (and goes to `SecureHost.onFailure`); the listener goes on serving.
 ///
 /// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
 /// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
@@ -29,6 +29,9 @@ public final class GameListener: Sendable {
         case listening(host: String, port: Int)
         case rejectedBusy(remote: String)
         case handshakeFailed(remote: String, error: String)
+        /// Protocol 2: a joiner's secure handshake failed; `reason` says whether it used another code
+        /// (`.wrongCode`) or failed otherwise. `remote` is its source address (HOST:PORT).
+        case pairingFailed(remote: String, reason: PairingFailure)
     }
 
     /// What to do after a match.
@@ -251,6 +254,8 @@ public final class GameListener: Sendable {
                     if stopped { return .noMatch }  // closed by stop(): not the peer's doing
                     if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
                         host.onFailure(remote, secureFailure)
+                        onEvent(.pairingFailed(remote: remote, reason: PairingFailure(secureFailure)))
+                        return .noMatch
                     }
                     let why = wasWaiting
                         ? failure

@@ -67,13 +67,33 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
 
 extension SecureChannelError {
     /// How the connection's state reports it (`ConnectionState.failed`); `GameConnection.run` throws the
-    /// `SecureChannelError` itself.
+    /// `SecureChannelError` itself, except a key mismatch, which it throws as `ConnectionError.wrongCode`.
     var connectionError: ConnectionError {
         switch self {
-        case .keyMismatch: return .rejected(reason: "key mismatch", text: description)
+        case .keyMismatch: return .wrongCode
         case .plaintextHost, .plaintextJoiner: return .rejected(reason: "version", text: description)
         case .closedDuringHandshake: return .closedDuringHandshake
         case .exchangeFailed, .handshakeFailed: return .protocolViolation(description)
+        }
+    }
+}
+
+/// Why a protocol 2 joiner's attempt failed, as the host sees it (`GameListener.Event.pairingFailed`).
+public enum PairingFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The keys did not match: the joiner used another code (a wrong guess, a typo, or the open code on a private
+    /// game), or an active attacker sat in between.
+    case wrongCode
+    /// Any other failure of the secure handshake (a v1 joiner, a malformed share, not TLS at all, a closed socket).
+    case handshake(SecureChannelError)
+
+    public init(_ error: SecureChannelError) {
+        self = error == .keyMismatch ? .wrongCode : .handshake(error)
+    }
+
+    public var description: String {
+        switch self {
+        case .wrongCode: return "wrong code"
+        case .handshake(let error): return error.description
         }
     }
 }

@@ -62,6 +62,9 @@ public struct NetworkGame: Sendable {
     /// The most columns a name takes in a sentence of the status line.
     static let nameColumns = 32
 
+    /// What a joiner sees when the host's game code is not the one given (exit 13).
+    static let wrongCode = "Wrong code, try again"
+
     mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
         switch event {
         case .finished(let status):
@@ -90,6 +93,9 @@ public struct NetworkGame: Sendable {
             switch state {
             case .preparing: connection = "Connecting to \(target)…"
             case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
+            case .failed(.wrongCode):
+                connection = "Failed: wrong code"
+                phase = .ended(Self.wrongCode, failed: true)
             case .failed(let error):
                 let why = DisplayText.escaped(error.description)
                 connection = "Failed: \(why)"
@@ -102,6 +108,9 @@ public struct NetworkGame: Sendable {
             phase = .playing
         case .session(let event):
             apply(event)
+        case .error(_, .wrongCode):
+            connection = "Failed: wrong code"
+            phase = .ended(Self.wrongCode, failed: true)
         case .error(let message, _):
             connection = DisplayText.escaped(message)
             phase = .ended(connection, failed: true)

@@ -19,6 +19,7 @@ extension ExitStatus {
             case .protocolViolation, .peerError: self = .protocolError
             case .closedDuringHandshake: self = .peerLeft
             case .localNetworkRefused: self = .localNetworkNotAllowed
+            case .wrongCode: self = .wrongCode
             }
         case let error as BonjourError:
             switch error {

@@ -147,6 +147,8 @@ private func serve(
                 reporter.report(.rejectedBusy(remote: remote))
             case .handshakeFailed(let remote, let error):
                 reporter.report(.peerFailed(remote: remote, error: error))
+            case .pairingFailed(let remote, let reason):
+                reporter.report(.peerFailed(remote: remote, error: reason.description))  // "wrong code"
             }
         },
         onMatch: { link in

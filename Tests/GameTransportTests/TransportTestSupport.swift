@@ -136,6 +136,12 @@ extension GameListener.Event {
         return nil
     }
 
+    /// A protocol 2 joiner's failed attempt: its address and why.
+    var pairingFailure: (remote: String, reason: PairingFailure)? {
+        if case .pairingFailed(let remote, let reason) = self { return (remote, reason) }
+        return nil
+    }
+
     var isRejectedBusy: Bool {
         if case .rejectedBusy = self { return true }
         return false
@@ -173,6 +179,9 @@ final class RunningListener: @unchecked Sendable {
     var endpoint: Endpoint { Endpoint(host: loopback, port: port) }
 
     var handshakeFailures: [String] { events.all.compactMap(\.handshakeFailure) }
+
+    /// Why each protocol 2 joiner's attempt failed, in order.
+    var pairingFailures: [PairingFailure] { events.all.compactMap(\.pairingFailure?.reason) }
 
     /// Stops listening and waits (at most 10 s) for `run` to return.
     func stop(file: StaticString = #filePath, line: UInt = #line) async {
