@@ -45,9 +45,10 @@
 /// independent, so after `n` codes the chance is 1 − (1 − 3×10⁻⁶)ⁿ: about 3 × 10⁻⁶ × n while small.
 /// - A 1% chance needs 3,351 codes (10,053 wrong guesses, each one shown on the host's screen with its address, and
 ///   3,351 "code replaced" notices).
-/// - From many addresses in parallel a code lives at least 3 s (rule 4): 1% takes at least 2 h 47 min, 50% at least
-///   8.0 days (231,049 codes).
-/// - From one address a code lives at least 5 s: 1% takes at least 4 h 39 min, 50% at least 13.4 days.
+/// - From many addresses in parallel every code after the first lives at least 3 s (rule 4): 1% takes at least
+///   2 h 47 min, 50% at least 8.0 days (231,049 codes).
+/// - From one address every code after the first lives at least 5 s: 1% takes at least 4 h 39 min, 50% at least
+///   13.4 days.
 /// `Configuration.guessingOdds` computes these figures for any configuration; a recorded handshake gives nothing to
 /// test codes against offline (CPace), so every guess is one of these online attempts.
 ///
