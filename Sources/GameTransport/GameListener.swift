@@ -1,3 +1,4 @@
+import GamePairing
 import GameProtocol
 import LocalNetworkPrivacy
 import Logging
@@ -20,6 +21,11 @@ import NIOPosix
 /// plaintext `reject(version)`. A failed secure handshake is a `pairingFailed` event with the joiner's address and
 /// whether it was a wrong code (and goes to `SecureHost.onFailure`); the listener goes on serving.
 ///
+/// A private game (`SecureHost.privateGame`) also limits pairing attempts (`PairingAttempts`): each connection is
+/// admitted or refused as it is accepted, before any TLS byte (a refused one is closed at once: `pairingRefused`),
+/// each wrong code is counted (`wrongCodeCounted`), and three in a row replace the code with a fresh one
+/// (`codeReplaced`, carrying the new code for the host's screen). Time for these limits is the listener's `clock`.
+///
 /// Where it listens is the gate's `ListenCapability`: every interface is `::` with IPV6_V6ONLY off, so IPv6 and IPv4
 /// joiners (an IPv6-only LAN's link-local addresses too) reach it, falling back to 0.0.0.0 where IPv6 is off.
 public final class GameListener: Sendable {
@@ -32,6 +38,18 @@ public final class GameListener: Sendable {
         /// Protocol 2: a joiner's secure handshake failed; `reason` says whether it used another code
         /// (`.wrongCode`) or failed otherwise. `remote` is its source address (HOST:PORT).
         case pairingFailed(remote: String, reason: PairingFailure)
+        /// A private game refused a connection before its handshake (closed without a TLS byte): `source` (an IP
+        /// address) may try again after `retryAfter` at the earliest; `reason` says which limit applied.
+        case pairingRefused(source: String, retryAfter: Duration, reason: String)
+        /// A private game counted a wrong code from `source`: `inARow` on the current code (this one included),
+        /// `fromSource` from that address lately.
+        case wrongCodeCounted(source: String, inARow: Int, fromSource: Int)
+        /// A private game replaced its code after wrong codes: `code` is the new one (show `code.revealed` to the
+        /// host's player; it describes itself redacted, so logging the event does not leak it), `reason` in words.
+        /// Joiners with the old code now fail as wrong codes.
+        case codeReplaced(code: GameCode, reason: String)
+        /// A joiner got in: the wrong codes so far no longer count (clear any "wrong codes" notice).
+        case wrongCodesForgiven
     }
 
     /// What to do after a match.
@@ -49,6 +67,8 @@ public final class GameListener: Sendable {
     /// Plaintext (protocol 1) unless told otherwise.
     public let security: HostSecurity
     private let timeouts: ConnectionTimeouts
+    /// A private game's attempt limits (nil otherwise).
+    private let pairingGate: PairingGate?
     private let group: EventLoopGroup
     private let logger: Logger
 
@@ -71,11 +91,17 @@ public final class GameListener: Sendable {
         timeouts: ConnectionTimeouts = .default,
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         security: HostSecurity = .plaintext,
+        clock: any Clock<Duration> = ContinuousClock(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
         self.capability = capability
         self.security = security
+        if case .tlsPSK(let host) = security, let code = host.privateGame {
+            self.pairingGate = PairingGate(code: code, clock: clock)
+        } else {
+            self.pairingGate = nil
+        }
         self.port = port
         self.hostName = hostName
         self.timeouts = timeouts
@@ -122,19 +148,31 @@ public final class GameListener: Sendable {
 
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { inbound in
-                for try await (child, stats) in inbound {
+                for try await accepted in inbound {
+                    let (child, stats, attempt): (GameAsyncChannel, ConnectionStats, PairingGate.Attempt?)
+                    switch accepted {
+                    case .refused(let channel, let source, let retryAfter, let reason):
+                        // Closed before any handler was added: the joiner got no TLS byte.
+                        channel.close(promise: nil)
+                        logger.info("refused a pairing attempt from \(source): \(reason)")
+                        onEvent(.pairingRefused(source: source, retryAfter: retryAfter, reason: reason))
+                        continue
+                    case .admitted(let channel, let connectionStats, let admittedAttempt):
+                        (child, stats, attempt) = (channel, connectionStats, admittedAttempt)
+                    }
                     let admitted = state.withLockedValue { state -> (ticket: Int, evicted: Channel?)? in
                         state.stopped ? nil : state.handshakes.admit(child.channel)
                     }
                     guard let (ticket, evicted) = admitted else {
                         child.channel.close(promise: nil)
+                        if let attempt { _ = pairingGate?.record(attempt, .otherFailure) }
                         continue
                     }
                     // Too many connections without a hello: the oldest goes (its own task reports it).
                     evicted?.close(promise: nil)
                     group.addTask {
                         guard case .played(let next) = await self.serve(
-                            child, ticket: ticket, stats: stats, onEvent: onEvent, onMatch: onMatch)
+                            child, ticket: ticket, stats: stats, attempt: attempt, onEvent: onEvent, onMatch: onMatch)
                         else { return }
                         let stopped = self.state.withLockedValue { state -> Bool in
                             state.playing = false
@@ -152,7 +190,15 @@ public final class GameListener: Sendable {
         }
     }
 
-    private typealias ServerChannel = NIOAsyncChannel<(GameAsyncChannel, ConnectionStats), Never>
+    /// What the child channel initializer makes of an accepted connection.
+    private enum Accepted: Sendable {
+        /// Its pipeline is set up; a private game's attempt is under way.
+        case admitted(GameAsyncChannel, ConnectionStats, PairingGate.Attempt?)
+        /// A private game refused it: no handler was added, the accept loop closes it.
+        case refused(Channel, source: String, retryAfter: Duration, reason: String)
+    }
+
+    private typealias ServerChannel = NIOAsyncChannel<Accepted, Never>
 
     /// Binds where the capability says; every interface is `::` (dual-stack), or 0.0.0.0 when IPv6 is unavailable.
     private func bind() async throws -> (ServerChannel, String) {
@@ -172,6 +218,7 @@ public final class GameListener: Sendable {
     private func bind(host: String, dualStack: Bool) async throws -> ServerChannel {
         let timeouts = self.timeouts
         let security = self.security.pipelineSecurity
+        let gate = self.pairingGate
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Room for a burst of connections (an attacker's included) while they are accepted.
@@ -182,9 +229,26 @@ public final class GameListener: Sendable {
             bootstrap = bootstrap.serverChannelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 0)
         }
         return try await bootstrap.bind(host: host, port: port) { channel in
-            channel.eventLoop.makeCompletedFuture {
+            channel.eventLoop.makeCompletedFuture { () throws -> Accepted in
+                // A private game decides before the TLS handler exists, so a refused joiner gets no handshake byte.
+                var attempt: PairingGate.Attempt?
+                switch gate?.admit(channel) {
+                case .refused(let retryAfter, let reason)?:
+                    let source = PairingGate.source(of: channel).description
+                    return .refused(channel, source: source, retryAfter: retryAfter, reason: reason)
+                case .proceed(let admitted)?:
+                    attempt = admitted
+                case nil:
+                    break
+                }
                 let stats = ConnectionStats()
-                return (try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security), stats)
+                do {
+                    let child = try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security)
+                    return .admitted(child, stats, attempt)
+                } catch {
+                    if let attempt { _ = gate?.record(attempt, .otherFailure) }
+                    throw error
+                }
             }
         }
     }
@@ -225,6 +289,7 @@ public final class GameListener: Sendable {
         _ asyncChannel: GameAsyncChannel,
         ticket: Int,
         stats: ConnectionStats,
+        attempt: PairingGate.Attempt?,
         onEvent: @Sendable (Event) -> Void,
         onMatch: @Sendable (inout PeerLink) async -> Next
     ) async -> Served {
@@ -232,6 +297,14 @@ public final class GameListener: Sendable {
         let remote = channel.remoteAddress.map(describe) ?? "?"
         let capacity = maximumPendingHandshakes
         var reserved = false
+        // A private game's attempt is recorded once, when the handshake ends (or the connection does).
+        var pending = attempt
+        let recordAttempt = { (outcome: PairingGate.Policy.Outcome) -> (reports: [PairingGate.Report], abandoned: Bool) in
+            guard let attempt = pending, let gate = self.pairingGate else { return ([], false) }
+            pending = nil
+            return gate.record(attempt, outcome)
+        }
+        defer { _ = recordAttempt(.otherFailure) }
         do {
             return try await asyncChannel.executeThenClose { inbound, outbound in
                 var link = PeerLink(
@@ -250,20 +323,31 @@ public final class GameListener: Sendable {
                     secureFailure = error as? SecureChannelError
                 }
                 let (wasWaiting, stopped) = finishHandshake(ticket)
+                // The keys matched once TLS completed (even if no hello followed); a mismatch is a wrong code.
+                let outcome: PairingGate.Policy.Outcome =
+                    stats.secureSession != nil ? .success : secureFailure == .keyMismatch ? .wrongCode : .otherFailure
+                let (reports, abandoned) = recordAttempt(outcome)
                 if let failure {
                     if stopped { return .noMatch }  // closed by stop(): not the peer's doing
                     if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
                         host.onFailure(remote, secureFailure)
                         onEvent(.pairingFailed(remote: remote, reason: PairingFailure(secureFailure)))
+                        report(reports, onEvent: onEvent)
                         return .noMatch
                     }
+                    report(reports, onEvent: onEvent)
                     let why = wasWaiting
                         ? failure
                         : "closed before its hello: \(capacity) newer connections were waiting for their handshake"
                     onEvent(.handshakeFailed(remote: remote, error: why))
                     return .noMatch
                 }
+                report(reports, onEvent: onEvent)
                 guard let first else { return .noMatch }
+                if abandoned {  // its keys matched the code that was replaced meanwhile: closed on return
+                    onEvent(.handshakeFailed(remote: remote, error: "the code was replaced during its handshake"))
+                    return .noMatch
+                }
                 var answer = HostHandshake.answer(to: first, hostName: hostName)
                 if case .accept = answer {
                     switch reserveMatch() {
@@ -292,6 +376,22 @@ public final class GameListener: Sendable {
             logger.info("connection from \(remote) ended: \(error)")
             onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
             return reserved ? .played(.keepListening) : .noMatch
+        }
+    }
+
+    /// Reports what a private game's policy did, in order.
+    private func report(_ reports: [PairingGate.Report], onEvent: @Sendable (Event) -> Void) {
+        for item in reports {
+            switch item {
+            case .wrongCodeCounted(let source, let inARow, let fromSource):
+                logger.info("wrong code from \(source): \(inARow) in a row, \(fromSource) from that address")
+                onEvent(.wrongCodeCounted(source: source.description, inARow: inARow, fromSource: fromSource))
+            case .codeReplaced(let code, let reason):
+                logger.notice("\(reason)")  // never the code itself
+                onEvent(.codeReplaced(code: code, reason: reason))
+            case .wrongCodesForgiven:
+                onEvent(.wrongCodesForgiven)
+            }
         }
     }
 }

@@ -41,6 +41,9 @@ public struct SecureHost: Sendable {
     /// Told of every connection whose secure handshake failed (with its address, as `GameListener.Event` gives it),
     /// besides the listener's `handshakeFailed` event: a `keyMismatch` is a joiner with another key (a wrong code).
     public var onFailure: @Sendable (_ remote: String, _ error: SecureChannelError) -> Void
+    /// A private game's code, whose attempts the listener limits (`SecureHost.privateGame`); nil for an open game or
+    /// a custom exchange (no limits).
+    public var privateGame: PrivateGameCode?
 
     public init(
         makeExchange: @escaping @Sendable () throws -> any PSKHostExchange,

@@ -149,6 +149,11 @@ private func serve(
                 reporter.report(.peerFailed(remote: remote, error: error))
             case .pairingFailed(let remote, let reason):
                 reporter.report(.peerFailed(remote: remote, error: reason.description))  // "wrong code"
+            case .pairingRefused(let source, _, let reason):
+                reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
+            case .wrongCodeCounted, .codeReplaced, .wrongCodesForgiven:
+                // Only a private game's listener (`SecureHost.privateGame`) reports these; the app hosts none yet.
+                break
             }
         },
         onMatch: { link in

@@ -160,11 +160,12 @@ final class RunningListener: @unchecked Sendable {
         timeouts: ConnectionTimeouts = testTimeouts(),
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         security: HostSecurity = .plaintext,
+        clock: any Clock<Duration> = ContinuousClock(),
         onMatch: @escaping @Sendable (inout PeerLink) async -> GameListener.Next
     ) async throws {
         let listener = GameListener(
             capability: loopbackListenCapability(), port: 0, hostName: hostName, timeouts: timeouts,
-            maximumPendingHandshakes: maximumPendingHandshakes, security: security)
+            maximumPendingHandshakes: maximumPendingHandshakes, security: security, clock: clock)
         let events = self.events
         self.listener = listener
         self.task = Task { try await listener.run(onEvent: { events.append($0) }, onMatch: onMatch) }
