@@ -7,7 +7,9 @@ enum Sodium {
     /// usable randomness source): nothing in this module is safe then, so that stops the process.
     static let ready: Void = {
         guard sodium_init() >= 0 else {
-            fatalError("libsodium could not be initialised (sodium_init failed): no secure randomness available")
+            fatalError(
+                "libsodium could not be initialised (sodium_init failed): no secure randomness available; check that "
+                    + "the kernel provides getrandom(2) or that /dev/urandom is readable")
         }
     }()
 

@@ -46,31 +46,13 @@ public enum DisplayText {
                 index += 1
                 continue
             }
-            switch scalars[index + 1] {
-            case "\\":
+            if scalars[index + 1] == "\\" {
                 result.append("\\")
                 index += 2
-            case "x":
-                if let value = hexValue(scalars, from: index + 2, digits: 2), let decoded = Unicode.Scalar(value),
-                   isControl(decoded)
-                {
-                    result.append(decoded)
-                    index += 4
-                } else {
-                    result.append(scalar)
-                    index += 1
-                }
-            case "u":
-                if let value = hexValue(scalars, from: index + 2, digits: 4), let decoded = Unicode.Scalar(value),
-                   isBidiFormatting(decoded)
-                {
-                    result.append(decoded)
-                    index += 6
-                } else {
-                    result.append(scalar)
-                    index += 1
-                }
-            default:
+            } else if let (decoded, length) = decodedEscape(scalars, at: index) {
+                result.append(decoded)
+                index += length
+            } else {
                 result.append(scalar)
                 index += 1
             }
@@ -97,7 +79,24 @@ public enum DisplayText {
         }
     }
 
-    private static func hex(_ value: UInt32, digits: Int) -> String {
+    /// The `\xHH` or `\uHHHH` escape starting at `index` (its backslash) and its length, when it names a character that
+    /// `escaped(_:)` writes that way; nil for any other backslash.
+    private static func decodedEscape(_ scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        let digits: Int
+        let accepts: (Unicode.Scalar) -> Bool
+        switch scalars[index + 1] {
+        case "x": (digits, accepts) = (2, isControl)
+        case "u": (digits, accepts) = (4, isBidiFormatting)
+        default: return nil
+        }
+        guard let value = hexValue(scalars, from: index + 2, digits: digits), let decoded = Unicode.Scalar(value),
+              accepts(decoded)
+        else { return nil }
+        return (decoded, 2 + digits)
+    }
+
+    /// `value` in lowercase hex, zero-padded to `digits` (`hex(0x1b, digits: 2)` is `1b`): the digits of an escape.
+    public static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }

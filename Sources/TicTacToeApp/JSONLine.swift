@@ -31,15 +31,14 @@ public enum JSONLine {
                 result.append(scalar)
                 continue
             }
-            let hex = String(scalar.value, radix: 16)
-            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            result.append(contentsOf: "\\u\(DisplayText.hex(scalar.value, digits: 4))".unicodeScalars)
         }
         return String(result)
     }
 
     /// What the encoder leaves raw but a terminal would act on. (C0 controls are escaped by `JSONEncoder` already.)
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        (0x7F...0x9F).contains(scalar.value) || DisplayText.isBidiFormatting(scalar)
+        (DisplayText.isControl(scalar) && scalar.value >= 0x7F) || DisplayText.isBidiFormatting(scalar)
     }
 }
 

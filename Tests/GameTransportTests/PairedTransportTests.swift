@@ -101,13 +101,7 @@ final class PairedTransportTests: XCTestCase {
         }
         let states = Recorder<ConnectionState>()
         let joiner = connection(listener.endpoint, name: "Joiner", code: try GameCode(parsing: "314 159"), states: states)
-        let (session, security) = try await within(20, "the paired match") {
-            try await joiner.run { link -> (MatchSession, SecureSession?) in
-                XCTAssertEqual(link.peerName, "Host")
-                let security = link.stats.secureSession
-                return (await playScriptedMatch(.joiner, moves: [0, 1, 2], over: &link), security)
-            }
-        }
+        let (session, security) = try await playJoinerSide(of: joiner, "the paired match")
         XCTAssertEqual(session.end, .completed(by: .local))
         XCTAssertEqual(session.score, MatchSession.Score(localWins: 1))
         XCTAssertEqual(security, expectedSession)

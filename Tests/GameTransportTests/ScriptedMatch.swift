@@ -1,6 +1,7 @@
 import GameProtocol
 import GameTransport
 import TicTacToeTestSupport
+import XCTest
 
 /// Plays a match over a real `PeerLink` with a `MatchSession`: the local moves come from `moves` in order, and the
 /// side never wants a rematch. Carries out the session's actions like the app's match runner does, closes
@@ -51,6 +52,21 @@ func playScriptedMatch(_ role: MatchSession.Role, moves: [Int], over link: inout
             }
         } catch {
             pending = session.connectionClosed(.peerTimedOut("\(error)"))
+        }
+    }
+}
+
+/// Joins through `connection` and plays the joiner's side of the scripted match the secure tests share (cells 0, 1,
+/// 2 against the host's 3, 4: the joiner wins), checking the host's name; returns the joiner's session and the TLS
+/// session its link reported.
+func playJoinerSide(
+    of connection: GameConnection, hostName: String = "Host", _ what: String
+) async throws -> (MatchSession, SecureSession?) {
+    try await within(20, what) {
+        try await connection.run { link -> (MatchSession, SecureSession?) in
+            XCTAssertEqual(link.peerName, hostName)
+            let security = link.stats.secureSession
+            return (await playScriptedMatch(.joiner, moves: [0, 1, 2], over: &link), security)
         }
     }
 }

@@ -41,13 +41,7 @@ final class SecureTransportTests: XCTestCase {
         }
         let states = Recorder<ConnectionState>()
         let connection = secureConnection(listener.endpoint, name: "Joiner", code: "424242", states: states)
-        let (joiner, joinerSecurity) = try await within(20, "the secure match") {
-            try await connection.run { link -> (MatchSession, SecureSession?) in
-                XCTAssertEqual(link.peerName, "Host")
-                let security = link.stats.secureSession
-                return (await playScriptedMatch(.joiner, moves: [0, 1, 2], over: &link), security)
-            }
-        }
+        let (joiner, joinerSecurity) = try await playJoinerSide(of: connection, "the secure match")
         XCTAssertEqual(joiner.end, .completed(by: .local))
         XCTAssertEqual(joiner.score, MatchSession.Score(localWins: 1))
         XCTAssertEqual(states.all, [.preparing, .ready(peerName: "Host"), .cancelled])
