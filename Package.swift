@@ -129,6 +129,7 @@ let package = Package(
                 "GameClient",
                 "GameRules",
                 "GameProtocol",
+                "GamePairing",
                 "GameTransport",
                 "Bonjour",
                 "LocalNetworkPrivacy",

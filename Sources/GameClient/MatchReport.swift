@@ -6,9 +6,14 @@ import GameRules
 /// the headless reporters (text, JSON lines) and the terminal UI read.
 public enum MatchReport: Sendable {
     case seed(UInt64)
-    case listening(host: String, port: Int, name: String)
+    /// Listening on `host`:`port` as `name`; `security` says whether games are encrypted and need a code.
+    case listening(host: String, port: Int, name: String, security: GameSecurity = .open)
     case connectionState(ConnectionState)
-    case connected(peerName: String, address: String, role: MatchSession.Role)
+    /// The match's connection is up: `cipher` is the TLS cipher suite of an encrypted game (nil: plaintext).
+    case connected(peerName: String, address: String, role: MatchSession.Role, cipher: String? = nil)
+    /// A private game replaced its code (`reason` in words). The code itself never travels in reports: the host's
+    /// front end shows it from `HostRequest.showCode`.
+    case codeReplaced(reason: String)
     case session(MatchSession.Event)
     case rejectedBusy(remote: String)
     case peerFailed(remote: String, error: String)

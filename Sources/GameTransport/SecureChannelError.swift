@@ -68,7 +68,7 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
 extension SecureChannelError {
     /// How the connection's state reports it (`ConnectionState.failed`); `GameConnection.run` throws the
     /// `SecureChannelError` itself, except a key mismatch, which it throws as `ConnectionError.wrongCode`.
-    var connectionError: ConnectionError {
+    public var connectionError: ConnectionError {
         switch self {
         case .keyMismatch: return .wrongCode
         case .plaintextHost, .plaintextJoiner: return .rejected(reason: "version", text: description)

@@ -82,9 +82,9 @@ public struct NetworkGame: Sendable {
 
     private mutating func apply(_ report: MatchReport) {
         switch report {
-        case .seed, .summary, .rejectedBusy, .peerFailed:
+        case .seed, .summary, .rejectedBusy, .peerFailed, .codeReplaced:
             break
-        case .listening(_, let port, _):
+        case .listening(_, let port, _, _):
             if !inMatch, !isOver {
                 phase = .listening(port: port)
                 connection = "Waiting for a joiner on port \(port)"
@@ -102,7 +102,7 @@ public struct NetworkGame: Sendable {
                 phase = .ended("Could not join: \(why)", failed: true)
             default: break
             }
-        case .connected(let name, _, _):
+        case .connected(let name, _, _, _):
             peerName = DisplayText.escaped(name)
             connection = "Playing against \(peer)"
             phase = .playing

@@ -1,4 +1,5 @@
 import Bonjour
+import GameTransport
 import GameProtocol
 import LocalNetworkPrivacy
 
@@ -21,6 +22,8 @@ extension ExitStatus {
             case .localNetworkRefused: self = .localNetworkNotAllowed
             case .wrongCode: self = .wrongCode
             }
+        case let error as SecureChannelError:
+            self.init(failure: error.connectionError, stop: stop)
         case let error as BonjourError:
             switch error {
             case .unavailable, .notAllowed, .disabled: self = .bonjourUnavailable

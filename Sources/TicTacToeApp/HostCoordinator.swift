@@ -1,4 +1,5 @@
 import Foundation
+import GamePairing
 import GameProtocol
 import GameRules
 import GameTransport
@@ -24,12 +25,26 @@ public struct HostRequest: Sendable {
     public var waitTimeout: Duration?
     /// Stop after the first match, however it ended (a person hosting from a UI).
     public var endsWithFirstMatch: Bool
+    /// Open (protocol 2 on the public code: the default), private (a 6-digit code joiners must bring) or plaintext
+    /// (protocol 1, only where the manifest's transport security policy allows it: loopback always).
+    public var security: GameSecurity
+    /// Shows a private game's code to the host's player, and each code that replaces it after wrong codes (with the
+    /// reason): the host's screen, or stderr of a headless host. Never the transcript, never the log.
+    public var showCode: @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void
+    /// Where a private game's first code comes from (libsodium's CSPRNG; a test may fix it).
+    public var makeCode: @Sendable () -> GameCode
 
     public init(
         target: ListenTarget = .everyInterface, port: Int, matches: Int, advertise: Bool = true,
-        origin: OperationOrigin, waitTimeout: Duration? = nil, endsWithFirstMatch: Bool = false
+        origin: OperationOrigin, waitTimeout: Duration? = nil, endsWithFirstMatch: Bool = false,
+        security: GameSecurity = .open,
+        showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
+        makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() }
     ) {
         self.endsWithFirstMatch = endsWithFirstMatch
+        self.security = security
+        self.showCode = showCode
+        self.makeCode = makeCode
         self.target = target
         self.port = port
         self.matches = matches
@@ -59,6 +74,27 @@ public func hostMatches(
         reporter.report(.error("\(error)", .scriptError))
         return .scriptError
     }
+    if request.security == .plaintext, !Loopback.isLoopback(host: request.target.bindHost) {
+        // Unencrypted hosting on the LAN only where the manifest's transport security policy allows plaintext to
+        // local addresses (what a joiner's connection to this host would be): by default it does not.
+        let address: String
+        switch request.target {
+        case .everyInterface: address = "0.0.0.0"
+        case .address(let host): address = host
+        }
+        do {
+            try gate.manifest().checkTransportSecurity(to: address, security: .plaintext)
+        } catch let refusal as TransportSecurityRefusal {
+            reporter.report(.error("cannot host an unencrypted game (--plaintext) on the local network: \(refusal)",
+                                   refusal.exitStatus))
+            return refusal.exitStatus
+        } catch {
+            return reportFailure(error, reporter: reporter, stop: stop)
+        }
+    }
+    // A private game keeps one code across rounds of listening (joiners were told it); the listener replaces it
+    // after wrong codes.
+    let privateCode = request.security == .private ? PrivateGameCode(request.makeCode()) : nil
     let state = HostRunState()
     var advertising: BonjourHostAdvertising?  // decided with the first permission to listen
     var advertisingDecided = false
@@ -85,7 +121,8 @@ public func hostMatches(
         advertisingDecided = true
         let advertiser = advertising
         let listener = GameListener(
-            capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts, logger: logger
+            capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts,
+            security: hostSecurity(request.security, privateCode: privateCode), clock: options.clock, logger: logger
         )
         onListener(listener)
         let revocations = listen.isLoopback ? nil : gate.revocations()
@@ -113,7 +150,7 @@ public func hostMatches(
         defer { stopWatch.cancel() }
         do {
             try await serve(listener, options: options, request: request, gate: gate, state: state,
-                            advertising: advertiser, reporter: reporter, stop: stop)
+                            advertising: advertiser, privateCode: privateCode, reporter: reporter, stop: stop)
         } catch {
             let message = "cannot listen on \(Endpoint(host: listen.target.bindHost, port: request.port)): \(error). "
                 + "If another program has the port, pick another one (0: any free port)"
@@ -135,13 +172,22 @@ public func hostMatches(
 /// One round of listening: serves joiners one at a time until the host is done or the listener is stopped.
 private func serve(
     _ listener: GameListener, options: MatchOptions, request: HostRequest, gate: LocalNetworkGate,
-    state: HostRunState, advertising: HostAdvertising?, reporter: MatchReporter, stop: StopSignal?
+    state: HostRunState, advertising: HostAdvertising?, privateCode: PrivateGameCode?, reporter: MatchReporter,
+    stop: StopSignal?
 ) async throws {
+    let codeShown = Mutex(false)
     try await listener.run(
         onEvent: { event in
             switch event {
             case .listening(let host, let port):
-                reporter.report(.listening(host: host, port: port, name: options.name))
+                reporter.report(.listening(host: host, port: port, name: options.name, security: request.security))
+                let firstTime = codeShown.withLock { shown in
+                    defer { shown = true }
+                    return !shown
+                }
+                if let privateCode, firstTime {
+                    request.showCode(privateCode.current, nil)
+                }
                 advertising?.advertise(port: port)
             case .rejectedBusy(let remote):
                 reporter.report(.rejectedBusy(remote: remote))
@@ -151,8 +197,12 @@ private func serve(
                 reporter.report(.peerFailed(remote: remote, error: reason.description))  // "wrong code"
             case .pairingRefused(let source, _, let reason):
                 reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
-            case .wrongCodeCounted, .codeReplaced, .wrongCodesForgiven:
-                // Only a private game's listener (`SecureHost.privateGame`) reports these; the app hosts none yet.
+            case .codeReplaced(let code, let reason):
+                request.showCode(code, reason)
+                reporter.report(.codeReplaced(reason: reason))
+            case .wrongCodeCounted, .wrongCodesForgiven:
+                // Each wrong code was reported with its address (`pairingFailed`); the count is in the replacement's
+                // reason.
                 break
             }
         },
@@ -172,6 +222,16 @@ private func serve(
             return next
         }
     )
+}
+
+/// The listener's security for `security`: TLS-PSK on CPace with the public code (open), on the private game's code
+/// with the attempt limits (private), or none (plaintext).
+private func hostSecurity(_ security: GameSecurity, privateCode: PrivateGameCode?) -> HostSecurity {
+    switch security {
+    case .open: return .tlsPSK(.pairing(code: .open))
+    case .private: return .tlsPSK(.privateGame(privateCode ?? PrivateGameCode(GameCode.random())))
+    case .plaintext: return .plaintext
+    }
 }
 
 /// What the host's matches came to: touched from the listener's tasks and the revocation watch.

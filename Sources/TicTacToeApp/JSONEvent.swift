@@ -19,11 +19,17 @@ public struct JSONEvent: Encodable, Sendable {
         case .seed(let seed):
             try object.encode("seed", forKey: "event")
             try object.encode(seed, forKey: "seed")
-        case .listening(let host, let port, let name):
+        case .listening(let host, let port, let name, let security):
             try object.encode("listening", forKey: "event")
             try object.encode(host, forKey: "host")
             try object.encode(port, forKey: "port")
             try object.encode(name, forKey: "name")
+            try object.encode(security.isEncrypted, forKey: "secure")
+            try object.encode(security == .private, forKey: "private")
+        case .codeReplaced(let reason):
+            // The new code itself is never written here: only the host's own screen (stderr) shows it.
+            try object.encode("code-replaced", forKey: "event")
+            try object.encode(reason, forKey: "reason")
         case .connectionState(let state):
             try object.encode("state", forKey: "event")
             try object.encode(state.name, forKey: "state")
@@ -33,11 +39,13 @@ public struct JSONEvent: Encodable, Sendable {
             case .ready(let name): try object.encode(name, forKey: "peer")
             case .setup, .preparing, .cancelled: break
             }
-        case .connected(let peerName, let address, let role):
+        case .connected(let peerName, let address, let role, let cipher):
             try object.encode("connected", forKey: "event")
             try object.encode(peerName, forKey: "peer")
             try object.encode(address, forKey: "address")
             try object.encode(role.rawValue, forKey: "role")
+            try object.encode(cipher != nil, forKey: "secure")
+            try object.encode(cipher, forKey: "cipher")
         case .session(let event):
             try Self.encode(event, into: &object)
         case .rejectedBusy(let remote):

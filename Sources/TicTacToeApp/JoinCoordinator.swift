@@ -1,5 +1,6 @@
 import Bonjour
 import Foundation
+import GamePairing
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
@@ -18,11 +19,15 @@ public struct JoinRequest: Sendable {
     public var waitTimeout: Duration?
     /// Which screen or command joins (the gate logs it).
     public var origin: OperationOrigin
+    /// Encrypted (protocol 2, with a private game's code or none for an open game: the default) or plaintext
+    /// (protocol 1: `--plaintext`, only where the manifest's transport security policy allows it).
+    public var security: JoinSecurity
 
     public init(
         target: JoinTarget, connectTimeout: Duration = .seconds(10), perAddressTimeout: Duration = .seconds(3),
-        waitTimeout: Duration? = nil, origin: OperationOrigin
+        waitTimeout: Duration? = nil, origin: OperationOrigin, security: JoinSecurity = .encrypted(code: nil)
     ) {
+        self.security = security
         self.target = target
         self.connectTimeout = connectTimeout
         self.perAddressTimeout = perAddressTimeout
@@ -30,6 +35,37 @@ public struct JoinRequest: Sendable {
         self.origin = origin
     }
 }
+
+/// How a joiner protects its connection.
+public enum JoinSecurity: Sendable {
+    /// Protocol 2: TLS keyed by CPace on `code` (a private game's), or on the public code of open games when nil.
+    case encrypted(code: GameCode?)
+    /// Protocol 1, unencrypted.
+    case plaintext
+
+    /// What App Transport Security judges.
+    var connectionSecurity: ConnectionSecurity {
+        if case .plaintext = self { return .plaintext }
+        return .encryptedGame
+    }
+
+    /// The connection's configuration for this security.
+    var transport: GameTransport.JoinerSecurity {
+        switch self {
+        case .encrypted(let code): return .tlsPSK(.pairing(code: code ?? .open))
+        case .plaintext: return .plaintext
+        }
+    }
+
+    var code: GameCode? {
+        if case .encrypted(let code) = self { return code }
+        return nil
+    }
+}
+
+/// How to give a private game's code, for messages.
+public let codeOptionsHint = "--code-file FILE, --code - (one line from standard input) or the environment variable "
+    + "TICTACTOE_CODE"
 
 /// Joins a host by Bonjour name or by address and plays one match, for every front end.
 ///
@@ -70,7 +106,10 @@ public func joinMatch(
             let game = try await resolve(name, with: GameResolver(capability: browse), until: deadline, stop: stop)
             endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
             reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
+            for endpoint in endpoints { try checkTransportSecurity(to: endpoint.host, request.security, gate: gate) }
         case .address(let endpoint):
+            // App Transport Security first: a connection the manifest forbids fails at once, without a prompt.
+            try checkTransportSecurity(to: endpoint.host, request.security, gate: gate)
             // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
             // name, to look it up. The connection then clears each address itself.
             if let first = EndpointResolution.literalAddresses(of: endpoint)?.first {
@@ -88,6 +127,12 @@ public func joinMatch(
         return reportFailure(error, reporter: reporter, stop: stop)
     }
     var lastFailure: Error = ConnectionError.unreachable("no address")
+    /// A private host closes an attempt that comes too soon after another from this address (one a second, longer
+    /// after its code was replaced) before its handshake: an encrypted joiner asks again while its time lasts.
+    let mayRetryRefusal: @Sendable () -> Bool = {
+        if case .plaintext = request.security { return false }
+        return deadline - .now > .seconds(1)
+    }
     var untried = endpoints[...]
     while let endpoint = untried.popFirst() {
         let isLast = untried.isEmpty
@@ -95,11 +140,14 @@ public func joinMatch(
         let budget = isLast ? max(left, .seconds(1)) : min(max(left, .seconds(1)), request.perAddressTimeout)
         let connection = GameConnection(
             to: endpoint, localName: options.name,
-            configuration: .init(connectTimeout: TimeAmount(budget), timeouts: options.timeouts),
+            configuration: .init(
+                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport),
             gate: gate, origin: request.origin, logger: logger,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.
                 if case .failed = state, !isLast { return }
+                // Nor is an encrypted attempt closed before its handshake while time remains: it is asked again.
+                if case .failed(.closedDuringHandshake) = state, mayRetryRefusal() { return }
                 reporter.report(.connectionState(state))
             }
         )
@@ -147,6 +195,37 @@ public func joinMatch(
                 logger.info("\(endpoint): busy; asking it again until the connect timeout")
                 untried = [endpoint]
                 continue
+            case .closedDuringHandshake where mayRetryRefusal():
+                lastFailure = error
+                untried = ([endpoint] + untried)[...]
+                if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
+                return reportFailure(CancellationError(), reporter: reporter, stop: stop)
+            case .wrongCode where request.security.code == nil:
+                // The open game's public code did not fit: the host runs a private game.
+                reporter.report(.error(
+                    "\(endpoint) hosts a private game: give its code with \(codeOptionsHint)", .wrongCode))
+                return .wrongCode
+            case .wrongCode:
+                reporter.report(.error(
+                    "wrong code: \(endpoint) did not accept the code given (ask its host for the code on their "
+                        + "screen; it changes after three wrong codes in a row)", .wrongCode))
+                return .wrongCode
+            default:
+                return reportFailure(error, reporter: reporter, stop: stop)
+            }
+        } catch let error as SecureChannelError {
+            switch error {
+            case .closedDuringHandshake where mayRetryRefusal():
+                lastFailure = error
+                untried = ([endpoint] + untried)[...]
+                if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
+                return reportFailure(CancellationError(), reporter: reporter, stop: stop)
+            case .plaintextHost:
+                reporter.report(.error(
+                    "\(endpoint) speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted): update "
+                        + "the host's tictactoe, or join with --plaintext (loopback always; elsewhere only where the "
+                        + "manifest's App Transport Security allows plaintext)", .rejected))
+                return .rejected
             default:
                 return reportFailure(error, reporter: reporter, stop: stop)
             }
@@ -155,6 +234,24 @@ public func joinMatch(
         }
     }
     return reportFailure(lastFailure, reporter: reporter, stop: stop)
+}
+
+/// Says that the host closed the attempt before its handshake and waits a second; false when stopped meanwhile.
+private func waitBeforeAskingAgain(
+    _ endpoint: Endpoint, reporter: MatchReporter, logger: Logger, stop: StopSignal?
+) async -> Bool {
+    logger.info("\(endpoint): closed before the handshake; asking again in 1 s")
+    reporter.report(.connectionState(.waiting(.peerUnreachable(
+        "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: 1))))
+    try? await Task.sleep(for: .seconds(1))
+    return stop?.raised == nil
+}
+
+/// The manifest's App Transport Security policy for a game connection to `host` (loopback always passes, without
+/// reading the manifest); a refusal is thrown (exit 14).
+private func checkTransportSecurity(to host: String, _ security: JoinSecurity, gate: LocalNetworkGate) throws {
+    if Loopback.isLoopback(host: host) { return }
+    try gate.manifest().checkTransportSecurity(to: host, security: security.connectionSecurity)
 }
 
 /// Resolves a game's name, retrying while it does not answer until `deadline`; an incompatible game is refused.

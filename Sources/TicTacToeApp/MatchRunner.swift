@@ -93,7 +93,8 @@ public struct MatchRunner {
     public mutating func run(
         _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
     ) async -> MatchSession.End {
-        reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role))
+        reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role,
+                                   cipher: link.stats.secureSession?.cipherSuite))
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let handOff = ReaderHandOff(link: link)

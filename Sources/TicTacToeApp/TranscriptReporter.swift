@@ -55,13 +55,21 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         switch report {
         case .seed(let seed):
             write("Seed \(seed) (replay with --seed \(seed))")
-        case .listening(let host, let port, _):
+        case .listening(let host, let port, _, let security):
             if s.announced {
                 write("Waiting for the next joiner on \(host):\(port)")
                 return
             }
             s.announced = true
-            write("Hosting as \(localName) on \(host):\(port); join with: tictactoe join ADDRESS:\(port)")
+            let join: String
+            switch security {
+            case .open: join = "tictactoe join ADDRESS:\(port)"
+            case .private: join = "tictactoe join ADDRESS:\(port) --code-file FILE (a private game: the code is on stderr)"
+            case .plaintext: join = "tictactoe join ADDRESS:\(port) --plaintext (unencrypted)"
+            }
+            write("Hosting as \(localName) on \(host):\(port); join with: \(join)")
+        case .codeReplaced(let reason):
+            write("The game's code was replaced (\(DisplayText.escaped(reason))); the new code is on stderr")
         case .connectionState(let state):
             switch state {
             case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")
@@ -69,9 +77,10 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             case .failed(let error): writeError("Connection failed: \(DisplayText.escaped(error.description))")
             default: break
             }
-        case .connected(let peer, let address, _):
+        case .connected(let peer, let address, _, let cipher):
             s.peerName = DisplayText.escaped(peer)
-            write("Connected to \(s.peerName) (\(DisplayText.escaped(address)))")
+            let encrypted = cipher.map { ", encrypted (TLS 1.2, \($0))" } ?? ""
+            write("Connected to \(s.peerName) (\(DisplayText.escaped(address)))\(encrypted)")
         case .session(let event):
             switch event {
             case .gameStarted(let number, let mark, let first):

@@ -19,6 +19,14 @@ struct Host: AsyncParsableCommand {
             actually registered) while the host is free, and withdrawn while a game runs. Without avahi-daemon the \
             host says so and still serves joiners by address; --no-advertise skips Bonjour altogether.
 
+            Games are encrypted (protocol 2: TLS keyed by CPace on a code). An open game uses a public code: anyone \
+            may join, and nothing on its connection is readable. --private makes a 6-digit code, shown on standard \
+            error (never in the transcript or the log): joiners give it with --code-file, --code - or \
+            TICTACTOE_CODE; each wrong code is shown with its address, and after 3 in a row the code is replaced \
+            (the new one shown). --plaintext hosts protocol 1, unencrypted, for joiners that also say --plaintext: \
+            on loopback always, elsewhere only where the manifest's App Transport Security allows plaintext \
+            (otherwise exit 14).
+
             Example: tictactoe host --headless --player perfect --games 10 --port 7878 --json
             """
     )
@@ -40,6 +48,12 @@ struct Host: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Advertise the game on the local network with Bonjour.")
     var advertise = true
 
+    @Flag(help: "Host a private game: joiners need the 6-digit code shown on standard error.")
+    var `private` = false
+
+    @Flag(help: "Host unencrypted (protocol 1) for --plaintext joiners: loopback, or where the manifest allows it.")
+    var plaintext = false
+
     @Option(help: ArgumentHelp(
         "Seconds the joiner has for each move and rematch answer before it loses on time "
             + "(\(OptionRanges.moveTimeout.span), more than --move-delay).",
@@ -53,6 +67,9 @@ struct Host: AsyncParsableCommand {
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
+        if `private` && plaintext {
+            throw ValidationError("--private and --plaintext cannot go together: a private game is always encrypted")
+        }
         try OptionRanges.port.check(port)
         try OptionRanges.games.check(games)
         try OptionRanges.matches.check(matches)
@@ -75,7 +92,17 @@ struct Host: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
         let request = HostRequest(
             target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
-            waitTimeout: privacy.waitDuration
+            waitTimeout: privacy.waitDuration, security: `private` ? .private : (plaintext ? .plaintext : .open),
+            showCode: { code, replacedBecause in
+                // Standard error only: the transcript (and --json) never carries the code.
+                let shown = code.revealed.map { "\($0.prefix(3)) \($0.dropFirst(3))" } ?? ""
+                if let replacedBecause {
+                    printError("tictactoe: new code: \(shown) (\(replacedBecause)); the old one no longer works")
+                } else {
+                    printError("tictactoe: private game: the code is \(shown); give it to the player who joins "
+                        + "(tictactoe join ... --code-file FILE, --code - or TICTACTOE_CODE)")
+                }
+            }
         )
         let status = await hostMatches(
             request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop

@@ -12,7 +12,12 @@ struct Join: AsyncParsableCommand {
             an IP address and does not end in :PORT is taken as a Bonjour name, so join a DNS host name as \
             HOST:PORT. While the host cannot be reached, or answers that it is busy with another game ("busy, \
             retrying"), the joiner waits and retries until --connect-timeout: then it exits 5 (unreachable) or 4 \
-            (still busy). The host decides how many games are played unless --games limits it, and how long each \
+            (still busy). A private game needs its code (the host shows it): --code-file FILE, --code - (one \
+            line from standard input) or the environment variable TICTACTOE_CODE; --code N works but puts the code \
+            where every user of the machine can read it (ps). Without a code, or with a wrong one, the joiner exits \
+            13. Games are encrypted (protocol 2); --plaintext joins an unencrypted (protocol 1) host: on loopback \
+            always, elsewhere only where the manifest's App Transport Security allows plaintext (otherwise exit 14, \
+            before anything is sent). The host decides how many games are played unless --games limits it, and how long each \
             move may take (its --move-timeout).
 
             Examples: tictactoe join "Alice's game" --headless --json
@@ -29,11 +34,28 @@ struct Join: AsyncParsableCommand {
     @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
     var connectTimeout: Double = 10
 
+    @Option(help: ArgumentHelp("Read a private game's code from the first line of this file.", valueName: "file"))
+    var codeFile: String?
+
+    @Option(help: ArgumentHelp(
+        "A private game's code; - reads one line from standard input (a code in the command line is visible to every user: prefer --code-file, --code - or TICTACTOE_CODE).",
+        valueName: "code"))
+    var code: String?
+
+    @Flag(help: "Join an unencrypted (protocol 1) host: loopback, or where the manifest allows it.")
+    var plaintext = false
+
     @OptionGroup var match: MatchArguments
 
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
+        if codeFile != nil && code != nil {
+            throw ValidationError("give the code once: --code-file or --code, not both")
+        }
+        if plaintext && (codeFile != nil || code != nil) {
+            throw ValidationError("--plaintext games have no code: a private game is always encrypted")
+        }
         _ = try parsedEndpoint()
         try OptionRanges.games.check(games)
         try OptionRanges.connectTimeout.check(connectTimeout)
@@ -57,9 +79,26 @@ struct Join: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
         let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
+        let security: JoinSecurity
+        if plaintext {
+            security = .plaintext
+        } else if let source = GameCodeSource.from(codeFile: codeFile, code: code) {
+            if source.isInArgv {
+                printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
+                    + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
+            }
+            do {
+                security = .encrypted(code: try source.read())
+            } catch {
+                reporter.report(.error("\(error)", .wrongCode))
+                throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
+            }
+        } else {
+            security = .encrypted(code: nil)
+        }
         let request = JoinRequest(
             target: target, connectTimeout: .seconds(connectTimeout),
-            waitTimeout: privacy.waitDuration, origin: .joinCommand
+            waitTimeout: privacy.waitDuration, origin: .joinCommand, security: security
         )
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)
         throw ExitCode(status.unlessOutputFailed().rawValue)

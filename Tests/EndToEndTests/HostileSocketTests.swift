@@ -64,7 +64,7 @@ final class HostileSocketTests: XCTestCase {
 
     func testAJoinerThatNeverMovesLosesOnTimeAndTheHostServesTheNext() throws {
         // A raw peer completes the handshake and answers pings, but never moves.
-        let (host, port) = try startHost(["--games", "1", "--move-timeout", "1"])
+        let (host, port) = try startHost(["--plaintext", "--games", "1", "--move-timeout", "1"])
         _ = track(host)
         let peer = try RawPeer(port: port)
         try peer.send(.hello(version: 1, name: "staller"))
@@ -81,7 +81,8 @@ final class HostileSocketTests: XCTestCase {
 
         // It did not count as a completed match: the host serves a real joiner, who moves in time.
         XCTAssertTrue(host.waitForEventCount("listening", 2), "host never became free again")
-        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"]))
+        let joiner = track(try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--seed", "1"]))
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
         XCTAssertEqual(host.waitForExit(), 0, host.standardError)
     }

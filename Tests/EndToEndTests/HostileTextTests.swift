@@ -21,7 +21,7 @@ final class HostileTextTests: XCTestCase {
     private func joinFake(_ extra: [String]) throws -> (TicTacToeProcess, RawPeer) {
         let fake = try RawHost()
         let joiner = try TicTacToeProcess(
-            ["join", "127.0.0.1:\(fake.port)", "--headless", "--connect-timeout", "10"] + extra)
+            ["join", "127.0.0.1:\(fake.port)", "--plaintext", "--headless", "--connect-timeout", "10"] + extra)
         processes.append(joiner)
         let peer = try fake.accept()
         guard case .hello? = try peer.receive() else {

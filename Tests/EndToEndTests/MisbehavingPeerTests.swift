@@ -13,7 +13,7 @@ final class MisbehavingPeerTests: XCTestCase {
     }
 
     private func host(_ extra: [String]) throws -> (TicTacToeProcess, Int) {
-        let (host, port) = try startHost(extra)
+        let (host, port) = try startHost(["--plaintext"] + extra)  // raw v1 peers speak plaintext
         processes.append(host)
         return (host, port)
     }
@@ -26,7 +26,7 @@ final class MisbehavingPeerTests: XCTestCase {
         if hadMatch {
             XCTAssertTrue(host.waitForEventCount("listening", 2), "host never became free again", file: file, line: line)
         }
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--seed", "1"])
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError, file: file, line: line)
         XCTAssertEqual(host.waitForExit(), 0, host.standardError, file: file, line: line)
@@ -113,7 +113,7 @@ final class MisbehavingPeerTests: XCTestCase {
 
     func testSecondJoinerRetriesWhileBusyThenExits4() throws {
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
-        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json"])
         processes.append(first)
         XCTAssertNotNil(first.waitForEvent("game-start"))
         // A raw joiner hears "busy" right after its hello.
@@ -123,7 +123,7 @@ final class MisbehavingPeerTests: XCTestCase {
         XCTAssertEqual(reason, .busy)
         XCTAssertTrue(text.contains("already playing"), text)
         // A real one waits and asks again ("busy, retrying") until its connect timeout, then exits 4.
-        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--connect-timeout", "1.5"])
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--connect-timeout", "1.5"])
         processes.append(second)
         XCTAssertEqual(second.waitForExit(), 4, second.standardError)
         let waits = second.events(named: "state").filter { $0["state"] as? String == "waiting" }
@@ -139,10 +139,10 @@ final class MisbehavingPeerTests: XCTestCase {
 
     func testBusyJoinerRetriesAndPlaysOnceTheHostIsFree() throws {
         let (host, port) = try host(["--games", "3", "--move-delay", "0.3", "--matches", "2"])
-        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        let first = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json"])
         processes.append(first)
         XCTAssertNotNil(first.waitForEvent("game-start"))
-        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--connect-timeout", "60"])
+        let second = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--connect-timeout", "60"])
         processes.append(second)
         XCTAssertNotNil(second.waitForLine { $0.contains("busy, retrying") }, "the transcript never said it was waiting")
         XCTAssertEqual(first.waitForExit(), 0, first.standardError)
@@ -153,7 +153,7 @@ final class MisbehavingPeerTests: XCTestCase {
 
     func testKilledJoinerIsReportedByTheHost() throws {
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json"])
         processes.append(joiner)
         XCTAssertNotNil(host.waitForEvent("game-start"))
         joiner.signal(SIGKILL)
@@ -166,14 +166,14 @@ final class MisbehavingPeerTests: XCTestCase {
 
     private func assertHostServesNextJoinerWithGames(_ host: TicTacToeProcess, port: Int) throws {
         XCTAssertTrue(host.waitForEventCount("listening", 2), "host never became free again")
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--games", "1"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--games", "1"])
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
     }
 
     func testKilledHostIsReportedByTheJoiner() throws {
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless"])
         processes.append(joiner)
         XCTAssertNotNil(joiner.waitForLine { $0.hasPrefix("Game 1") })
         host.signal(SIGKILL)
@@ -185,7 +185,7 @@ final class MisbehavingPeerTests: XCTestCase {
     func testVanishedPeerIsNoticedByHeartbeat() throws {
         // A stopped process keeps its socket open but answers nothing: only the heartbeat can tell.
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json"])
         processes.append(joiner)
         XCTAssertNotNil(host.waitForEvent("game-start"))
         joiner.signal(SIGSTOP)
@@ -197,7 +197,7 @@ final class MisbehavingPeerTests: XCTestCase {
 
     func testCtrlCTellsThePeer() throws {
         let (host, port) = try host(["--games", "5", "--move-delay", "0.5"])
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"])
+        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json"])
         processes.append(joiner)
         XCTAssertNotNil(joiner.waitForEvent("game-start"), "the joiner never got into the match")
         joiner.signal(SIGINT)

@@ -154,6 +154,12 @@ final class TicTacToeProcess: @unchecked Sendable {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// Writes `text` to the process's standard input (and closes it when `close` is true).
+    func writeInput(_ text: String, close: Bool = true) {
+        stdinPipe.fileHandleForWriting.write(Data(text.utf8))
+        if close { try? stdinPipe.fileHandleForWriting.close() }
+    }
 }
 
 /// Starts a headless host on loopback with an OS-chosen port and returns it with the port it listens on. Hosts here

@@ -30,11 +30,21 @@ final class AppTransportSecurityParsingTests: XCTestCase {
         }
     }
 
-    func testTheProjectManifestDeclaresNoneSoTheDefaultsApply() throws {
+    /// The shipped manifest declares ATS with both global keys false and no exception domains: LAN games must be
+    /// encrypted (issue 12), loopback stays free.
+    func testTheProjectManifestRequiresEncryptionOnTheLAN() throws {
         let manifest = try AppManifest(contentsOf: assetsDirectory + "/Info.plist")
-        XCTAssertEqual(manifest.transportSecurity, .undeclared)
-        XCTAssertFalse(manifest.transportSecurity.isDeclared)
-        XCTAssertFalse(manifest.transportSecurity.arbitraryLoadsInEffect)
+        let ats = manifest.transportSecurity
+        XCTAssertTrue(ats.isDeclared)
+        XCTAssertEqual(ats.allowsArbitraryLoads, false)
+        XCTAssertEqual(ats.allowsLocalNetworking, false)
+        XCTAssertEqual(ats.exceptionDomains, [])
+        XCTAssertFalse(ats.arbitraryLoadsInEffect)
+        for kind in [TransportDestination.Kind.ipAddress, .localName, .unqualifiedName, .domainName] {
+            XCTAssertFalse(ats.requirement(forKind: kind).permits(.plaintext), "\(kind)")
+            XCTAssertTrue(ats.requirement(forKind: kind).permits(.encryptedGame), "\(kind)")
+        }
+        XCTAssertTrue(ats.requirement(forKind: .loopback).permits(.plaintext))
     }
 
     func testEveryKeyIsRead() throws {

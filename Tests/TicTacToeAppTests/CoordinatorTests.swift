@@ -61,7 +61,7 @@ final class CoordinatorTests: XCTestCase {
 
     private func waitForPort(_ reports: Recorder<MatchReport>) async throws -> Int {
         for _ in 0..<1000 {
-            for case .listening(_, let port, _) in reports.all { return port }
+            for case .listening(_, let port, _, _) in reports.all { return port }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw XCTSkip("the host did not listen: \(reports.all)")

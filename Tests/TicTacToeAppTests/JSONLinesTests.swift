@@ -24,7 +24,26 @@ final class JSONLinesTests: XCTestCase {
     func testListening() throws {
         try assertLine(
             .listening(host: "0.0.0.0", port: 7420, name: "Ada's game"),
-            #"{"event":"listening","host":"0.0.0.0","name":"Ada's game","port":7420}"#)
+            #"{"event":"listening","host":"0.0.0.0","name":"Ada's game","port":7420,"private":false,"secure":true}"#)
+        try assertLine(
+            .listening(host: "::", port: 7420, name: "Bo", security: .private),
+            #"{"event":"listening","host":"::","name":"Bo","port":7420,"private":true,"secure":true}"#)
+        try assertLine(
+            .listening(host: "127.0.0.1", port: 7420, name: "Cy", security: .plaintext),
+            #"{"event":"listening","host":"127.0.0.1","name":"Cy","port":7420,"private":false,"secure":false}"#)
+    }
+
+    /// A replaced code is announced with its reason only: the code itself never reaches a transcript.
+    func testCodeReplacedCarriesTheReasonAndNoCode() throws {
+        try assertLine(
+            .codeReplaced(reason: "3 wrong codes in a row"),
+            #"{"event":"code-replaced","reason":"3 wrong codes in a row"}"#)
+    }
+
+    func testConnectedSaysWhetherTheGameIsEncryptedAndWithWhichCipher() throws {
+        try assertLine(
+            .connected(peerName: "Bo", address: "127.0.0.1:7420", role: .joiner, cipher: "ECDHE-PSK-CHACHA20-POLY1305"),
+            #"{"address":"127.0.0.1:7420","cipher":"ECDHE-PSK-CHACHA20-POLY1305","event":"connected","peer":"Bo","role":"joiner","secure":true}"#)
     }
 
     func testStates() throws {
@@ -44,10 +63,10 @@ final class JSONLinesTests: XCTestCase {
     func testConnectedKeepsNonASCIIAndEscapesThePeerNameLosslessly() throws {
         try assertLine(
             .connected(peerName: "Zoë ☃ 😀", address: "[::1]:7420", role: .joiner),
-            #"{"address":"[::1]:7420","event":"connected","peer":"Zoë ☃ 😀","role":"joiner"}"#)
+            #"{"address":"[::1]:7420","cipher":null,"event":"connected","peer":"Zoë ☃ 😀","role":"joiner","secure":false}"#)
         try assertLine(
             .connected(peerName: "evil\u{1B}[2Jname\u{202E}", address: "127.0.0.1:7420", role: .host),
-            #"{"address":"127.0.0.1:7420","event":"connected","peer":"evil\u001b[2Jname\u202e","role":"host"}"#)
+            #"{"address":"127.0.0.1:7420","cipher":null,"event":"connected","peer":"evil\u001b[2Jname\u202e","role":"host","secure":false}"#)
     }
 
     /// JSONEncoder escapes only C0: DEL, the C1 controls and the bidi characters get their own pass, as `\u`
@@ -57,7 +76,7 @@ final class JSONLinesTests: XCTestCase {
         let line = try JSONEvent.line(.connected(peerName: name, address: "127.0.0.1:7420", role: .host))
         XCTAssertEqual(
             line,
-            #"{"address":"127.0.0.1:7420","event":"connected","peer":"a\u0085b\u009b2J\u007fc\u202ed\u2066e\u200ff\u061c","role":"host"}"#)
+            #"{"address":"127.0.0.1:7420","cipher":null,"event":"connected","peer":"a\u0085b\u009b2J\u007fc\u202ed\u2066e\u200ff\u061c","role":"host","secure":false}"#)
         XCTAssertFalse(line.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) })
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         XCTAssertEqual((object["peer"] as? String).map { Array($0.unicodeScalars) }, Array(name.unicodeScalars))

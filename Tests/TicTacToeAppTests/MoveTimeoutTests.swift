@@ -35,13 +35,15 @@ final class MoveTimeoutTests: XCTestCase {
         let listeners = Recorder<GameListener>()
         let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveTimeout: limit,
                                    clock: clock)
-        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
+        // The test's joiner is a raw plaintext (protocol 1) connection.
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
+                                  security: .plaintext)
         let task = Task {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
                               onListener: { listeners.append($0) })
         }
         for _ in 0..<1000 {
-            for case .listening(_, let port, _) in reports.all { return (task, reports, listeners, port) }
+            for case .listening(_, let port, _, _) in reports.all { return (task, reports, listeners, port) }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw XCTSkip("the host did not listen: \(reports.all)")
