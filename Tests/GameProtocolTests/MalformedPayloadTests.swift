@@ -60,7 +60,8 @@ final class MalformedPayloadTests: XCTestCase {
         assertBodyThrows([0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0x01], malformed(0x01, "1 unexpected trailing bytes"))
         assertBodyThrows([0x01, 0x00, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
         // And a v2 hello has exactly one role byte.
-        assertBodyThrows([0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
+        assertBodyThrows(
+            [0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
     }
 
     func testAcceptAndRejectMissingFields() {

@@ -45,8 +45,14 @@ struct SecureGameClient {
 func withSecureGameClient<T>(
     port: Int, code: String, _ body: (inout SecureGameClient) async throws -> T
 ) async throws -> T {
+    try await withSecureGameClient(port: port, joiner: SecureJoiner { TestJoinerExchange(code: code) }, body)
+}
+
+/// The same with any joiner's exchange (the real pairing, say).
+func withSecureGameClient<T>(
+    port: Int, joiner: SecureJoiner, _ body: (inout SecureGameClient) async throws -> T
+) async throws -> T {
     let stats = ConnectionStats()
-    let joiner = SecureJoiner { TestJoinerExchange(code: code) }
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .connect(host: loopback, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {

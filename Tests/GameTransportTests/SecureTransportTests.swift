@@ -394,8 +394,11 @@ final class SecureTransportTests: XCTestCase {
                 + "tictactoe, or join with --plaintext")
         XCTAssertEqual(
             states.all.last, .failed(.rejected(reason: "version", text: SecureChannelError.plaintextHost.description)))
-        // The v1 host saw a frame length it refuses (the TLS record header) and goes on.
+        // The v1 host saw a frame length it refuses (the TLS record header 16 03: 5635 bytes) and goes on.
         await assertEventually { listener.handshakeFailures.count == 1 }
+        XCTAssertTrue(
+            listener.handshakeFailures[0].contains("frame of 5635 bytes exceeds the maximum of 512"),
+            listener.handshakeFailures[0])
         await listener.stop()
     }
 
