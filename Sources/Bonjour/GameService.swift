@@ -9,7 +9,7 @@ public enum GameService {
     /// The TXT key of the protocol version (`proto=1`).
     public static let versionKey = "proto"
     /// Our wire protocol version (`GameMessage.protocolVersion`).
-    public static let protocolVersion = Int(GameMessage.protocolVersion)
+    public static let protocolVersion = Int(GameMessage.encryptedProtocolVersion)
 
     /// `name` cut to the 63 bytes of UTF-8 a DNS label (a service instance name) may have, at a character boundary.
     public static func instanceName(_ name: String) -> String {

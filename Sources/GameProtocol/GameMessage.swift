@@ -1,9 +1,12 @@
 import GameRules
 
-/// Every message of the tictactoe wire protocol (version 1). See docs/PROTOCOL.md for the bytes.
+/// Every message of the tictactoe wire protocol (versions 1 and 2: the same messages; version 2's hello adds a role).
+/// See docs/PROTOCOL.md for the bytes.
 public enum GameMessage: Sendable, Hashable {
-    /// Joiner → host, first frame on a connection: the protocol version it speaks and its player name.
-    case hello(version: UInt8, name: String)
+    /// Joiner → host, first frame on a connection: the protocol version it speaks, its player name and, from version
+    /// 2 on, the role it asks for. A hello of version 1 (or 0) has no role byte on the wire: its role is always
+    /// `player`, and a `role` other than `player` is not written (docs/PROTOCOL.md, "The v2 hello").
+    case hello(version: UInt8, name: String, role: PeerRole = .player)
     /// Host → joiner: the handshake succeeded; the host's version and player name.
     case accept(version: UInt8, name: String)
     /// Host → joiner: the handshake failed (busy, version mismatch, …); the connection closes after it.
@@ -32,8 +35,11 @@ public enum GameMessage: Sendable, Hashable {
 }
 
 extension GameMessage {
-    /// The current protocol version.
-    public static let protocolVersion: UInt8 = 1
+    /// Whether a hello of `version` carries the role byte: from version 2 on (`encryptedProtocolVersion`). Versions 1
+    /// and 0 end with the name, so a v1 hello is the same bytes as before version 2 existed.
+    public static func helloHasRole(version: UInt8) -> Bool {
+        version >= encryptedProtocolVersion
+    }
 
     /// The type byte of each message on the wire.
     public enum Kind: UInt8, Sendable, CaseIterable {
@@ -68,6 +74,27 @@ extension GameMessage {
         case .pong: return .pong
         case .bye: return .bye
         case .error: return .error
+        }
+    }
+}
+
+/// What a joiner asks to be (version 2's hello): a player, or (later) a spectator. A role this version does not name
+/// is kept as its number, so a later version can add roles; a host answers one it does not take with
+/// `reject(bad-hello)`.
+public struct PeerRole: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Plays the match (every joiner so far).
+    public static let player = PeerRole(rawValue: 0)
+    /// Watches a match (reserved: no host takes spectators yet).
+    public static let spectator = PeerRole(rawValue: 1)
+
+    public var description: String {
+        switch self {
+        case .player: return "player"
+        case .spectator: return "spectator"
+        default: return "role-\(rawValue)"
         }
     }
 }

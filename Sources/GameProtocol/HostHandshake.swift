@@ -1,17 +1,40 @@
 /// The host's answer to a joiner's first frame.
 public enum HostHandshake {
-    /// `accept` for a well-formed `hello` of our version; otherwise the `reject` or `error` to send before closing.
-    public static func answer(to message: GameMessage, hostName: String) -> GameMessage {
-        guard case .hello(let version, let name) = message else {
+    /// `accept` for a well-formed `hello` of `version`, the version the host's transport speaks
+    /// (`GameSecurity.protocolVersion`: 2 over TLS, 1 in plaintext); otherwise the `reject` or `error` to send before
+    /// closing. The checks, in order: a hello at all, its version, its role (players only), a non-empty name.
+    public static func answer(to message: GameMessage, hostName: String, version: UInt8) -> GameMessage {
+        guard case .hello(let joinerVersion, let name, let role) = message else {
             return .error(code: .unexpectedMessage, text: "expected hello, got \(message.kind)")
         }
-        guard version == GameMessage.protocolVersion else {
-            return .reject(
-                reason: .version,
-                text: "host speaks protocol version \(GameMessage.protocolVersion), joiner \(version)"
-            )
+        guard joinerVersion == version else {
+            let text = versionMismatchText(hostVersion: version, joinerVersion: joinerVersion)
+            return .reject(reason: .version, text: text)
+        }
+        guard role == .player else {
+            let text = role == .spectator
+                ? spectatorRejectText : "this host takes players only; role \(role.rawValue) is unknown to it"
+            return .reject(reason: .badHello, text: text)
         }
         guard !name.isEmpty else { return .reject(reason: .badHello, text: "empty player name") }
-        return .accept(version: GameMessage.protocolVersion, name: hostName)
+        return .accept(version: version, name: hostName)
+    }
+
+    /// The `reject(bad-hello)` text for a v2 hello asking to watch.
+    public static let spectatorRejectText = "this host does not take spectators yet"
+
+    /// The `reject(version)` text for a joiner of `joinerVersion` at a host of `hostVersion`: what the host speaks and
+    /// what the joiner should do about it.
+    public static func versionMismatchText(hostVersion: UInt8, joinerVersion: UInt8) -> String {
+        switch hostVersion {
+        case GameMessage.encryptedProtocolVersion where joinerVersion < hostVersion:
+            return "this host speaks protocol 2 (encrypted); update tictactoe"
+        case GameMessage.plaintextProtocolVersion where joinerVersion > hostVersion:
+            return "this host speaks protocol 1 (unencrypted): join with --plaintext"
+        default:
+            let older = joinerVersion > hostVersion
+            return "this host speaks protocol \(hostVersion), \(older ? "older" : "newer") than the joiner's "
+                + "\(joinerVersion): \(older ? "the host must update" : "update") tictactoe"
+        }
     }
 }

@@ -66,8 +66,10 @@ final class FirstBytesSniffer: ChannelInboundHandler, RemovableChannelHandler {
         case joiner
     }
 
-    /// The text of the plaintext `reject(version)` a v2 host sends a v1 joiner.
-    static let v1RejectText = "this host needs protocol 2 (encrypted); update tictactoe"
+    /// The text of the plaintext `reject(version)` a v2 host sends a v1 joiner: the same as a v1 hello gets inside
+    /// TLS ("this host speaks protocol 2 (encrypted); update tictactoe").
+    static let v1RejectText = HostHandshake.versionMismatchText(
+        hostVersion: GameMessage.encryptedProtocolVersion, joinerVersion: GameMessage.plaintextProtocolVersion)
 
     private enum State {
         case sniffing(ByteBuffer?)

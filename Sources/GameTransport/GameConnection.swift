@@ -18,7 +18,8 @@ import NIOPosix
 /// rejected (busy).
 ///
 /// With `Configuration.security` `.tlsPSK`, protocol 2: TLS 1.2 PSK from the first byte, the hello/accept handshake
-/// inside it. A key mismatch (the host's code is not ours: a wrong code, or none for a private game) ends `run` with
+/// inside it (hello version 2, role player); in plaintext, protocol 1 (hello version 1, which has no role). A key
+/// mismatch (the host's code is not ours: a wrong code, or none for a private game) ends `run` with
 /// `ConnectionError.wrongCode`, and the state is `failed(.wrongCode)`; its other failures (a v1 host, the exchange
 /// refusing) end `run` with the `SecureChannelError` itself, the state reporting the nearest `ConnectionError`.
 public final class GameConnection: Sendable {
@@ -302,7 +303,8 @@ public final class GameConnection: Sendable {
                 // its inbound stream says why.
                 var writeError: Error?
                 do {
-                    try await outbound.write(.hello(version: GameMessage.protocolVersion, name: localName))
+                    try await outbound.write(
+                        .hello(version: configuration.security.protocolVersion, name: localName, role: .player))
                 } catch {
                     writeError = error
                 }

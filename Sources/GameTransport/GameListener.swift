@@ -17,9 +17,11 @@ import NIOPosix
 /// sockets cannot crowd it out, and a thousand of them cannot use up the host's file descriptors).
 ///
 /// With `security: .tlsPSK`, protocol 2: every connection is TLS 1.2 PSK from its first byte, its key from a fresh
-/// `PSKHostExchange`, and the hello/accept handshake runs inside TLS; a plaintext v1 hello is answered with a
-/// plaintext `reject(version)`. A failed secure handshake is a `pairingFailed` event with the joiner's address and
-/// whether it was a wrong code (and goes to `SecureHost.onFailure`); the listener goes on serving.
+/// `PSKHostExchange`, and the hello/accept handshake runs inside TLS, where only a v2 hello from a player is
+/// accepted (`HostHandshake.answer` with version 2); a plaintext v1 hello is answered with a plaintext
+/// `reject(version)`. In plaintext only a v1 hello is accepted. A failed secure handshake is a `pairingFailed` event
+/// with the joiner's address and whether it was a wrong code (and goes to `SecureHost.onFailure`); the listener goes
+/// on serving.
 ///
 /// A private game (`SecureHost.privateGame`) also limits pairing attempts (`PairingAttempts`): each connection is
 /// admitted or refused as it is accepted, before any TLS byte (a refused one is closed at once: `pairingRefused`),
@@ -348,7 +350,7 @@ public final class GameListener: Sendable {
                     onEvent(.handshakeFailed(remote: remote, error: "the code was replaced during its handshake"))
                     return .noMatch
                 }
-                var answer = HostHandshake.answer(to: first, hostName: hostName)
+                var answer = HostHandshake.answer(to: first, hostName: hostName, version: security.protocolVersion)
                 if case .accept = answer {
                     switch reserveMatch() {
                     case .reserved:
@@ -360,7 +362,7 @@ public final class GameListener: Sendable {
                     }
                 }
                 try await link.send(answer)
-                guard case .accept = answer, case .hello(_, let peerName) = first else {
+                guard case .accept = answer, case .hello(_, let peerName, _) = first else {
                     if case .reject(let reason, _) = answer, reason == .busy {
                         onEvent(.rejectedBusy(remote: remote))
                     } else {

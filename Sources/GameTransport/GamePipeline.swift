@@ -68,6 +68,14 @@ enum PipelineSecurity {
 }
 
 extension HostSecurity {
+    /// The protocol version this listener speaks: the only one its `HostHandshake` accepts, and its `accept`'s.
+    public var protocolVersion: UInt8 {
+        switch self {
+        case .plaintext: return GameMessage.plaintextProtocolVersion
+        case .tlsPSK: return GameMessage.encryptedProtocolVersion
+        }
+    }
+
     var pipelineSecurity: PipelineSecurity {
         switch self {
         case .plaintext: return .plaintext
@@ -77,6 +85,14 @@ extension HostSecurity {
 }
 
 extension JoinerSecurity {
+    /// The protocol version this connection speaks: its hello's.
+    public var protocolVersion: UInt8 {
+        switch self {
+        case .plaintext: return GameMessage.plaintextProtocolVersion
+        case .tlsPSK: return GameMessage.encryptedProtocolVersion
+        }
+    }
+
     var pipelineSecurity: PipelineSecurity {
         switch self {
         case .plaintext: return .plaintext

@@ -21,9 +21,10 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
         case .keyMismatch:
             return "the keys do not match: the peer used another key (a wrong code)"
         case .plaintextJoiner:
-            return "the joiner speaks protocol 1 (unencrypted): answered that this host needs protocol 2"
+            return "the joiner speaks protocol 1 (unencrypted): answered that this host speaks protocol 2 (encrypted)"
         case .plaintextHost:
-            return "the host speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted)"
+            return "the host speaks protocol 1 (unencrypted), this joiner protocol 2 (encrypted): ask the host to "
+                + "update tictactoe, or join with --plaintext"
         case .exchangeFailed(let why):
             return "the key exchange failed: \(why)"
         case .closedDuringHandshake:

@@ -27,7 +27,12 @@ extension ByteBuffer {
     public mutating func writeGameMessageBody(_ message: GameMessage) -> Int {
         var written = self.writeInteger(message.kind.rawValue)
         switch message {
-        case .hello(let version, let name), .accept(let version, let name):
+        case .hello(let version, let name, let role):
+            written += self.writeInteger(version)
+            written += self.writeGameString(name)
+            // Only a hello of version 2 or later has the role byte; a v1 hello is a player's, and stays as it was.
+            if GameMessage.helloHasRole(version: version) { written += self.writeInteger(role.rawValue) }
+        case .accept(let version, let name):
             written += self.writeInteger(version)
             written += self.writeGameString(name)
         case .reject(let reason, let text):
@@ -79,7 +84,13 @@ extension ByteBuffer {
         let message: GameMessage
         switch kind {
         case .hello:
-            message = .hello(version: try integer(UInt8.self, "version"), name: try string("name"))
+            let version = try integer(UInt8.self, "version")
+            let name = try string("name")
+            // The version byte decides whether a role byte follows (2 and later) or the name ends the hello (1, 0):
+            // each body parses one way only, so it re-encodes to exactly its bytes.
+            let role = GameMessage.helloHasRole(version: version)
+                ? PeerRole(rawValue: try integer(UInt8.self, "role")) : .player
+            message = .hello(version: version, name: name, role: role)
         case .accept:
             message = .accept(version: try integer(UInt8.self, "version"), name: try string("name"))
         case .reject:

@@ -18,6 +18,12 @@ import NIOCore
 ///
 /// As one frame body (type byte and payload): it parses to a message whose body is exactly those bytes, or fails with a
 /// `GameProtocolError`.
+///
+/// "Exactly those bytes" holds for hellos of both versions because the version byte alone decides the hello's shape:
+/// versions 0 and 1 end with the name, 2 and later with one role byte after it. A v1 hello followed by a byte is
+/// trailing bytes (an error), never a v1 hello with a role, so no two bodies parse to the same message. (The other
+/// way round is not checked and does not hold: a v1 hello holding a role other than `player` is written without it
+/// and reads back as a player's.)
 public enum WireInvariants {
     /// A broken invariant: which, and on what.
     public struct Violation: Error, CustomStringConvertible {

@@ -68,7 +68,7 @@ final class HostileTextTests: XCTestCase {
         let name = "mallory\u{85}\u{202E}gnp.exe"
         for json in [false, true] {
             let (joiner, peer) = try joinFake(json ? ["--json"] : [])
-            try peer.send(.accept(version: GameMessage.protocolVersion, name: name),
+            try peer.send(.accept(version: GameMessage.plaintextProtocolVersion, name: name),
                           .start(game: 1, joinerMark: .x, firstMover: .x))
             guard case .move? = try peer.receive() else { return XCTFail("the joiner did not play") }
             try peer.send(.bye(.quit))

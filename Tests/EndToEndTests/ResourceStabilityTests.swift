@@ -24,7 +24,7 @@ final class ResourceStabilityTests: XCTestCase {
             case 0:  // closed at once, before any hello
                 kinds["closed at once", default: 0] += 1
             case 1:  // a match, left at once (or turned away while the host still ends the last one)
-                try peer.send(.hello(version: GameMessage.protocolVersion, name: "cycle \(index)"))
+                try peer.send(.hello(version: GameMessage.plaintextProtocolVersion, name: "cycle \(index)"))
                 if case .accept? = try peer.receive() {
                     _ = try peer.receive()  // start
                     try peer.send(.bye(.quit))

@@ -35,11 +35,40 @@ final class DecoderVerifierTests: XCTestCase {
         let name = String(repeating: "ß", count: 127) + "x"  // 255 bytes
         let pairs: [(ByteBuffer, [GameMessage])] = [
             (buffer(frame(.hello(version: 1, name: name))), [.hello(version: 1, name: name)]),
+            (
+                buffer(frame(.hello(version: 2, name: name, role: .spectator))),
+                [.hello(version: 2, name: name, role: .spectator)]
+            ),
             (buffer(frame(.error(code: .gameOver, text: name))), [.error(code: .gameOver, text: name)]),
         ]
         XCTAssertNoThrow(
             try ByteToMessageDecoderVerifier.verifyDecoder(inputOutputPairs: pairs) { GameMessageDecoder() }
         )
+    }
+
+    func testVerifierWithV1AndV2HellosAndTheirAccepts() throws {
+        // Every way of splitting: the v2 hello's last byte (its role) must not be taken for the end of a v1 hello.
+        let hellos: [GameMessage] = [
+            .hello(version: 2, name: "Ann", role: .player), .accept(version: 2, name: "Bob"),
+            .hello(version: 2, name: "Zoë", role: .spectator), .hello(version: 1, name: "Ann"),
+            .accept(version: 1, name: "Bob"), .hello(version: 2, name: "", role: PeerRole(rawValue: 0xFF)),
+        ]
+        var all = ByteBuffer()
+        hellos.forEach { all.writeGameMessage($0) }
+        let pairs: [(ByteBuffer, [GameMessage])] = hellos.map { (buffer(frame($0)), [$0]) } + [(all, hellos)]
+        XCTAssertNoThrow(
+            try ByteToMessageDecoderVerifier.verifyDecoder(inputOutputPairs: pairs) { GameMessageDecoder() }
+        )
+    }
+
+    func testPartialV2HelloWaitsForItsRoleByte() throws {
+        var decoder = GameMessageDecoder()
+        let bytes: [UInt8] = [0x00, 0x07, 0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x01]
+        var input = buffer(Array(bytes.dropLast()))
+        XCTAssertNil(try decoder.decode(buffer: &input))
+        input.writeInteger(bytes.last!)
+        XCTAssertEqual(try decoder.decode(buffer: &input), .hello(version: 2, name: "Ann", role: .spectator))
+        XCTAssertEqual(input.readableBytes, 0)
     }
 
     func testPartialFrameWaitsForMoreBytes() throws {

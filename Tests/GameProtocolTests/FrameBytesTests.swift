@@ -94,13 +94,42 @@ final class FrameBytesTests: XCTestCase {
         XCTAssertEqual(GameFrame.headerLength, 2)
         XCTAssertEqual(GameFrame.defaultMaximumLength, 512)
         XCTAssertEqual(GameFrame.maximumStringLength, 255)
-        XCTAssertEqual(GameMessage.protocolVersion, 1)
+        XCTAssertEqual(GameMessage.plaintextProtocolVersion, 1)
+        XCTAssertEqual(GameMessage.encryptedProtocolVersion, 2)
+    }
+
+    func testOnlyHellosOfVersion2AndLaterHaveTheRoleByte() {
+        XCTAssertEqual((0...255).filter { GameMessage.helloHasRole(version: UInt8($0)) }.first, 2)
+        XCTAssertFalse(GameMessage.helloHasRole(version: 0))
+        XCTAssertFalse(GameMessage.helloHasRole(version: 1))
+        XCTAssertTrue(GameMessage.helloHasRole(version: 2))
+        XCTAssertTrue(GameMessage.helloHasRole(version: 255))
+    }
+
+    func testAV1HelloIsAPlayersAndItsBytesAreUnchangedByVersion2() throws {
+        // Version 1 has no role on the wire: whatever role the message holds, the frame is the v1 frame, and it reads
+        // back as a player's hello.
+        let v1Frame: [UInt8] = [0x00, 0x06, 0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E]
+        for role in [PeerRole.player, .spectator, PeerRole(rawValue: 9)] {
+            XCTAssertEqual(frame(.hello(version: 1, name: "Ann", role: role)), v1Frame, "\(role)")
+        }
+        var body = buffer(Array(v1Frame.dropFirst(GameFrame.headerLength)))
+        XCTAssertEqual(try body.readGameMessageBody(), .hello(version: 1, name: "Ann", role: .player))
+    }
+
+    func testTheLargestHelloIsAV2HelloAndFitsLikeTheLargestError() {
+        let longest = String(repeating: "x", count: 1000)
+        let hello = frame(.hello(version: 2, name: longest, role: .spectator))
+        XCTAssertEqual(hello.count - GameFrame.headerLength, 1 + 1 + 1 + 255 + 1)
+        XCTAssertEqual(hello.last, 0x01)
+        XCTAssertEqual(hello.count, frame(.error(code: .malformedFrame, text: longest)).count)
     }
 
     func testTheLargestMessageFitsTheDefaultMaximum() {
         let longest = String(repeating: "x", count: 1000)
         for message in [
-            GameMessage.hello(version: 1, name: longest), .accept(version: 1, name: longest),
+            GameMessage.hello(version: 1, name: longest), .hello(version: 2, name: longest, role: .spectator),
+            .accept(version: 1, name: longest),
             .reject(reason: .busy, text: longest), .error(code: .malformedFrame, text: longest),
         ] {
             let bytes = frame(message)

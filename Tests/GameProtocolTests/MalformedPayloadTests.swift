@@ -45,6 +45,25 @@ final class MalformedPayloadTests: XCTestCase {
         assertBodyThrows([0x01, 0x01, 0x05, 0x41, 0x42, 0x43], malformed(0x01, "name is cut short"))
     }
 
+    func testAV2HelloWithoutItsRoleByteIsMalformed() {
+        // Version 2's hello ends with the role: a v2 hello in version 1's shape is cut short.
+        assertBodyThrows([0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E], malformed(0x01, "missing role"))
+        assertBodyThrows([0x01, 0x02, 0x00], malformed(0x01, "missing role"))
+        assertBodyThrows([0x01, 0x07, 0x00], malformed(0x01, "missing role"))
+        assertBodyThrows([0x01, 0x02, 0x02, 0x41], malformed(0x01, "name is cut short"))
+    }
+
+    func testAV1HelloWithARoleByteIsMalformed() {
+        // Version 1's hello ends with the name: a role byte after it is a trailing byte, never an optional field, so
+        // every hello body parses one way only.
+        assertBodyThrows([0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
+        assertBodyThrows([0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0x01], malformed(0x01, "1 unexpected trailing bytes"))
+        assertBodyThrows([0x01, 0x00, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
+        // And a v2 hello has exactly one role byte.
+        assertBodyThrows(
+            [0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
+    }
+
     func testAcceptAndRejectMissingFields() {
         assertBodyThrows([0x02], malformed(0x02, "missing version"))
         assertBodyThrows([0x02, 0x01, 0x01], malformed(0x02, "name is cut short"))

@@ -8,13 +8,20 @@ import NIOCore
 /// docs/PROTOCOL.md quotes these frames; keep the two in step.
 enum WireSamples {
     static let all: [(message: GameMessage, frame: [UInt8])] = [
-        // hello 0x01: version, name
+        // hello 0x01, version 1 (plaintext): version, name
         (.hello(version: 1, name: "Ann"), [0x00, 0x06, 0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E]),
         // "Zoë": ë is U+00EB, C3 AB in UTF-8, so the name is 4 bytes for 3 characters.
         (.hello(version: 1, name: "Zoë"), [0x00, 0x07, 0x01, 0x01, 0x04, 0x5A, 0x6F, 0xC3, 0xAB]),
-        (.hello(version: 2, name: ""), [0x00, 0x03, 0x01, 0x02, 0x00]),
-        // accept 0x02: version, name
+        // hello 0x01, version 2 (inside TLS): version, name, role (player 0, spectator 1, others kept as numbers)
+        (.hello(version: 2, name: "Ann", role: .player), [0x00, 0x07, 0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x00]),
+        (.hello(version: 2, name: "Ann", role: .spectator), [0x00, 0x07, 0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x01]),
+        (.hello(version: 2, name: "", role: PeerRole(rawValue: 0xEE)), [0x00, 0x04, 0x01, 0x02, 0x00, 0xEE]),
+        // A version above 2 has the role byte too; version 0 has none, like version 1.
+        (.hello(version: 9, name: "", role: .player), [0x00, 0x04, 0x01, 0x09, 0x00, 0x00]),
+        (.hello(version: 0, name: ""), [0x00, 0x03, 0x01, 0x00, 0x00]),
+        // accept 0x02: version, name (the same in versions 1 and 2)
         (.accept(version: 1, name: "Bob"), [0x00, 0x06, 0x02, 0x01, 0x03, 0x42, 0x6F, 0x62]),
+        (.accept(version: 2, name: "Bob"), [0x00, 0x06, 0x02, 0x02, 0x03, 0x42, 0x6F, 0x62]),
         // "Léa 🎲": é = C3 A9, 🎲 (U+1F3B2) = F0 9F 8E B2: 9 bytes.
         (
             .accept(version: 1, name: "Léa 🎲"),

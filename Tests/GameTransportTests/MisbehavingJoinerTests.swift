@@ -84,7 +84,8 @@ final class MisbehavingJoinerTests: XCTestCase {
     func testOtherProtocolVersionIsRejected() async throws {
         let listener = try await noMatchExpected()
         let frames = try await framesAfterSending(frame(.hello(version: 2, name: "Future")), to: listener)
-        XCTAssertEqual(frames, [.reject(reason: .version, text: "host speaks protocol version 1, joiner 2")])
+        let text = "this host speaks protocol 1 (unencrypted): join with --plaintext"
+        XCTAssertEqual(frames, [.reject(reason: .version, text: text)])
         await assertEventually { listener.handshakeFailures.count == 1 }
         await listener.stop()
     }

@@ -160,6 +160,32 @@ final class PairedTransportTests: XCTestCase {
         await listener.stop()
     }
 
+    func testOnTheRealPairingASpectatorIsRejectedAndAV2PlayerIsAccepted() async throws {
+        let host = PairedHost(code: code)
+        let matches = Recorder<String>()
+        let listener = try await RunningListener(hostName: "Host", security: host.security) { link in
+            matches.append(link.peerName)
+            _ = await readUntilClosed(&link)
+            return .keepListening
+        }
+        let refused = try await withSecureGameClient(port: listener.port, joiner: .pairing(code: code)) { client in
+            try await client.send(.hello(version: 2, name: "Watcher", role: .spectator))
+            return try await client.readToEnd()
+        }
+        XCTAssertEqual(refused, [.reject(reason: .badHello, text: "this host does not take spectators yet")])
+        let (accepted, session) = try await withSecureGameClient(port: listener.port, joiner: .pairing(code: code)) {
+            client in
+            try await client.send(.hello(version: 2, name: "Player", role: .player))
+            return (try await client.next(), client.stats.secureSession)
+        }
+        XCTAssertEqual(accepted, .accept(version: 2, name: "Host"))
+        XCTAssertEqual(session, expectedSession)
+        await assertEventually { matches.all == ["Player"] }
+        XCTAssertEqual(host.failures.all, [], "both pairings succeeded")
+        XCTAssertEqual(listener.pairingFailures, [])
+        await listener.stop()
+    }
+
     func testAnOpenGameConnectsOnThePublicCodeAndAPrivateCodeDoesNotGetIntoIt() async throws {
         let listener = try await RunningListener(hostName: "Open", security: .tlsPSK(.pairing(code: .open))) { link in
             try? await link.send(.bye(.seriesOver))

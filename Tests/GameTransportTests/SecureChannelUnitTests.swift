@@ -198,7 +198,7 @@ final class SecureChannelUnitTests: XCTestCase {
         var decoder = GameMessageDecoder()
         XCTAssertEqual(
             try decoder.decode(buffer: &written),
-            .reject(reason: .version, text: "this host needs protocol 2 (encrypted); update tictactoe"))
+            .reject(reason: .version, text: "this host speaks protocol 2 (encrypted); update tictactoe"))
         XCTAssertEqual(written.readableBytes, 0)
         XCTAssertTrue(closes.outputClosed, "our output is shut after the reject")
         XCTAssertTrue(channel.isActive, "lingering: the peer may still be reading")

@@ -248,6 +248,99 @@ final class SecureTransportTests: XCTestCase {
         await listener.stop()
     }
 
+    // MARK: The v2 hello inside TLS
+
+    func testTheHostAcceptsAV2PlayersHelloWithVersion2() async throws {
+        let host = TestSecureHost(code: "777777")
+        let matches = Recorder<String>()
+        let listener = try await RunningListener(hostName: "Host", security: host.security) { link in
+            matches.append(link.peerName)
+            _ = await readUntilClosed(&link)
+            return .keepListening
+        }
+        let (answer, session) = try await withSecureGameClient(port: listener.port, code: "777777") { client in
+            try await client.send(.hello(version: 2, name: "Raw", role: .player))
+            return (try await client.next(), client.stats.secureSession)
+        }
+        XCTAssertEqual(answer, .accept(version: 2, name: "Host"))
+        XCTAssertEqual(session, expectedSession)
+        await assertEventually { matches.all == ["Raw"] }
+        await listener.stop()
+    }
+
+    func testASpectatorsHelloInsideTLSIsRejectedAndAPlayerThenPlays() async throws {
+        let host = TestSecureHost(code: "565656")
+        let hostSessions = Recorder<MatchSession>()
+        let listener = try await RunningListener(hostName: "Host", security: host.security) { link in
+            hostSessions.append(await playScriptedMatch(.host, moves: [3, 4], over: &link))
+            return .keepListening
+        }
+        let frames = try await withSecureGameClient(port: listener.port, code: "565656") { client in
+            try await client.send(.hello(version: 2, name: "Watcher", role: .spectator))
+            return try await client.readToEnd()
+        }
+        let refusal = GameMessage.reject(reason: .badHello, text: "this host does not take spectators yet")
+        XCTAssertEqual(frames, [refusal])
+        await assertEventually { listener.handshakeFailures.count == 1 }
+        XCTAssertEqual(listener.handshakeFailures, ["answered \(refusal)"])
+        XCTAssertEqual(host.failures.all, [], "TLS itself succeeded: the keys matched")
+
+        // The GameConnection's own hello (version 2, a player) gets in and plays.
+        let connection = secureConnection(listener.endpoint, name: "Player", code: "565656")
+        let (joiner, joinerSecurity) = try await playJoinerSide(of: connection, "the player after the spectator")
+        XCTAssertEqual(joiner.end, .completed(by: .local))
+        XCTAssertEqual(joinerSecurity, expectedSession)
+        await assertEventually { hostSessions.all.count == 1 }
+        XCTAssertEqual(hostSessions.all.first?.score, MatchSession.Score(peerWins: 1))
+        await listener.stop()
+    }
+
+    func testAV1HelloInsideTLSIsToldToUpdate() async throws {
+        let host = TestSecureHost(code: "131313")
+        let listener = try await RunningListener(security: host.security) { link in
+            XCTFail("a v1 hello got a match inside TLS: \(link.peerName)")
+            return .keepListening
+        }
+        for hello in [GameMessage.hello(version: 1, name: "Old"), .hello(version: 3, name: "Future")] {
+            let frames = try await withSecureGameClient(port: listener.port, code: "131313") { client in
+                try await client.send(hello)
+                return try await client.readToEnd()
+            }
+            guard case .hello(let version, _, _) = hello else { return XCTFail() }
+            let text = version == 1
+                ? "this host speaks protocol 2 (encrypted); update tictactoe"
+                : "this host speaks protocol 2, older than the joiner's 3: the host must update tictactoe"
+            XCTAssertEqual(frames, [.reject(reason: .version, text: text)])
+        }
+        await assertEventually { listener.handshakeFailures.count == 2 }
+        XCTAssertEqual(host.failures.all, [])
+        await listener.stop()
+    }
+
+    func testAPlaintextJoinerAndHostSpeakVersion1() async throws {
+        // The other transport: the GameConnection's plaintext hello is version 1, the only one a plaintext host takes.
+        let listener = try await RunningListener(hostName: "Host") { link in
+            _ = await playScriptedMatch(.host, moves: [3, 4], over: &link)
+            return .keepListening
+        }
+        let frames = try await withRawClient(port: listener.port) { client in
+            try await client.send(.hello(version: 1, name: "Raw"))
+            return try await client.next()
+        }
+        XCTAssertEqual(frames, .accept(version: 1, name: "Host"))
+        XCTAssertEqual(GameConnection.Configuration().security.protocolVersion, 1)
+        XCTAssertEqual(testJoinerSecurity(code: "000000").protocolVersion, 2)
+        XCTAssertEqual(HostSecurity.plaintext.protocolVersion, 1)
+        XCTAssertEqual(TestSecureHost(code: "000000").security.protocolVersion, 2)
+        let connection = GameConnection(
+            to: listener.endpoint, localName: "Plain",
+            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts()))
+        let (joiner, security) = try await playJoinerSide(of: connection, "the plaintext match")
+        XCTAssertEqual(joiner.end, .completed(by: .local))
+        XCTAssertNil(security)
+        await listener.stop()
+    }
+
     // MARK: Protocol 1 peers
 
     func testAPlaintextV1JoinerGetsAPlaintextRejectVersion() async throws {
@@ -261,7 +354,7 @@ final class SecureTransportTests: XCTestCase {
             try await client.send(bytes: frame(.hello(version: 1, name: "Old")))
             return try await client.readToEnd()
         }
-        let refusal = "this host needs protocol 2 (encrypted); update tictactoe"
+        let refusal = "this host speaks protocol 2 (encrypted); update tictactoe"
         XCTAssertEqual(frames, [.reject(reason: .version, text: refusal)])
 
         // The real v1 joiner code.
@@ -297,11 +390,15 @@ final class SecureTransportTests: XCTestCase {
         }
         XCTAssertEqual(
             SecureChannelError.plaintextHost.description,
-            "the host speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted)")
+            "the host speaks protocol 1 (unencrypted), this joiner protocol 2 (encrypted): ask the host to update "
+                + "tictactoe, or join with --plaintext")
         XCTAssertEqual(
             states.all.last, .failed(.rejected(reason: "version", text: SecureChannelError.plaintextHost.description)))
-        // The v1 host saw a frame length it refuses (the TLS record header) and goes on.
+        // The v1 host saw a frame length it refuses (the TLS record header 16 03: 5635 bytes) and goes on.
         await assertEventually { listener.handshakeFailures.count == 1 }
+        XCTAssertTrue(
+            listener.handshakeFailures[0].contains("frame of 5635 bytes exceeds the maximum of 512"),
+            listener.handshakeFailures[0])
         await listener.stop()
     }
 
