@@ -200,6 +200,14 @@ public func joinMatch(
                 untried = ([endpoint] + untried)[...]
                 if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
                 return reportFailure(CancellationError(), reporter: reporter, stop: stop)
+            case .rejected(let reason, let text) where reason == RejectReason.version.description:
+                if case .plaintext = request.security {
+                    // A protocol 1 joiner at an encrypted host: the fix is on this side.
+                    reporter.report(.error(
+                        "rejected by the host (version): \(text), or join without --plaintext", .rejected))
+                    return .rejected
+                }
+                return reportFailure(error, reporter: reporter, stop: stop)
             case .wrongCode where request.security.code == nil:
                 // The open game's public code did not fit: the host runs a private game.
                 reporter.report(.error(

@@ -155,7 +155,7 @@ final class EncryptedGameTests: XCTestCase {
         let old = try join(port, ["--plaintext"])
         XCTAssertEqual(old.waitForExit(), 4, old.standardError)
         let oldMessage = try XCTUnwrap(old.events(named: "error").first?["message"] as? String)
-        XCTAssertTrue(oldMessage.contains("this host needs protocol 2 (encrypted)"), oldMessage)
+        XCTAssertTrue(oldMessage.contains("this host speaks protocol 2 (encrypted); update tictactoe, or join without --plaintext"), oldMessage)
 
         // An encrypted joiner meets a plaintext host: says so.
         let (plain, plainPort) = try startHost(["--plaintext", "--matches", "1"])
