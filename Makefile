@@ -24,8 +24,8 @@ SECONDS ?= 60
 # Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
 # them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
-# strace (what a process sends before permission).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace
+# strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game).
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -208,9 +208,9 @@ final class ManifestReportTests: XCTestCase {
               usage description:  TicTacToe uses the local network to discover players around you.
               Bonjour services:   _tictactoe._tcp
               entitlements:       none declared (no \(assets)/TicTacToe.entitlements)
-            App Transport Security (NSAppTransportSecurity): not declared, so ATS's defaults apply
-              NSAllowsArbitraryLoads:             not set
-              NSAllowsLocalNetworking:            not set
+            App Transport Security (NSAppTransportSecurity): declared
+              NSAllowsArbitraryLoads:             false
+              NSAllowsLocalNetworking:            false
               NSAllowsArbitraryLoadsInWebContent: not set (not applicable: tictactoe has no web views)
               NSAllowsArbitraryLoadsForMedia:     not set (not applicable: tictactoe loads no media)
               NSExceptionDomains:                 none

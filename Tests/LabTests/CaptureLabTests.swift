@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+import TicTacToeTestSupport
+
+/// What an eavesdropper on the LAN sees of a game: tcpdump on host-a's interface records a whole match between
+/// host-b's private host and host-a's joiner. In protocol 2 the capture holds TLS records only: no player name, no
+/// code, no protocol frame in clear. The same capture of a plaintext game (allowed here by a manifest with
+/// `NSAllowsLocalNetworking = true`) shows the names, which proves the capture sees what a game sends.
+final class CaptureLabTests: LabTestCase {
+    override class var labHosts: [String] { ["host-a", "host-b"] }
+
+    private let hostName = "Carolina Hostname"
+    private let joinerName = "Dorotea Joinername"
+
+    func testAPrivateGameIsOnlyCiphertextOnTheWire() throws {
+        let host = try tictactoe(on: "host-b", [
+            "host", "--headless", "--json", "--no-advertise", "--private", "--name", hostName, "--port", "0",
+            "--games", "3", "--seed", "7",
+        ])
+        let port = try XCTUnwrap(host.waitForEvent("listening")?.event["port"] as? Int, host.standardError)
+        let code = try XCTUnwrap(shownCode(host), host.standardError)
+        let captured = try capture(port: port) {
+            let joiner = try tictactoe(on: "host-a", [
+                "join", "\(Lab.address(of: "host-b")):\(port)", "--headless", "--json", "--name", joinerName,
+                "--seed", "8",
+            ], environment: ["TICTACTOE_CODE": code])
+            XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
+            XCTAssertEqual(joiner.events(named: "connected").first?["cipher"] as? String, "ECDHE-PSK-CHACHA20-POLY1305")
+            XCTAssertEqual(joiner.events(named: "summary").first?["games"] as? Int, 3)
+        }
+        // The capture has the game: TLS handshake records (0x16 0x03 0x01: the ClientHello) and application data
+        // (0x17 0x03 0x03), and plenty of them for three games.
+        XCTAssertTrue(captured.contains([0x16, 0x03, 0x01]), "no TLS ClientHello in the capture")
+        XCTAssertGreaterThan(captured.occurrences(of: [0x17, 0x03, 0x03]), 20, "too few TLS records for a match")
+        for secret in [hostName, joinerName, code, "Carolina", "Dorotea", "tictactoe/2"] {
+            XCTAssertFalse(captured.contains(Array(secret.utf8)), "'\(secret)' is readable in the capture")
+        }
+        // No v1 hello or accept in clear: type 0x01/0x02 followed by version 1 or 2 and a name's length.
+        XCTAssertFalse(captured.contains([0x01, 0x02, 0x00, UInt8(joinerName.utf8.count)]))
+        XCTAssertFalse(captured.contains([0x02, 0x02, 0x00, UInt8(hostName.utf8.count)]))
+    }
+
+    func testTheSameCaptureOfAPlaintextGameShowsTheNames() throws {
+        // A manifest that allows plaintext on the local network (NSAllowsLocalNetworking = true), on both hosts.
+        let manifest = NSTemporaryDirectory() + "tictactoe-capture-\(UUID().uuidString).plist"
+        scratchPaths.append(manifest)
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>NSLocalNetworkUsageDescription</key><string>Capture test.</string>
+            <key>NSBonjourServices</key><array><string>_tictactoe._tcp</string></array>
+            <key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict>
+            </dict></plist>
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let host = try tictactoe(on: "host-b", [
+            "host", "--headless", "--json", "--no-advertise", "--plaintext", "--info-plist", manifest, "--name",
+            hostName, "--port", "0", "--games", "1",
+        ])
+        let port = try XCTUnwrap(host.waitForEvent("listening")?.event["port"] as? Int, host.standardError)
+        let captured = try capture(port: port) {
+            let joiner = try tictactoe(on: "host-a", [
+                "join", "\(Lab.address(of: "host-b")):\(port)", "--plaintext", "--info-plist", manifest, "--headless",
+                "--json", "--name", joinerName,
+            ])
+            XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
+            XCTAssertEqual(joiner.events(named: "connected").first?["secure"] as? Bool, false)
+        }
+        XCTAssertTrue(captured.contains(Array(hostName.utf8)), "the capture missed the host's accept")
+        XCTAssertTrue(captured.contains(Array(joinerName.utf8)), "the capture missed the joiner's hello")
+    }
+
+    /// The six digits a private host printed on stderr.
+    private func shownCode(_ host: LabProcess) -> String? {
+        guard let line = host.waitForErrorLine(timeout: 20, { $0.contains("the code is") }),
+              let range = line.text.range(of: #"\d{3} \d{3}"#, options: .regularExpression)
+        else { return nil }
+        return line.text[range].filter(\.isNumber)
+    }
+
+    /// Runs `body` while tcpdump records TCP port `port` on host-a's lab interface; the raw bytes of the capture file
+    /// (pcap: headers and whole packets).
+    private func capture(port: Int, during body: () throws -> Void) throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "tictactoe-capture-\(UUID().uuidString).pcap"
+        scratchPaths.append(path)
+        let dump = track(try LabProcess(
+            on: "host-a", ["tcpdump", "-i", Lab.interface, "-U", "-s", "0", "-n", "-w", path, "tcp port \(port)"]))
+        XCTAssertNotNil(dump.waitForErrorLine(timeout: 15) { $0.contains("listening on") }, dump.standardError)
+        try body()
+        usleep(300_000)  // the last FIN/ACKs
+        dump.signal(SIGINT)
+        XCTAssertEqual(dump.waitForExit(timeout: 15), 0, dump.standardError)
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path), "no capture file")
+        XCTAssertGreaterThan(bytes.count, 1000, "the capture is nearly empty: \(dump.standardError)")
+        return Array(bytes)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(_ needle: [UInt8]) -> Bool { occurrences(of: needle, stoppingAt: 1) > 0 }
+
+    func occurrences(of needle: [UInt8], stoppingAt limit: Int = .max) -> Int {
+        guard !needle.isEmpty, needle.count <= count else { return 0 }
+        var found = 0
+        for start in 0...(count - needle.count) where self[start] == needle[0] {
+            if Array(self[start..<start + needle.count]) == needle {
+                found += 1
+                if found >= limit { break }
+            }
+        }
+        return found
+    }
+}
