@@ -44,8 +44,9 @@ struct JSONDiscoveryEvent: Encodable {
     }
 }
 
-/// A game as `browse --json` lists it: `name`, `compatible`, and `reason` for an incompatible one only (absent, not
-/// null, otherwise).
+/// A game as `browse --json` lists it: `name`, `compatible`, `private` (joining needs the host's code), `secure`
+/// (encrypted: protocol 2; false for a protocol 1 game and for one that cannot be joined), and `reason` for an
+/// incompatible one only (absent, not null, otherwise).
 struct JSONGameListing: Encodable {
     var game: GameListing
 
@@ -59,6 +60,8 @@ struct JSONGameListing: Encodable {
     func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
         try object.encode(game.name, forKey: "name")
         try object.encode(game.compatible, forKey: "compatible")
+        try object.encode(game.isPrivate, forKey: "private")
+        try object.encode(game.isSecure, forKey: "secure")
         try object.encodeIfPresent(game.reason, forKey: "reason")
     }
 }
