@@ -80,7 +80,8 @@ public func hostMatches(
         }
         if !advertisingDecided, request.advertise {
             advertising = BonjourHostAdvertising.make(
-                for: listen, name: options.name, security: .open, gate: gate, origin: request.origin, reporter: reporter)
+                for: listen, name: options.name, security: .open, gate: gate, origin: request.origin,
+                reporter: reporter)
         }
         advertisingDecided = true
         let advertiser = advertising

@@ -63,13 +63,15 @@ final class GameServiceTests: XCTestCase {
             XCTAssertTrue(GameService.compatibility(of: txt).isCompatible)
         }
         // Keys compare case-insensitively (RFC 6763 §6.4); the values are exact.
-        XCTAssertEqual(GameService.compatibility(of: TXTRecord(["PROTO": "2", "Sec": "private"])), .compatible(.private))
+        XCTAssertEqual(GameService.compatibility(of: TXTRecord(["PROTO": "2", "Sec": "private"])),
+                       .compatible(.private))
     }
 
     /// A protocol 1 game is joinable as plaintext (only with --plaintext: the join decides), whatever `sec` says.
     func testAProtocol1GameIsPlaintext() {
         XCTAssertEqual(GameService.compatibility(of: TXTRecord(["proto": "1"])), .compatible(.plaintext))
-        XCTAssertEqual(GameService.compatibility(of: TXTRecord(["proto": "1", "sec": "private"])), .compatible(.plaintext))
+        XCTAssertEqual(GameService.compatibility(of: TXTRecord(["proto": "1", "sec": "private"])),
+                       .compatible(.plaintext))
     }
 
     /// A protocol 2 game without a security mode is not assumed open, nor private: it is not joinable.

@@ -40,7 +40,8 @@ final class SearchScreenTests: XCTestCase {
         func row(_ name: String) -> String? { lines.first { $0.contains(name) } }
         XCTAssertEqual(row("alice")?.trimmingCharacters(in: .whitespaces), "alice", frame.text)
         XCTAssertEqual(row("Bob's secret")?.trimmingCharacters(in: .whitespaces), "Bob's secret  [private]", frame.text)
-        XCTAssertEqual(row("黒田さんの対局")?.trimmingCharacters(in: .whitespaces), "黒田さんの対局  [private]", frame.text)
+        XCTAssertEqual(row("黒田さんの対局")?.trimmingCharacters(in: .whitespaces), "黒田さんの対局  [private]",
+                       frame.text)
         XCTAssertEqual(row("Old timer")?.trimmingCharacters(in: .whitespaces), "Old timer  [unencrypted]", frame.text)
         // The highlight covers the list's 70 columns on every row, a wide name's row (its characters count two) too.
         func highlighted(_ frame: Canvas, rowOf name: String) -> Int {

@@ -197,7 +197,9 @@ final class JSONLinesTests: XCTestCase {
             .discovery(.game(GameListing(name: "Cy", security: .plaintext))),
             #"{"compatible":true,"event":"game","name":"Cy","private":false,"secure":false}"#)
         try assertLine(
-            .discovery(.games([GameListing(name: "Bea", security: .private), GameListing(name: "Cy", security: .open)])),
+            .discovery(.games([
+                GameListing(name: "Bea", security: .private), GameListing(name: "Cy", security: .open),
+            ])),
             #"{"event":"games","games":[{"compatible":true,"name":"Bea","private":true,"secure":true},"#
                 + #"{"compatible":true,"name":"Cy","private":false,"secure":true}]}"#)
     }
@@ -209,7 +211,8 @@ final class JSONLinesTests: XCTestCase {
                 GameListing(name: "Bö/2", notJoinableBecause: "needs protocol version 3"),
             ])),
             #"{"event":"games","games":[{"compatible":true,"name":"Ada","private":false,"secure":true},"#
-                + #"{"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","secure":false}]}"#)
+                + #"{"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","#
+                + #""secure":false}]}"#)
         try assertLine(.discovery(.games([])), #"{"event":"games","games":[]}"#)
     }
 
