@@ -211,7 +211,7 @@ let package = Package(
                 "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "LocalNetworkPrivacy"]),
+        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]),

@@ -1,13 +1,23 @@
 import GameProtocol
 import LocalNetworkPrivacy
 
-/// Whether a discovered service is a game this program can join.
+/// Whether a discovered service is a game this program can join, and how it is protected (its TXT `proto` and `sec`:
+/// `GameService.compatibility(of:)`).
 public enum Compatibility: Sendable, Hashable {
-    case compatible
-    /// Listed but not joinable (another program of the same service type, or another protocol version).
+    /// Joinable: `.open` or `.private` (protocol 2, encrypted), or `.plaintext` (protocol 1: only a joiner using
+    /// `--plaintext` can join it).
+    case compatible(GameSecurity)
+    /// Listed but not joinable (another program of the same service type, another protocol version, or a security
+    /// mode this version does not know).
     case incompatible(reason: String)
 
-    public var isCompatible: Bool { self == .compatible }
+    public var isCompatible: Bool { security != nil }
+
+    /// The game's security when it is compatible; nil otherwise.
+    public var security: GameSecurity? {
+        if case .compatible(let security) = self { return security }
+        return nil
+    }
 }
 
 /// One game on the local network, deduplicated by name across interfaces and IP versions.
@@ -25,7 +35,9 @@ public struct DiscoveredGame: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch compatibility {
-        case .compatible: return name
+        case .compatible(.open): return name
+        case .compatible(.private): return "\(name) (private)"
+        case .compatible(.plaintext): return "\(name) (unencrypted, protocol 1)"
         case .incompatible(let reason): return "\(name) (incompatible: \(reason))"
         }
     }
@@ -76,5 +88,10 @@ public struct ResolvedGame: Sendable, Hashable {
         self.refusedAddresses = refusedAddresses
     }
 
+    /// Whether this version can join it (from its TXT record).
     public var compatibility: Compatibility { GameService.compatibility(of: txt) }
+
+    /// How the game is protected (`.open`, `.private`, or `.plaintext` for protocol 1); nil when it cannot be joined
+    /// (`compatibility` says why).
+    public var security: GameSecurity? { compatibility.security }
 }

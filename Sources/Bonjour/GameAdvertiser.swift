@@ -1,9 +1,11 @@
 import CDNSSD
+import GameProtocol
 import LocalNetworkPrivacy
 import Logging
 
-/// Advertises our game as `_tictactoe._tcp` with a TXT record carrying the protocol version (`proto=1`), and reports
-/// the name actually registered (Avahi renames on a collision: "alice" becomes "alice #2").
+/// Advertises our game as `_tictactoe._tcp` with a TXT record saying how it is protected (`proto=2 sec=open`,
+/// `proto=2 sec=private`, or `proto=1` for a plaintext game: `GameService.txtRecord(security:)`), and reports the name
+/// actually registered (Avahi renames on a collision: "alice" becomes "alice #2").
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable`; registration is retried with backoff and
 /// resumes by itself. `withdraw()` (the game started) deallocates the registration, which withdraws it at once.
@@ -13,6 +15,9 @@ import Logging
 public final class GameAdvertiser: GameAdvertising, Sendable {
     /// The name asked for (cut to the 63 bytes a DNS label allows).
     public let requestedName: String
+    /// The security advertised.
+    public let security: GameSecurity
+    /// Its TXT record.
     public let txt: TXTRecord
     /// The gate's permission: the type advertised is the one it cleared.
     public let capability: AdvertiseCapability
@@ -21,14 +26,17 @@ public final class GameAdvertiser: GameAdvertising, Sendable {
     private let broadcaster: EventBroadcaster<AdvertiserEvent>
     private let state: DNSSDLoop.Bound<AdvertiserState>
 
-    /// Advertises under `capability`'s service type (the gate cleared it: see `LocalNetworkGate.advertise`).
+    /// Advertises a `security` game under `capability`'s service type (the gate cleared it: see
+    /// `LocalNetworkGate.advertise`).
     public init(
         capability: AdvertiseCapability,
-        name: String, txt: TXTRecord = GameService.txtRecord(), backoff: Backoff = Backoff(),
+        name: String, security: GameSecurity, backoff: Backoff = Backoff(),
         logger: Logger = Logger(label: "tictactoe.bonjour.advertiser")
     ) {
         self.capability = capability
         self.requestedName = GameService.instanceName(name)
+        self.security = security
+        let txt = GameService.txtRecord(security: security)
         self.txt = txt
         self.loop = .shared
         let state = AdvertiserState(

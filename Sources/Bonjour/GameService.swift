@@ -1,15 +1,22 @@
 import GameProtocol
 
-/// The Bonjour service type of tictactoe games and the TXT key carrying the wire protocol version.
+/// The Bonjour service type of tictactoe games and its TXT record: `proto` (the wire protocol version) and, for an
+/// encrypted game, `sec` (its `GameSecurity`).
+///
+/// | Game | TXT |
+/// |---|---|
+/// | open (encrypted, anyone may join) | `proto=2 sec=open` |
+/// | private (encrypted, needs the host's 6-digit code) | `proto=2 sec=private` |
+/// | plaintext (`--plaintext`) | `proto=1` |
 public enum GameService {
     /// `_tictactoe._tcp`: the service type hosts register and browsers look for.
     public static let type = "_tictactoe._tcp"
     /// Multicast DNS only.
     public static let domain = "local."
-    /// The TXT key of the protocol version (`proto=1`).
+    /// The TXT key of the protocol version (`proto=2`).
     public static let versionKey = "proto"
-    /// Our wire protocol version (`GameMessage.protocolVersion`).
-    public static let protocolVersion = Int(GameMessage.encryptedProtocolVersion)
+    /// The TXT key of an encrypted game's security (`sec=open`, `sec=private`); a protocol 1 game has none.
+    public static let securityKey = "sec"
 
     /// `name` cut to the 63 bytes of UTF-8 a DNS label (a service instance name) may have, at a character boundary.
     public static func instanceName(_ name: String) -> String {
@@ -24,13 +31,21 @@ public enum GameService {
         return result
     }
 
-    /// The TXT record a host advertises.
-    public static func txtRecord(version: Int = protocolVersion) -> TXTRecord {
-        TXTRecord([versionKey: String(version)])
+    /// The TXT record a host of a `security` game advertises: `proto=2 sec=open`, `proto=2 sec=private`, or
+    /// `proto=1` for a plaintext one.
+    public static func txtRecord(security: GameSecurity) -> TXTRecord {
+        let version = String(security.protocolVersion)
+        return security.isEncrypted
+            ? TXTRecord([versionKey: version, securityKey: security.rawValue])
+            : TXTRecord([versionKey: version])
     }
 
-    /// Whether a service with this TXT record is a game we can join.
-    public static func compatibility(of txt: TXTRecord, ourVersion: Int = protocolVersion) -> Compatibility {
+    /// Whether a service with this TXT record is a game this version can join, and how it is protected.
+    ///
+    /// `proto=2` with `sec=open` or `sec=private`: compatible, with that security. `proto=2` without `sec`, or with
+    /// one this version does not know (a newer variant): incompatible; assuming open would be unsafe. `proto=1`:
+    /// compatible as `.plaintext` (joinable with `--plaintext`; the join decides). Anything else: incompatible.
+    public static func compatibility(of txt: TXTRecord) -> Compatibility {
         guard let entry = txt.entry(forKey: versionKey) else {
             return .incompatible(reason: "not a tictactoe game of ours (no protocol version)")
         }
@@ -38,9 +53,22 @@ public enum GameService {
         else {
             return .incompatible(reason: "unreadable protocol version")
         }
-        guard version == ourVersion else {
-            return .incompatible(reason: "speaks protocol version \(version), we speak \(ourVersion)")
+        switch version {
+        case Int(GameMessage.plaintextProtocolVersion):
+            return .compatible(.plaintext)
+        case Int(GameMessage.encryptedProtocolVersion):
+            guard let security = txt[securityKey], !security.isEmpty else {
+                return .incompatible(reason: "no security mode advertised")
+            }
+            switch GameSecurity(rawValue: security) {
+            case .open?: return .compatible(.open)
+            case .private?: return .compatible(.private)
+            case .plaintext?, nil:  // plaintext is protocol 1's, never protocol 2's
+                return .incompatible(reason: "uses security '\(security)' this version does not know; update tictactoe")
+            }
+        default:
+            return .incompatible(reason: "speaks protocol version \(version), we speak "
+                + "\(GameMessage.plaintextProtocolVersion) and \(GameMessage.encryptedProtocolVersion)")
         }
-        return .compatible
     }
 }

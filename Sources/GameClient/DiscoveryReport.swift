@@ -1,7 +1,10 @@
+import GameProtocol
+
 /// What discovery tells a front end: part of the one event stream (`MatchReport.discovery`).
 public enum DiscoveryReport: Sendable, Hashable {
     /// The host is advertised under `name` (the name Avahi registered: it renames on a collision).
-    case advertised(name: String)
+    /// `security`: how the advertised game is protected (its TXT record says the same).
+    case advertised(name: String, security: GameSecurity = .open)
     /// The host could not be advertised (it still hosts: join by address works).
     case advertisingUnavailable(message: String)
     /// The advertisement was withdrawn (a game started, or the host stopped).

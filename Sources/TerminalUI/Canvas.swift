@@ -118,4 +118,11 @@ public enum DisplayWidth {
         }
         return result + "…"
     }
+
+    /// `text` cut to `columns` (with "…") and padded with spaces to exactly `columns` columns: a row of a list whose
+    /// selection highlight has the same width whatever the characters (wide CJK ones count two).
+    public static func fit(_ text: String, to columns: Int) -> String {
+        let cut = truncate(text, to: columns)
+        return cut + String(repeating: " ", count: max(0, columns - of(cut)))
+    }
 }

@@ -116,7 +116,7 @@ public struct NetworkGame: Sendable {
             phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
             connection = "Move refused: \(DisplayText.escaped(why))"
-        case .discovery(.advertised(let name)):
+        case .discovery(.advertised(let name, _)):
             advertisement = "Advertised as \(DisplayText.escaped(name))"
         case .discovery(.advertisingUnavailable(let message)):
             advertisement = "Not advertised: \(DisplayText.escaped(message))"

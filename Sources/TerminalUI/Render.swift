@@ -271,13 +271,20 @@ extension AppModel {
             let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 34)
             var line = " " + name
             let style: Style
-            if game.compatible {
+            switch game.security {
+            case .open?:
                 style = index == search.selected ? .selected : .normal
-            } else {
+            case .private?:  // joining asks for the host's code
+                line += "  [private]"
+                style = index == search.selected ? .selected : .normal
+            case .plaintext?:  // protocol 1: joinable only with --plaintext
+                line += "  [unencrypted]"
+                style = index == search.selected ? .selected : .normal
+            case nil:
                 line += "  (not joinable: \(DisplayWidth.truncate(DisplayText.escaped(game.reason ?? "incompatible"), to: 28)))"
                 style = index == search.selected ? .selected : .dim
             }
-            canvas.put(line.padding(toLength: 70, withPad: " ", startingAt: 0), row: 6 + offset, column: left, style: style)
+            canvas.put(DisplayWidth.fit(line, to: 70), row: 6 + offset, column: left, style: style)
         }
     }
 

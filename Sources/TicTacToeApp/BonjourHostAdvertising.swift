@@ -1,27 +1,31 @@
 import Bonjour
+import GameProtocol
 import LocalNetworkPrivacy
 
-/// A host's advertising through Bonjour, reported as `.discovery` events: "Advertised as NAME" (the name Avahi
+/// A host's advertising through Bonjour (its TXT record says how the game is protected: `GameService.txtRecord`),
+/// reported as `.discovery` events: "Advertised as NAME" (the name Avahi
 /// registered), withdrawn, or why it is not advertised (the host still serves joiners by address).
 final class BonjourHostAdvertising: HostAdvertising {
     private let advertiser: GameAdvertiser
     private let subscription: BonjourSubscription
 
-    private init(capability: AdvertiseCapability, name: String, reporter: MatchReporter) {
-        advertiser = GameAdvertiser(capability: capability, name: name)
+    private init(capability: AdvertiseCapability, name: String, security: GameSecurity, reporter: MatchReporter) {
+        advertiser = GameAdvertiser(capability: capability, name: name, security: security)
         subscription = advertiser.observe { event in
             switch event {
-            case .registered(let name): reporter.report(.discovery(.advertised(name: name)))
+            case .registered(let name): reporter.report(.discovery(.advertised(name: name, security: security)))
             case .unavailable(let error): reporter.report(.discovery(.advertisingUnavailable(message: error.description)))
             case .withdrawn: reporter.report(.discovery(.withdrawn))
             }
         }
     }
 
-    /// The advertising for a host listening with `listen`, or nil (after saying why) when it must not advertise: a
+    /// The advertising of a `security` game (`.open`, `.private`, or `.plaintext` for a protocol 1 host) listening
+    /// with `listen`, or nil (after saying why) when it must not advertise: a
     /// loopback host (nobody else could join it), a service type the manifest does not declare (NoAuth).
     static func make(
-        for listen: ListenCapability, name: String, gate: LocalNetworkGate, origin: OperationOrigin,
+        for listen: ListenCapability, name: String, security: GameSecurity, gate: LocalNetworkGate,
+        origin: OperationOrigin,
         reporter: MatchReporter
     ) -> BonjourHostAdvertising? {
         if listen.isLoopback {
@@ -32,7 +36,7 @@ final class BonjourHostAdvertising: HostAdvertising {
         }
         switch gate.advertise(GameService.type, for: origin) {
         case .granted(let capability):
-            return BonjourHostAdvertising(capability: capability, name: name, reporter: reporter)
+            return BonjourHostAdvertising(capability: capability, name: name, security: security, reporter: reporter)
         case .refused(.noAuth(let type, _)):
             reporter.report(.discovery(.advertisingUnavailable(message:
                 "\(LocalNetworkGate.noAuthMessage) (\(type) is not in NSBonjourServices)")))

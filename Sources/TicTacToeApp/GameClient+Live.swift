@@ -46,8 +46,8 @@ extension GameListing {
     /// A discovered game as front ends list it.
     public init(_ game: DiscoveredGame) {
         switch game.compatibility {
-        case .compatible: self.init(name: game.name, compatible: true)
-        case .incompatible(let reason): self.init(name: game.name, compatible: false, reason: reason)
+        case .compatible(let security): self.init(name: game.name, security: security)
+        case .incompatible(let reason): self.init(name: game.name, notJoinableBecause: reason)
         }
     }
 }

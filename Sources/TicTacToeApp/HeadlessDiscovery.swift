@@ -19,14 +19,21 @@ public protocol HostAdvertising: Sendable {
 extension DiscoveryReport {
     static func safe(_ text: String) -> String { DisplayText.escaped(text) }
 
+    /// A game's line: its name, then how it is protected unless open (`(private: needs a code)`, `(unencrypted,
+    /// protocol 1)`), or why it cannot be joined.
     static func line(_ game: GameListing) -> String {
-        game.compatible ? safe(game.name) : "\(safe(game.name))  (not joinable: \(safe(game.reason ?? "incompatible")))"
+        switch game.security {
+        case .open?: return safe(game.name)
+        case .private?: return "\(safe(game.name))  (private: needs a code)"
+        case .plaintext?: return "\(safe(game.name))  (unencrypted, protocol 1)"
+        case nil: return "\(safe(game.name))  (not joinable: \(safe(game.reason ?? "incompatible")))"
+        }
     }
 
     /// The text line of a report and whether it is a problem (standard error); nil for reports text leaves out.
     public var textLine: (String, isProblem: Bool)? {
         switch self {
-        case .advertised(let name): return ("Advertised as \(Self.safe(name))", false)
+        case .advertised(let name, _): return ("Advertised as \(Self.safe(name))", false)
         case .advertisingUnavailable(let message):
             return ("Not advertised: \(Self.safe(message)). Players can still join by address.", true)
         case .withdrawn: return nil

@@ -116,7 +116,8 @@ public func hostMatches(
         }
         if !advertisingDecided, request.advertise {
             advertising = BonjourHostAdvertising.make(
-                for: listen, name: options.name, gate: gate, origin: request.origin, reporter: reporter)
+                for: listen, name: options.name, security: request.security, gate: gate, origin: request.origin,
+                reporter: reporter)
         }
         advertisingDecided = true
         let advertiser = advertising

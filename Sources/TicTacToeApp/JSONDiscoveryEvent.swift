@@ -15,9 +15,11 @@ struct JSONDiscoveryEvent: Encodable {
 
     func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
         switch report {
-        case .advertised(let name):
+        case .advertised(let name, let security):
             try object.encode("advertised", forKey: "event")
             try object.encode(name, forKey: "name")
+            try object.encode(security.isEncrypted, forKey: "secure")
+            try object.encode(security == .private, forKey: "private")
         case .advertisingUnavailable(let message):
             try object.encode("advertising-unavailable", forKey: "event")
             try object.encode(message, forKey: "message")
@@ -44,8 +46,9 @@ struct JSONDiscoveryEvent: Encodable {
     }
 }
 
-/// A game as `browse --json` lists it: `name`, `compatible`, and `reason` for an incompatible one only (absent, not
-/// null, otherwise).
+/// A game as `browse --json` lists it: `name`, `compatible`, `private` (joining needs the host's code), `secure`
+/// (encrypted: protocol 2; false for a protocol 1 game and for one that cannot be joined), and `reason` for an
+/// incompatible one only (absent, not null, otherwise).
 struct JSONGameListing: Encodable {
     var game: GameListing
 
@@ -59,6 +62,8 @@ struct JSONGameListing: Encodable {
     func encode(into object: inout KeyedEncodingContainer<JSONKey>) throws {
         try object.encode(game.name, forKey: "name")
         try object.encode(game.compatible, forKey: "compatible")
+        try object.encode(game.isPrivate, forKey: "private")
+        try object.encode(game.isSecure, forKey: "secure")
         try object.encodeIfPresent(game.reason, forKey: "reason")
     }
 }

@@ -106,6 +106,10 @@ public func joinMatch(
             let game = try await resolve(name, with: GameResolver(capability: browse), until: deadline, stop: stop)
             endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
             reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
+            if let refusal = mismatch(game, request.security) {
+                reporter.report(.error(refusal.message, refusal.status))
+                return refusal.status
+            }
             for endpoint in endpoints { try checkTransportSecurity(to: endpoint.host, request.security, gate: gate) }
         case .address(let endpoint):
             // App Transport Security first: a connection the manifest forbids fails at once, without a prompt.
@@ -242,6 +246,24 @@ public func joinMatch(
         }
     }
     return reportFailure(lastFailure, reporter: reporter, stop: stop)
+}
+
+/// Why a game as its TXT record describes it cannot be joined with `security`, before connecting: a private game
+/// without a code (exit 13), an unencrypted game without --plaintext or an encrypted one with it (exit 4).
+private func mismatch(_ game: ResolvedGame, _ security: JoinSecurity) -> (message: String, status: ExitStatus)? {
+    let name = "'\(game.name)'"
+    switch (game.security, security) {
+    case (.private?, .encrypted(nil)):
+        return ("\(name) is a private game: give its code with \(codeOptionsHint)", .wrongCode)
+    case (.plaintext?, .encrypted):
+        return ("\(name) is an unencrypted game (protocol 1): join it with --plaintext (allowed on loopback; elsewhere "
+                    + "only where the manifest's App Transport Security allows plaintext), or ask its host to play "
+                    + "encrypted", .rejected)
+    case (.open?, .plaintext), (.private?, .plaintext):
+        return ("\(name) is an encrypted game (protocol 2): join it without --plaintext", .rejected)
+    default:
+        return nil
+    }
 }
 
 /// Says that the host closed the attempt before its handshake and waits a second; false when stopped meanwhile.

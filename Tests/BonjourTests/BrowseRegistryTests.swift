@@ -7,8 +7,8 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.add("alice", interface: 2), .appeared)
         XCTAssertEqual(registry.add("alice", interface: 2), .unchanged, "same interface, the other IP version")
         XCTAssertEqual(registry.add("alice", interface: 3), .unchanged, "another interface")
-        registry.classify("alice", as: .compatible)
-        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "alice", compatibility: .compatible)])
+        registry.classify("alice", as: .compatible(.open))
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "alice", compatibility: .compatible(.open))])
         XCTAssertEqual(registry.remove("alice", interface: 2), .unchanged)
         XCTAssertEqual(registry.remove("alice", interface: 3), .unchanged)
         XCTAssertEqual(registry.games().count, 1, "still seen once on interface 2")
@@ -29,11 +29,11 @@ final class BrowseRegistryTests: XCTestCase {
     func testClassificationIsForgottenWhenTheNameGoes() {
         var registry = BrowseRegistry()
         _ = registry.add("bob", interface: 2)
-        registry.classify("bob", as: .compatible)
+        registry.classify("bob", as: .compatible(.open))
         _ = registry.remove("bob", interface: 2)
         XCTAssertEqual(registry.add("bob", interface: 2), .appeared, "back: resolve it again")
         XCTAssertEqual(registry.games(), [])
-        registry.classify("gone", as: .compatible)  // a late answer for a name that left: ignored
+        registry.classify("gone", as: .compatible(.open))  // a late answer for a name that left: ignored
         XCTAssertEqual(registry.unclassifiedNames, ["bob"])
     }
 
@@ -49,7 +49,7 @@ final class BrowseRegistryTests: XCTestCase {
         var registry = BrowseRegistry()
         for name in ["carol", "Bob", "alice", "me"] {
             _ = registry.add(name, interface: 1)
-            registry.classify(name, as: .compatible)
+            registry.classify(name, as: .compatible(.open))
         }
         XCTAssertEqual(registry.games(hiding: ["me"]).map(\.name), ["alice", "Bob", "carol"])
     }
@@ -57,7 +57,7 @@ final class BrowseRegistryTests: XCTestCase {
     func testFlushForgetsEverything() {
         var registry = BrowseRegistry()
         _ = registry.add("a", interface: 1)
-        registry.classify("a", as: .compatible)
+        registry.classify("a", as: .compatible(.open))
         registry.flush()
         XCTAssertEqual(registry.games(), [])
         XCTAssertEqual(registry.add("a", interface: 1), .appeared)

@@ -9,12 +9,12 @@ final class FakeDiscoveryTests: XCTestCase {
     func testSubscribersGetTheCurrentStateThenChanges() async {
         let browser = FakeGameBrowser()
         browser.setAvailable(true)
-        browser.show([DiscoveredGame(name: "alice", compatibility: .compatible)])
+        browser.show([DiscoveredGame(name: "alice", compatibility: .compatible(.open))])
         var events = browser.events().makeAsyncIterator()
         let first = await events.next()
         XCTAssertEqual(first, .available)
         let second = await events.next()
-        XCTAssertEqual(second, .updated([DiscoveredGame(name: "alice", compatibility: .compatible)]))
+        XCTAssertEqual(second, .updated([DiscoveredGame(name: "alice", compatibility: .compatible(.open))]))
         browser.setHiddenNames(["alice"])
         let third = await events.next()
         XCTAssertEqual(third, .updated([]))
@@ -34,7 +34,7 @@ final class FakeDiscoveryTests: XCTestCase {
         let subscription = browser.observe { received.append($0) }
         var stream = browser.events().makeAsyncIterator()
         _ = await stream.next()  // replay: the (empty) list
-        let games = (0..<20).map { DiscoveredGame(name: "g\($0)", compatibility: .compatible) }
+        let games = (0..<20).map { DiscoveredGame(name: "g\($0)", compatibility: .compatible(.open)) }
         for count in 1...20 { browser.show(Array(games.prefix(count))) }
         var last: BrowserEvent?
         for _ in 1...20 { last = await stream.next() }
@@ -69,13 +69,13 @@ final class FakeDiscoveryTests: XCTestCase {
         let browser = FakeGameBrowser()
         let advertiser = FakeGameAdvertiser()
         let hiding = browser.hideOwnInstance(of: advertiser)
-        browser.show([DiscoveredGame(name: "alice", compatibility: .compatible),
-                      DiscoveredGame(name: "alice #2", compatibility: .compatible)])
+        browser.show([DiscoveredGame(name: "alice", compatibility: .compatible(.open)),
+                      DiscoveredGame(name: "alice #2", compatibility: .compatible(.open))])
         var events = browser.events().makeAsyncIterator()
         _ = await events.next()
         advertiser.report(.registered(name: "alice #2"))  // Avahi renamed us
         let list = await events.next()
-        XCTAssertEqual(list, .updated([DiscoveredGame(name: "alice", compatibility: .compatible)]))
+        XCTAssertEqual(list, .updated([DiscoveredGame(name: "alice", compatibility: .compatible(.open))]))
         XCTAssertEqual(browser.hiddenNames, ["alice #2"])
         hiding.cancel()
     }

@@ -81,7 +81,7 @@ final class ResolvedAddressPolicyTests: XCTestCase {
 
     private func game(endpoints: [String], refused: [RefusedAddress]) -> ResolvedGame {
         ResolvedGame(
-            name: "Mallory's game", hostTarget: "evil.local.", port: 22, txt: GameService.txtRecord(),
+            name: "Mallory's game", hostTarget: "evil.local.", port: 22, txt: GameService.txtRecord(security: .open),
             endpoints: endpoints.map { Endpoint(host: $0, port: 22) }, refusedAddresses: refused)
     }
 

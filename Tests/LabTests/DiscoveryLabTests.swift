@@ -10,29 +10,63 @@ final class DiscoveryLabTests: LabTestCase {
         let (games, status, process) = try browse(on: "host-b")
         XCTAssertEqual(status, 0, process.standardError)
         XCTAssertEqual(names(games).sorted(), published.sorted(), "\(process.output)")
-        for game in games { XCTAssertEqual(game["compatible"] as? Bool, true, "\(game)") }
+        for game in games {
+            XCTAssertEqual(game["compatible"] as? Bool, true, "\(game)")
+            XCTAssertEqual(game["private"] as? Bool, false, "\(game)")
+            XCTAssertEqual(game["secure"] as? Bool, true, "\(game)")
+        }
         // AVAHI_COMPAT_NOWARN: Avahi's compatibility banner never reaches the terminal.
         XCTAssertEqual(process.standardError, "")
     }
 
     func testIncompatibleServicesAreListedAsIncompatible() throws {
         _ = try publish(on: "host-a", name: "iOS sample game", txt: [])        // another program: no version
-        _ = try publish(on: "host-a", name: "From the future", txt: ["proto=2"])
-        _ = try publish(on: "host-c", name: "Plain old game", txt: ["proto=1"])
+        _ = try publish(on: "host-a", name: "From the future", txt: ["proto=3", "sec=open"])
+        _ = try publish(on: "host-a", name: "No security said", txt: ["proto=2"])
+        _ = try publish(on: "host-c", name: "Newer variant", txt: ["proto=2", "sec=quantum"])
         let (games, status, process) = try browse(on: "host-b")
         XCTAssertEqual(status, 0, process.standardError)
         let byName = Dictionary(uniqueKeysWithValues: games.map { ($0["name"] as! String, $0) })
-        XCTAssertEqual(Set(byName.keys), ["iOS sample game", "From the future", "Plain old game"])
-        XCTAssertEqual(byName["Plain old game"]?["compatible"] as? Bool, true)
-        XCTAssertEqual(byName["iOS sample game"]?["compatible"] as? Bool, false)
-        XCTAssertEqual(byName["From the future"]?["compatible"] as? Bool, false)
+        XCTAssertEqual(Set(byName.keys), ["iOS sample game", "From the future", "No security said", "Newer variant"])
+        for game in games {
+            XCTAssertEqual(game["compatible"] as? Bool, false, "\(game)")
+            XCTAssertEqual(game["private"] as? Bool, false, "\(game)")
+            XCTAssertEqual(game["secure"] as? Bool, false, "\(game)")
+        }
         XCTAssertTrue((byName["iOS sample game"]?["reason"] as? String ?? "").contains("no protocol version"))
-        XCTAssertTrue((byName["From the future"]?["reason"] as? String ?? "").contains("version 2"))
+        XCTAssertTrue((byName["From the future"]?["reason"] as? String ?? "").contains("version 3"))
+        XCTAssertEqual(byName["No security said"]?["reason"] as? String, "no security mode advertised")
+        XCTAssertEqual(byName["Newer variant"]?["reason"] as? String,
+                       "uses security 'quantum' this version does not know; update tictactoe")
         // The text listing says so too.
         let text = try tictactoe(on: "host-b", ["browse", "--timeout", "3"])
         XCTAssertEqual(text.waitForExit(), 0)
         XCTAssertTrue(text.output.contains { $0.hasPrefix("iOS sample game") && $0.contains("not joinable") },
                       "\(text.output)")
+    }
+
+    /// Private games (joining needs the host's code) and protocol 1 ones (unencrypted: joinable with --plaintext)
+    /// are listed joinable and marked, in `browse --json` and in the text listing.
+    func testPrivateAndUnencryptedGamesAreMarked() throws {
+        _ = try publish(on: "host-a", name: "Open game")
+        _ = try publish(on: "host-a", name: "Secret game", txt: ["proto=2", "sec=private"])
+        _ = try publish(on: "host-c", name: "Plain old game", txt: ["proto=1"])
+        let (games, status, process) = try browse(on: "host-b")
+        XCTAssertEqual(status, 0, process.standardError)
+        let byName = Dictionary(uniqueKeysWithValues: games.map { ($0["name"] as! String, $0) })
+        XCTAssertEqual(Set(byName.keys), ["Open game", "Secret game", "Plain old game"], "\(process.output)")
+        for game in games { XCTAssertEqual(game["compatible"] as? Bool, true, "\(game)") }
+        XCTAssertEqual(byName["Open game"]?["private"] as? Bool, false)
+        XCTAssertEqual(byName["Open game"]?["secure"] as? Bool, true)
+        XCTAssertEqual(byName["Secret game"]?["private"] as? Bool, true)
+        XCTAssertEqual(byName["Secret game"]?["secure"] as? Bool, true)
+        XCTAssertEqual(byName["Plain old game"]?["private"] as? Bool, false)
+        XCTAssertEqual(byName["Plain old game"]?["secure"] as? Bool, false)
+        let text = try tictactoe(on: "host-b", ["browse", "--timeout", "3"])
+        XCTAssertEqual(text.waitForExit(), 0)
+        XCTAssertTrue(text.output.contains("Open game"), "\(text.output)")
+        XCTAssertTrue(text.output.contains("Secret game  (private: needs a code)"), "\(text.output)")
+        XCTAssertTrue(text.output.contains("Plain old game  (unencrypted, protocol 1)"), "\(text.output)")
     }
 
     func testHostIsSeenByAvahiBrowseWithPortAndTXT() throws {
@@ -45,7 +79,8 @@ final class DiscoveryLabTests: LabTestCase {
         XCTAssertEqual(fields[6], "host-a.local")
         XCTAssertEqual(fields[7], Lab.address(of: "host-a"))
         XCTAssertEqual(fields[8], String(port))
-        XCTAssertEqual(fields[9], "\"proto=1\"")
+        // An open game (the default): protocol 2, encrypted, anyone may join. Avahi lists the strings in any order.
+        XCTAssertEqual(Set(fields[9].split(separator: " ")), ["\"proto=2\"", "\"sec=open\""], fields[9])
     }
 
     func testJoinByNameCompletesAHeadlessGame() throws {

@@ -74,8 +74,8 @@ class LabTestCase: XCTestCase {
     }
 
     /// `avahi-publish -s NAME _tictactoe._tcp PORT TXT…` on a lab host (a real peer nobody here wrote); waits until
-    /// Avahi says it is established.
-    func publish(on host: String, name: String, port: Int = 7000, txt: [String] = ["proto=1"],
+    /// Avahi says it is established. The default TXT is an open game's, as `tictactoe host` advertises it.
+    func publish(on host: String, name: String, port: Int = 7000, txt: [String] = ["proto=2", "sec=open"],
                  file: StaticString = #filePath, line: UInt = #line) throws -> LabProcess {
         let process = track(try LabProcess(on: host, ["avahi-publish", "-s", name, "_tictactoe._tcp", "\(port)"] + txt))
         guard process.waitForErrorLine(timeout: 15, { $0.hasPrefix("Established under name") }) != nil else {

@@ -27,7 +27,7 @@ final class LatencyLabTests: LabTestCase {
             usleep(500_000)  // avahi-browse prints nothing until it finds something
             let avahiName = "avahi latency \(trial)"
             let publisher = track(try LabProcess(on: "host-a", ["avahi-publish", "-s", avahiName, "_tictactoe._tcp",
-                                                                "7000", "proto=1"]))
+                                                                "7000", "proto=2", "sec=open"]))
             let established = try XCTUnwrap(publisher.waitForErrorLine { $0.hasPrefix("Established") })
             let found = try XCTUnwrap(browser.waitForLine {
                 $0.hasPrefix("+;") && avahiUnescape($0).contains(avahiName)

@@ -38,7 +38,8 @@ final class RecordAddressLabTests: LabTestCase {
                         file: file, line: line)
         let game = "Game at \(address)"
         let service = track(try LabProcess(
-            on: "host-a", ["avahi-publish", "-s", "-H", hostName, game, "_tictactoe._tcp", "\(port)", "proto=1"]))
+            on: "host-a",
+            ["avahi-publish", "-s", "-H", hostName, game, "_tictactoe._tcp", "\(port)", "proto=2", "sec=open"]))
         XCTAssertNotNil(service.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
                         "avahi-publish -s \(game): \(service.standardError)", file: file, line: line)
 

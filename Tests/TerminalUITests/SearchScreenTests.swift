@@ -4,9 +4,9 @@ import XCTest
 
 final class SearchScreenTests: XCTestCase {
     private let games: [GameListing] = [
-        GameListing(name: "alice", compatible: true),
-        GameListing(name: "Apple's TicTacToe", compatible: false, reason: "no protocol version"),
-        GameListing(name: "Zoë's game", compatible: true),
+        GameListing(name: "alice", security: .open),
+        GameListing(name: "Apple's TicTacToe", notJoinableBecause: "no protocol version"),
+        GameListing(name: "Zoë's game", security: .open),
     ]
 
     func testSearchListsGamesLiveAndMarksIncompatibleOnes() throws {
@@ -19,6 +19,41 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(frame.contains("Zoë's game"), frame)
         XCTAssertTrue(frame.contains("Apple's TicTacToe  (not joinable: no protocol version)"), frame)
         XCTAssertTrue(frame.contains("3 game(s) found"), frame)
+    }
+
+    /// Private games (joining asks for the host's code) and unencrypted ones (protocol 1) are marked after the name,
+    /// wide names too; every row of the list, and so its highlight, is as wide as the others; both stay joinable.
+    func testSearchMarksPrivateAndUnencryptedGames() throws {
+        let listed = [
+            GameListing(name: "alice", security: .open),
+            GameListing(name: "Bob's secret", security: .private),
+            GameListing(name: "黒田さんの対局", security: .private),
+            GameListing(name: "Old timer", security: .plaintext),
+        ]
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.enter),
+        ])
+        try runApp(terminal, network: network)
+        let frame = try XCTUnwrap(terminal.frames.first { $0.text.contains("4 game(s) found") })
+        let lines = frame.text.split(separator: "\n").map(String.init)
+        func row(_ name: String) -> String? { lines.first { $0.contains(name) } }
+        XCTAssertEqual(row("alice")?.trimmingCharacters(in: .whitespaces), "alice", frame.text)
+        XCTAssertEqual(row("Bob's secret")?.trimmingCharacters(in: .whitespaces), "Bob's secret  [private]", frame.text)
+        XCTAssertEqual(row("黒田さんの対局")?.trimmingCharacters(in: .whitespaces), "黒田さんの対局  [private]",
+                       frame.text)
+        XCTAssertEqual(row("Old timer")?.trimmingCharacters(in: .whitespaces), "Old timer  [unencrypted]", frame.text)
+        // The highlight covers the list's 70 columns on every row, a wide name's row (its characters count two) too.
+        func highlighted(_ frame: Canvas, rowOf name: String) -> Int {
+            let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let row = lines.firstIndex(where: { $0.contains(name) }) else { return 0 }
+            return frame.cells[row].filter { $0.style == .selected }.count
+        }
+        XCTAssertEqual(highlighted(frame, rowOf: "alice"), 70)
+        let wideSelected = try XCTUnwrap(terminal.frames.first { highlighted($0, rowOf: "黒田さんの対局") > 0 })
+        XCTAssertEqual(highlighted(wideSelected, rowOf: "黒田さんの対局"), 70, wideSelected.text)
+        // A private game is joined like any other (the join asks for the code).
+        XCTAssertEqual(network.joined.first?.address, "黒田さんの対局")
     }
 
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
@@ -35,7 +70,7 @@ final class SearchScreenTests: XCTestCase {
     /// `tictactoe join` does with a name `browse` printed).
     func testHostileServiceNamesAreListedEscapedAndJoinedAsListed() throws {
         let network = FakeNetwork()
-        let hostile = [GameListing(name: "evil\u{1B}]0;pwned\u{07}\u{202E}", compatible: true)]
+        let hostile = [GameListing(name: "evil\u{1B}]0;pwned\u{07}\u{202E}", security: .open)]
         let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(hostile)), .key(.enter)])
         try runApp(terminal, network: network)
         let listed = terminal.frames.map(\.text).first { $0.contains("1 game(s) found") } ?? ""

@@ -134,7 +134,7 @@ final class CheckedOutputTests: XCTestCase {
         reporter.report(.session(.matchOver(.peerReportedError(code: .malformedFrame, text: hostile), score: .init())))
         reporter.report(.peerFailed(remote: "127.0.0.1:5", error: hostile))
         reporter.report(.discovery(.advertised(name: "game" + hostile)))
-        reporter.report(.discovery(.game(GameListing(name: "x" + hostile, compatible: false, reason: hostile))))
+        reporter.report(.discovery(.game(GameListing(name: "x" + hostile, notJoinableBecause: hostile))))
         let all = out.all + errors.all
         XCTAssertEqual(all.count, 8)
         let shown = #"\x1b]0;pwned\x07\x1b[2J\x9b\u202e"#

@@ -199,21 +199,39 @@ final class JSONLinesTests: XCTestCase {
             .discovery(.bonjourUnavailable(message: "no avahi-daemon")),
             #"{"event":"bonjour-unavailable","message":"no avahi-daemon"}"#)
         try assertLine(
-            .discovery(.game(GameListing(name: "Ada", compatible: true))),
-            #"{"compatible":true,"event":"game","name":"Ada"}"#)
+            .discovery(.game(GameListing(name: "Ada", security: .open))),
+            #"{"compatible":true,"event":"game","name":"Ada","private":false,"secure":true}"#)
         try assertLine(
-            .discovery(.game(GameListing(name: "Old", compatible: false, reason: "protocol 0"))),
-            #"{"compatible":false,"event":"game","name":"Old","reason":"protocol 0"}"#)
+            .discovery(.game(GameListing(name: "Old", notJoinableBecause: "protocol 0"))),
+            #"{"compatible":false,"event":"game","name":"Old","private":false,"reason":"protocol 0","secure":false}"#)
+    }
+
+    /// `browse --json` marks private games (joining needs the host's code) and says which are encrypted: a protocol
+    /// 1 game is joinable (with `--plaintext`) but not secure.
+    func testGameEntriesSayPrivateAndSecure() throws {
+        try assertLine(
+            .discovery(.game(GameListing(name: "Bea", security: .private))),
+            #"{"compatible":true,"event":"game","name":"Bea","private":true,"secure":true}"#)
+        try assertLine(
+            .discovery(.game(GameListing(name: "Cy", security: .plaintext))),
+            #"{"compatible":true,"event":"game","name":"Cy","private":false,"secure":false}"#)
+        try assertLine(
+            .discovery(.games([
+                GameListing(name: "Bea", security: .private), GameListing(name: "Cy", security: .open),
+            ])),
+            #"{"event":"games","games":[{"compatible":true,"name":"Bea","private":true,"secure":true},"#
+                + #"{"compatible":true,"name":"Cy","private":false,"secure":true}]}"#)
     }
 
     func testGamesListWithAnIncompatibleGame() throws {
         try assertLine(
             .discovery(.games([
-                GameListing(name: "Ada", compatible: true),
-                GameListing(name: "Bö/2", compatible: false, reason: "needs protocol version 2"),
+                GameListing(name: "Ada", security: .open),
+                GameListing(name: "Bö/2", notJoinableBecause: "needs protocol version 3"),
             ])),
-            #"{"event":"games","games":[{"compatible":true,"name":"Ada"},"#
-                + #"{"compatible":false,"name":"Bö/2","reason":"needs protocol version 2"}]}"#)
+            #"{"event":"games","games":[{"compatible":true,"name":"Ada","private":false,"secure":true},"#
+                + #"{"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","#
+                + #""secure":false}]}"#)
         try assertLine(.discovery(.games([])), #"{"event":"games","games":[]}"#)
     }
 

@@ -31,7 +31,7 @@ scene_play() {
     expect B "Waiting for someone to join on port 7878"
     expect B "Advertised as $NAME_B" 20
     heard "^host-b  privacy: local network prompt answered: OK"
-    heard "^host-b  Avahi ◂ EntryGroup\.AddService\(\"$NAME_B\", \"_tictactoe\._tcp\", \"local\", \"\", 7878, txt \"proto=1\"\)"
+    heard "^host-b  Avahi ◂ EntryGroup\.AddService\(\"$NAME_B\", \"_tictactoe\._tcp\", \"local\", \"\", 7878, txt \"proto=2\", txt \"sec=open\"\)"
     not_heard "^host-a  "
     shot deferred-3-advertised "host-b answered OK: only now does it call Avahi, to register its game." B
 

@@ -2,11 +2,13 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
+/// Encrypted games between two lab hosts.
+///
 /// What an eavesdropper on the LAN sees of a game: tcpdump on host-a's interface records a whole match between
 /// host-b's private host and host-a's joiner. In protocol 2 the capture holds TLS records only: no player name, no
 /// code, no protocol frame in clear. The same capture of a plaintext game (allowed here by a manifest with
 /// `NSAllowsLocalNetworking = true`) shows the names, which proves the capture sees what a game sends.
-final class CaptureLabTests: LabTestCase {
+final class EncryptedGameLabTests: LabTestCase {
     override class var labHosts: [String] { ["host-a", "host-b"] }
 
     private let hostName = "Carolina Hostname"
@@ -38,6 +40,30 @@ final class CaptureLabTests: LabTestCase {
         // No v1 hello or accept in clear: type 0x01/0x02 followed by version 1 or 2 and a name's length.
         XCTAssertFalse(captured.contains([0x01, 0x02, 0x00, UInt8(joinerName.utf8.count)]))
         XCTAssertFalse(captured.contains([0x02, 0x02, 0x00, UInt8(hostName.utf8.count)]))
+    }
+
+    /// A private game found with Bonjour: marked private in `browse --json`; `join NAME` without a code exits 13 at
+    /// once (the TXT record says `sec=private`) naming the ways to give it; with the code the match is played.
+    func testAPrivateGameIsListedAsPrivateAndJoinedByNameWithItsCode() throws {
+        let (host, _, registered) = try startHost(on: "host-b", name: "Secret table", extra: ["--private"])
+        XCTAssertEqual(host.events(named: "advertised").first?["private"] as? Bool, true)
+        let code = try XCTUnwrap(shownCode(host), host.standardError)
+        let listed = try browse(on: "host-a", timeout: 4)
+        let game = try XCTUnwrap(listed.games.first { $0["name"] as? String == registered }, "\(listed.games)")
+        XCTAssertEqual(game["private"] as? Bool, true)
+        XCTAssertEqual(game["secure"] as? Bool, true)
+
+        let noCode = try tictactoe(on: "host-a", ["join", registered, "--headless", "--json"])
+        XCTAssertEqual(noCode.waitForExit(), 13, noCode.standardError)
+        let message = try XCTUnwrap(noCode.events(named: "error").first?["message"] as? String)
+        XCTAssertEqual(message, "'\(registered)' is a private game: give its code with --code-file FILE, --code - "
+                       + "(one line from standard input) or the environment variable TICTACTOE_CODE")
+        XCTAssertTrue(noCode.events(named: "state").isEmpty, "it connected without a code: \(noCode.output)")
+
+        let joiner = try tictactoe(on: "host-a", ["join", registered, "--headless", "--json"],
+                                   environment: ["TICTACTOE_CODE": code])
+        XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
+        XCTAssertEqual(joiner.events(named: "connected").first?["secure"] as? Bool, true)
     }
 
     func testTheSameCaptureOfAPlaintextGameShowsTheNames() throws {
