@@ -78,7 +78,8 @@ struct HandshakeBench {
         let elapsed = try await connection.run { link -> Duration in
             let ready = clock.now
             guard (link.stats.secureSession != nil) == encrypted else {
-                throw BenchFailure("the link is \(encrypted ? "not " : "")encrypted: \(link.stats.secureSession as Any)")
+                let session = link.stats.secureSession.map { "\($0)" } ?? "plaintext"
+                throw BenchFailure("expected \(encrypted ? "TLS" : "plaintext"), the link is \(session)")
             }
             await link.closeGracefully()
             return start.duration(to: ready)

@@ -53,7 +53,8 @@ struct TransportBench {
             var line = "\(pad(kind.label)) \(samples.summary)"
             if kind.isEncrypted, let median = samples.median {
                 let met = median <= handshakeTargetMilliseconds
-                line += " — target ≤ \(formatTarget(handshakeTargetMilliseconds)) ms (median): \(met ? "met" : "NOT met")"
+                let target = formatTarget(handshakeTargetMilliseconds)
+                line += " — target ≤ \(target) ms (median): \(met ? "met" : "NOT met")"
             }
             print(line)
         }
@@ -61,8 +62,9 @@ struct TransportBench {
         let roundTrips = try await RoundTripBench(
             gate: gate, gamesPerMatch: arguments.gamesPerMatch, rounds: arguments.rounds
         ).run()
-        print("\(pad("move round trip, plaintext")) \(roundTrips.plaintext.summary) (\(roundTrips.plaintext.count) round trips)")
-        print("\(pad("move round trip, TLS")) \(roundTrips.tls.summary) (\(roundTrips.tls.count) round trips)")
+        for (label, samples) in [("plaintext", roundTrips.plaintext), ("TLS", roundTrips.tls)] {
+            print("\(pad("move round trip, \(label)")) \(samples.summary) (\(samples.count) round trips)")
+        }
         guard let tls = roundTrips.tls.median, let plaintext = roundTrips.plaintext.median, plaintext > 0 else {
             throw BenchFailure("no round trips were measured")
         }
