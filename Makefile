@@ -5,7 +5,8 @@
 #   make test       install what is missing, build, and run every test
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
 #   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
-#   make bench      time headless matches (speed is measured here, never asserted in tests)
+#   make bench      time headless matches, then joins (CPace + TLS vs plaintext) and move round trips over TLS vs
+#                   plaintext against issue 12's targets (Sources/transport-bench; measured here, never asserted)
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
 #   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
@@ -125,6 +126,7 @@ bench: check-swift
 	  echo "perfect vs perfect, $$n games over loopback: $$(awk "BEGIN{printf \"%.3f\", $$end - $$start}") s"; \
 	  rm -f "$$out"; \
 	done
+	@"$$($(SWIFT) build -c release --show-bin-path)/transport-bench"
 
 # The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which
 # clashes with the app's @main and the test runner). libFuzzer comes with the Swift toolchain (its clang runtime):

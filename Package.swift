@@ -177,6 +177,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make bench`'s figures for the secure transport (issue 12): joins with and without CPace + TLS, and move
+        // round trips over TLS and plaintext, on 127.0.0.1. A release-build tool: `make install` does not install it.
+        .executableTarget(
+            name: "transport-bench",
+            dependencies: [
+                "GameTransport",
+                "GamePairing",
+                "GameProtocol",
+                "GameRules",
+                "LocalNetworkPrivacy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
         .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
