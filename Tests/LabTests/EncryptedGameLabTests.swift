@@ -37,6 +37,9 @@ final class EncryptedGameLabTests: LabTestCase {
         for secret in [hostName, joinerName, code, "Carolina", "Dorotea", "tictactoe/2"] {
             XCTAssertFalse(captured.contains(Array(secret.utf8)), "'\(secret)' is readable in the capture")
         }
+        print("capture of a 3-game private match: \(captured.count) bytes, "
+              + "\(captured.occurrences(of: [0x17, 0x03, 0x03])) TLS application data record headers, "
+              + "\(captured.occurrences(of: [0x16, 0x03])) TLS handshake record headers; player names and code: not found")
         // No v1 hello or accept in clear: type 0x01/0x02 followed by version 1 or 2 and a name's length.
         XCTAssertFalse(captured.contains([0x01, 0x02, 0x00, UInt8(joinerName.utf8.count)]))
         XCTAssertFalse(captured.contains([0x02, 0x02, 0x00, UInt8(hostName.utf8.count)]))
@@ -110,13 +113,16 @@ final class EncryptedGameLabTests: LabTestCase {
         let path = NSTemporaryDirectory() + "tictactoe-capture-\(UUID().uuidString).pcap"
         scratchPaths.append(path)
         let dump = track(try LabProcess(
-            on: "host-a", ["tcpdump", "-i", Lab.interface, "-U", "-s", "0", "-n", "-w", path, "tcp port \(port)"]))
+            on: "host-a", ["tcpdump", "--immediate-mode", "-i", Lab.interface, "-U", "-s", "0", "-n", "-w", path, "tcp port \(port)"]))
         XCTAssertNotNil(dump.waitForErrorLine(timeout: 15) { $0.contains("listening on") }, dump.standardError)
         try body()
-        usleep(300_000)  // the last FIN/ACKs
+        // Every packet is handed over at once (--immediate-mode) and written at once (-U); the wait is for the last
+        // FIN/ACKs, and tcpdump reports how many it captured.
+        usleep(500_000)
         dump.signal(SIGINT)
         XCTAssertEqual(dump.waitForExit(timeout: 15), 0, dump.standardError)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path), "no capture file")
+        print("tcpdump: \(dump.standardError.split(separator: "\n").filter { $0.contains("packets") }.joined(separator: ", "))")
         XCTAssertGreaterThan(bytes.count, 1000, "the capture is nearly empty: \(dump.standardError)")
         return Array(bytes)
     }
