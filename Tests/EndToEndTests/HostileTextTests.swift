@@ -59,7 +59,8 @@ final class HostileTextTests: XCTestCase {
         let line = try XCTUnwrap(joiner.output.first { $0.contains(#""event":"error""#) }, "\(joiner.output)")
         XCTAssertTrue(line.contains(#"go away \u001b]0;pwned\u0007\u001b[2J\u009b31m\u202e"#), line)
         let message = try XCTUnwrap(joiner.events(named: "error").last?["message"] as? String)
-        XCTAssertTrue(message.hasSuffix(hostile), message.debugDescription)
+        // The host's text, as it came, then our advice to a --plaintext joiner.
+        XCTAssertTrue(message.hasSuffix(hostile + ", or join without --plaintext"), message.debugDescription)
     }
 
     /// The host's name: escaped in the transcript, and in `--json` the `peer` field carries the C1 control and the

@@ -91,7 +91,8 @@ final class JSONLinesTests: XCTestCase {
             .error("rejected by the host (busy): \u{9B}31m\u{202E}", .rejected),
             #"{"event":"error","exit":4,"message":"rejected by the host (busy): \u009b31m\u202e"}"#)
         try assertLine(
-            .discovery(.advertised(name: "x\u{2067}y")), #"{"event":"advertised","name":"x\u2067y"}"#)
+            .discovery(.advertised(name: "x\u{2067}y")),
+            #"{"event":"advertised","name":"x\u2067y","private":false,"secure":true}"#)
     }
 
     func testGameStartAndMove() throws {
@@ -188,7 +189,10 @@ final class JSONLinesTests: XCTestCase {
     }
 
     func testDiscoveryEvents() throws {
-        try assertLine(.discovery(.advertised(name: "Zoë's game")), #"{"event":"advertised","name":"Zoë's game"}"#)
+        try assertLine(.discovery(.advertised(name: "Zoë's game")),
+                       #"{"event":"advertised","name":"Zoë's game","private":false,"secure":true}"#)
+        try assertLine(.discovery(.advertised(name: "Bo", security: .private)),
+                       #"{"event":"advertised","name":"Bo","private":true,"secure":true}"#)
         try assertLine(
             .discovery(.advertisingUnavailable(message: "Bonjour is unavailable")),
             #"{"event":"advertising-unavailable","message":"Bonjour is unavailable"}"#)
