@@ -82,7 +82,10 @@ final class TUIPrivateGameTests: XCTestCase {
         ])
         processes.append(wrongJoiner)
         XCTAssertEqual(wrongJoiner.waitForExit(), 13, wrongJoiner.standardError)
-        XCTAssertNotNil(tmux.waitFor("host", text: "Wrong code from 127.0.0.1:"), tmux.screen("host"))
+        // The host listens on every interface (dual stack): the loopback joiner may show as [::ffff:127.0.0.1]:PORT.
+        XCTAssertNotNil(tmux.waitFor("host") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Wrong code from") && $0.contains("127.0.0.1") }
+        }, tmux.screen("host"))
         XCTAssertTrue(tmux.screen("host").contains("Code: \(shown)"), "the code changed after one wrong code")
 
         // The code read off the screen gets in (a second after the wrong one: one attempt a second per address).
