@@ -223,6 +223,7 @@ let package = Package(
             name: "TicTacToeAppTests",
             dependencies: [
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
+                "GamePairing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
