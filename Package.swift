@@ -5,7 +5,8 @@
 // Dependencies point downward only:
 //
 //   tictactoe (executable: parses arguments, picks a front end)
-//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient only (no NIO, Bonjour, gate)
+//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient (and GamePairing's
+//     │                          │   GameCode to check a typed code) only: no NIO, Bonjour, gate
 //     │    └─ CursesTerminal     │   the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
@@ -152,10 +153,12 @@ let package = Package(
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
 
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
+        // GamePairing only for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
             name: "TerminalUI",
             dependencies: [
                 "GameClient",
+                "GamePairing",
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),
@@ -234,6 +237,7 @@ let package = Package(
             name: "TicTacToeAppTests",
             dependencies: [
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
+                "GamePairing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -7,6 +7,10 @@ public enum NetworkEvent: Sendable {
     case report(MatchReport)
     /// The host/join task ended with this status.
     case finished(ExitStatus)
+    /// A private game's code (six digits) for the host's own screen, and each code that replaces it, with the reason
+    /// (`replacedBecause`, e.g. after three wrong codes in a row). Only the host's front end gets it: it is never a
+    /// `MatchReport`, so it never reaches a transcript, JSON or the log.
+    case privateCode(String, replacedBecause: String?)
 }
 
 /// What searching for games reports: Bonjour's state and the list, or why it waits or cannot browse.

@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// Everything a front end can ask of the game beyond its own screen: host, join, search, and local network privacy.
 ///
 /// The interface half of an interface/live split (as isowords' ApiClient): a struct of closures with no networking
@@ -7,19 +9,25 @@
 /// Events arrive on the closures from any thread; a front end hops to its own.
 public struct GameClient {
     /// Hosts one match on `port` (0: any free one), advertised as `name`: waits for local network permission first
-    /// (saying why with `.waiting`), then reports the match.
-    public var host: (_ name: String, _ port: Int, _ events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle
+    /// (saying why with `.waiting`), then reports the match. `security` is `.open` or `.private`; a private game's
+    /// code (and each code that replaces it) reaches the front end as `.privateCode`, never in a report.
+    public var host:
+        (_ name: String, _ port: Int, _ security: GameSecurity, _ events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> SessionHandle
     /// Joins `address`: HOST[:PORT] directly, anything else as a Bonjour name; waits for permission as hosting does.
+    /// `code` is a private game's code as the player typed it (nil: an open game). A private game joined without its
+    /// code, or with a wrong one, ends with `.error(_, .wrongCode)` and `.finished(.wrongCode)` (exit 13).
     public var join:
-        (_ name: String, _ address: String, _ events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle
+        (_ name: String, _ address: String, _ code: String?, _ events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> SessionHandle
     /// Searches for games until cancelled (after waiting for local network permission, if it must).
     public var browse: (_ events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle
     /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
     public var privacy: PrivacyClient
 
     public init(
-        host: @escaping (String, Int, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
-        join: @escaping (String, String, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        host: @escaping (String, Int, GameSecurity, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        join: @escaping (String, String, String?, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
         browse: @escaping (@escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle,
         privacy: PrivacyClient
     ) {

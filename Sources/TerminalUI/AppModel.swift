@@ -53,8 +53,10 @@ public enum AppInput: Sendable {
 /// What the model asks the runtime to do.
 public enum AppEffect: Hashable, Sendable {
     case schedule(TimerID, after: Double)
-    case host(name: String, port: Int)
-    case join(name: String, address: String)
+    /// Host one match: an open game, or a private one (its code comes back as `.privateCode`).
+    case host(name: String, port: Int, security: GameSecurity)
+    /// Join `address`; `code` is a private game's code (six digits) or nil.
+    case join(name: String, address: String, code: String?)
     case command(LocalCommand)
     /// Stop listening / connecting (the match, if any, has been told to leave already).
     case cancelNetwork
@@ -82,6 +84,8 @@ public struct AppModel: Sendable {
         case menu(selected: Int)
         case computer(ComputerGame)
         case form(Form)
+        /// A private game's code, asked for before joining (again).
+        case code(CodeEntry)
         case network(NetworkGame)
         case search(SearchState)
         case settings(selected: Int)
@@ -161,6 +165,11 @@ public struct AppModel: Sendable {
             guard case .network(var game) = screen else { return [] }
             let effects = game.apply(event)
             screen = .network(game)
+            if game.role == .joiner, game.codeRefused {
+                // Exit 13: no code for a private game, or a wrong one. Ask for it, to join the same game again.
+                return effects + askForCode(toJoin: game.target, as: game.localName,
+                                            because: game.code == nil ? .privateGame : .wrongCode)
+            }
             return effects
         case .key(let key):
             if key == .resize { return [] }
@@ -200,7 +209,7 @@ public struct AppModel: Sendable {
             return handleMenu(key, selected: selected)
         case .computer(var game):
             if key == .character("q") || key == .escape {
-                screen = .menu(selected: 0)
+                screen = .menu(selected: Self.menuIndex("p"))
                 return []
             }
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
@@ -212,17 +221,30 @@ public struct AppModel: Sendable {
                 screen = .form(form)
                 return []
             case .cancel:
-                screen = .menu(selected: form.kind == .host ? 1 : 3)
+                screen = .menu(selected: Self.menuIndex(form.kind == .join ? "a" : form.privateGame ? "r" : "h"))
                 return []
             case .submit:
                 return submit(form)
+            }
+        case .code(var entry):
+            switch entry.handle(key) {
+            case .none:
+                screen = .code(entry)
+                return []
+            case .cancel:
+                screen = .menu(selected: Self.menuIndex("a"))
+                return []
+            case .submit(let code):
+                screen = .network(NetworkGame(role: .joiner, localName: entry.name, target: entry.target, code: code))
+                return [.checkNetwork(.join(name: entry.name, address: entry.target))]
             }
         case .network(var game):
             if key == .character("q") || key == .escape {
                 var effects: [AppEffect] = []
                 if game.inMatch { effects.append(.command(.leave(.quit))) }
                 if !game.isOver { effects.append(.cancelNetwork) }
-                screen = .menu(selected: game.role == .host ? 1 : 3)
+                let entry: Character = game.role == .joiner ? "a" : game.security == .private ? "r" : "h"
+                screen = .menu(selected: Self.menuIndex(entry))
                 return effects
             }
             if key == .character("t"), !game.inMatch, !game.isOver {
@@ -240,12 +262,14 @@ public struct AppModel: Sendable {
                 screen = .search(search)
                 return []
             case .back:
-                screen = .menu(selected: 2)
+                screen = .menu(selected: Self.menuIndex("s"))
                 return [.stopBrowsing]
             case .joinByAddress:
                 screen = .form(Form(kind: .join, settings: settings))
                 return [.stopBrowsing]
             case .join(let name):
+                // A game the list knows to be private can ask for its code first: `askForCode(toJoin:as:because:)`
+                // with `.privateGame` (for the listing's `sec` mark). Without it, exit 13 asks just the same.
                 screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: name))
                 return [.stopBrowsing, .checkNetwork(.join(name: settings.name, address: name))]
             case .notJoinable(let why):
@@ -271,11 +295,24 @@ public struct AppModel: Sendable {
         return [.quit(status: status)]
     }
 
+    // MARK: Private games
+
+    /// Shows the code form for joining `target` as `name`: after the host turned a join away for its code (exit 13),
+    /// or before joining a game known to be private. Enter joins `target` again with the typed code; Esc goes back
+    /// to the menu.
+    public mutating func askForCode(toJoin target: String, as name: String, because reason: CodeEntry.Reason)
+        -> [AppEffect]
+    {
+        screen = .code(CodeEntry(reason: reason, name: name, target: target))
+        return []
+    }
+
     // MARK: Menu
 
     public static let menuItems: [(title: String, shortcut: Character)] = [
         ("Play against the computer", "p"),
         ("Host a game", "h"),
+        ("Host a private game", "r"),
         ("Search for games", "s"),
         ("Join by address", "a"),
         ("Settings", "t"),
@@ -306,20 +343,26 @@ public struct AppModel: Sendable {
         return []
     }
 
+    /// The menu row of the entry with `shortcut`.
+    static func menuIndex(_ shortcut: Character) -> Int {
+        menuItems.firstIndex { $0.shortcut == shortcut } ?? 0
+    }
+
     private mutating func choose(_ index: Int) -> [AppEffect] {
-        switch index {
-        case 0:
+        switch Self.menuItems[index].shortcut {
+        case "p":
             seed &+= 1
             var game = ComputerGame(settings: settings, seed: seed)
             let effects = game.begin()
             screen = .computer(game)
             return effects
-        case 1: screen = .form(Form(kind: .host, settings: settings))
-        case 2:
+        case "h": screen = .form(Form(kind: .host, settings: settings))
+        case "r": screen = .form(Form(kind: .host, settings: settings, privateGame: true))
+        case "s":
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
-        case 3: screen = .form(Form(kind: .join, settings: settings))
-        case 4:
+        case "a": screen = .form(Form(kind: .join, settings: settings))
+        case "t":
             screen = .settings(selected: 0)
             return [.loadPrivacyInfo]
         default: return quit(status: 0, reason: .quit)
@@ -332,7 +375,8 @@ public struct AppModel: Sendable {
         switch form.kind {
         case .host:
             settings.port = form.port ?? settings.port
-            screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)"))
+            screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)",
+                                          security: form.privateGame ? .private : .open))
             return [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
             settings.lastAddress = form.address
@@ -376,10 +420,13 @@ public struct AppModel: Sendable {
     }
 
     private func proceed(_ intent: NetworkIntent) -> [AppEffect] {
+        // What the intent does not say (the gate needs none of it) is on the network screen that asked.
+        var game: NetworkGame?
+        if case .network(let current) = screen { game = current }
         switch intent {
         case .search: return [.startBrowsing]
-        case .host(let name, let port): return [.host(name: name, port: port)]
-        case .join(let name, let address): return [.join(name: name, address: address)]
+        case .host(let name, let port): return [.host(name: name, port: port, security: game?.security ?? .open)]
+        case .join(let name, let address): return [.join(name: name, address: address, code: game?.code)]
         }
     }
 
@@ -417,10 +464,14 @@ public struct AppModel: Sendable {
         case .escape, .character("q"):
             if settings.name.trimmingCharacters(in: .whitespaces).isEmpty { settings.name = "player" }
             if let waiting = suspended {
-                screen = .network(waiting)
                 suspended = nil
+                screen = .network(waiting)
+                if waiting.role == .joiner, waiting.codeRefused {
+                    return askForCode(toJoin: waiting.target, as: waiting.localName,
+                                      because: waiting.code == nil ? .privateGame : .wrongCode)
+                }
             } else {
-                screen = .menu(selected: 4)
+                screen = .menu(selected: Self.menuIndex("t"))
             }
         case .up, .character("k"), .backTab:
             screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)

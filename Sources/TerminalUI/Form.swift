@@ -2,27 +2,35 @@ import GameProtocol
 import GameClient
 import Foundation
 
-/// The Host a game / Join by address form: the player name and the port or address.
+/// The Host a game / Host a private game / Join by address form: the player name and the port or address.
 public struct Form: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case host, join }
     public enum Outcome { case none, cancel, submit }
 
     public let kind: Kind
+    /// Host a private game: joiners need the code the host's screen shows.
+    public let privateGame: Bool
     public var name: String
     public var second: String
     /// 0: name, 1: port/address.
     public var field = 1
     public var error: String?
 
-    init(kind: Kind, settings: UISettings) {
+    init(kind: Kind, settings: UISettings, privateGame: Bool = false) {
         self.kind = kind
+        self.privateGame = privateGame
         self.name = settings.name
         self.second = kind == .host ? String(settings.port) : settings.lastAddress
         if kind == .join && settings.lastAddress.isEmpty { field = 1 }
     }
 
     public var secondLabel: String { kind == .host ? "Port" : "Address (host:port)" }
-    public var title: String { kind == .host ? "Host a game" : "Join by address" }
+    public var title: String {
+        switch kind {
+        case .host: return privateGame ? "Host a private game" : "Host a game"
+        case .join: return "Join by address"
+        }
+    }
 
     var port: Int? { Int(second.trimmingCharacters(in: .whitespaces)) }
     var address: String { second.trimmingCharacters(in: .whitespaces) }

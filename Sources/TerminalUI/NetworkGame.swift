@@ -34,11 +34,28 @@ public struct NetworkGame: Sendable {
     /// The host's advertised name, or why advertising is unavailable (Bonjour).
     public var advertisement: String?
     public private(set) var networkFinished = false
+    /// What the host hosts: an open game, or a private one whose code joiners must bring.
+    public let security: GameSecurity
+    /// The code a joiner gave (six digits; nil: none). Not public: it goes to the join effect and nowhere else.
+    let code: String?
+    /// A private host's current code (six digits), for its own screen, and why it replaced the first one.
+    public private(set) var privateCode: String?
+    public private(set) var codeReplacedBecause: String?
+    /// The latest failed attempts to join this host (a wrong code, a failed handshake), each with its address.
+    public private(set) var failedAttempts: [String] = []
+    /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
+    private(set) var codeRefused = false
 
-    init(role: MatchSession.Role, localName: String, target: String) {
+    /// The most failed attempts the host's screen lists.
+    static let attemptsShown = 3
+
+    init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
+         code: String? = nil) {
         self.role = role
         self.localName = localName
         self.target = target
+        self.security = security
+        self.code = code
         self.connection = role == .host ? "Starting to host on \(target)…" : "Connecting to \(target)…"
         if role == .joiner { phase = .connecting }
     }
@@ -67,8 +84,16 @@ public struct NetworkGame: Sendable {
 
     mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
         switch event {
+        case .privateCode(let code, let replacedBecause):
+            privateCode = code
+            codeReplacedBecause = replacedBecause
+            if replacedBecause != nil, !inMatch, !isOver {
+                connection = "A new code: the old one no longer works"
+            }
+            return []
         case .finished(let status):
             networkFinished = true
+            if status == .wrongCode { refuseCode() }
             if !isOver {
                 phase = .ended(status == .success ? "Match over" : "The connection ended", failed: status != .success)
                 connection = status == .success ? "Match over" : "Disconnected"
@@ -82,8 +107,15 @@ public struct NetworkGame: Sendable {
 
     private mutating func apply(_ report: MatchReport) {
         switch report {
-        case .seed, .summary, .rejectedBusy, .peerFailed, .codeReplaced:
+        case .seed, .summary, .rejectedBusy, .codeReplaced:
             break
+        case .peerFailed(let remote, let error):
+            guard role == .host, !inMatch, !isOver else { break }
+            let address = DisplayText.escaped(remote)
+            let line = error == "wrong code"
+                ? "Wrong code from \(address)" : "Failed attempt from \(address): \(DisplayText.escaped(error))"
+            failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
+            connection = line
         case .listening(_, let port, _, _):
             if !inMatch, !isOver {
                 phase = .listening(port: port)
@@ -94,8 +126,7 @@ public struct NetworkGame: Sendable {
             case .preparing: connection = "Connecting to \(target)…"
             case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(.wrongCode):
-                connection = "Failed: wrong code"
-                phase = .ended(Self.wrongCode, failed: true)
+                refuseCode()
             case .failed(let error):
                 let why = DisplayText.escaped(error.description)
                 connection = "Failed: \(why)"
@@ -109,8 +140,7 @@ public struct NetworkGame: Sendable {
         case .session(let event):
             apply(event)
         case .error(_, .wrongCode):
-            connection = "Failed: wrong code"
-            phase = .ended(Self.wrongCode, failed: true)
+            refuseCode()
         case .error(let message, _):
             connection = DisplayText.escaped(message)
             phase = .ended(connection, failed: true)
@@ -125,6 +155,13 @@ public struct NetworkGame: Sendable {
         case .discovery:
             break
         }
+    }
+
+    /// The join ended for its code (exit 13): the app asks for the code next.
+    private mutating func refuseCode() {
+        codeRefused = true
+        connection = code == nil ? "A private game: a code is needed" : "Failed: wrong code"
+        phase = .ended(code == nil ? "This game is private: it needs its code" : Self.wrongCode, failed: true)
     }
 
     private mutating func apply(_ event: MatchSession.Event) {

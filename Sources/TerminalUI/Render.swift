@@ -38,6 +38,10 @@ extension AppModel {
         case .form(let form):
             renderForm(&canvas, form)
             hints = "Tab switches field · Enter \(form.kind == .host ? "starts hosting" : "joins") · Esc back"
+        case .code(let entry):
+            renderCodeEntry(&canvas, entry)
+            hints = "Enter joins with this code · Esc back"
+            status = entry.status
         case .network(let game):
             renderNetwork(&canvas, game, unicode: unicode)
             status = game.connection
@@ -166,8 +170,10 @@ extension AppModel {
             let score = game.score
             canvas.putCentered("Game \(game.number)   Score: you \(score.localWins) · \(peer) \(score.peerWins) · draws \(score.draws)",
                                row: 3, style: .bold)
+        } else if game.role == .host {
+            canvas.putCentered(game.security == .private ? "Hosting a private game as \(me)" : "Hosting as \(me)", row: 2)
         } else {
-            canvas.putCentered(game.role == .host ? "Hosting as \(me)" : "Joining \(game.target) as \(me)", row: 2)
+            canvas.putCentered("Joining \(game.target) as \(me)", row: 2)
         }
         if let advertisement = game.advertisement { canvas.putCentered(advertisement, row: 4, style: .dim) }
         let resultRow = 5 + BoardLayout.height + 1
@@ -183,6 +189,12 @@ extension AppModel {
             }
             for (index, line) in wrap(text, width: min(76, size.columns - 2)).enumerated() {
                 canvas.putCentered(line, row: 10 + index, style: .bold)
+            }
+            if game.role == .host, !game.isOver, !game.inMatch {
+                renderPrivateCode(&canvas, game, unicode: unicode)
+                for (index, line) in game.failedAttempts.enumerated() {
+                    canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: 13 + index, style: .error)
+                }
             }
         }
         let line: String
@@ -201,6 +213,24 @@ extension AppModel {
             line = ""
         }
         canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: resultRow, style: style)
+    }
+
+    /// A private host's code, big enough to read out: "Code: 482 913 — give it to the player who joins", or the
+    /// code that replaced it, with why.
+    private func renderPrivateCode(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {
+        guard let code = game.privateCode else { return }
+        let shown = CodeEntry.grouped(code)
+        let width = min(76, size.columns - 2)
+        let lines: [String]
+        if let reason = game.codeReplacedBecause {
+            lines = wrap("New code: \(shown) (\(DisplayText.escaped(reason)))", width: width)
+                + wrap("Give it to the player who joins: the old code no longer works", width: width)
+        } else {
+            lines = wrap("Code: \(shown) \(unicode ? "—" : "-") give it to the player who joins", width: width)
+        }
+        for (index, line) in lines.prefix(4).enumerated() {
+            canvas.putCentered(line, row: 5 + index, style: index == 0 ? .title : .bold)
+        }
     }
 
     private func resultText(_ result: GameResult?, localMark: Mark?, peer: String) -> String {
@@ -232,8 +262,30 @@ extension AppModel {
             canvas.put(DisplayWidth.truncate(error, to: size.columns - left - 1), row: 13, column: left, style: .error)
         }
         if form.kind == .host {
-            canvas.put("Others join you with your address and this port.", row: 15, column: left, style: .dim)
+            let text = form.privateGame
+                ? "Others join you with your address, this port and the code shown next."
+                : "Others join you with your address and this port."
+            canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 15, column: left, style: .dim)
         }
+    }
+
+    private func renderCodeEntry(_ canvas: inout Canvas, _ entry: CodeEntry) {
+        canvas.putCentered(entry.title, row: 3, style: entry.reason == .wrongCode ? .error : .bold)
+        let target = DisplayWidth.truncate(DisplayText.escaped(entry.target), to: 40)
+        let name = DisplayWidth.truncate(DisplayText.escaped(entry.name), to: 20)
+        canvas.putCentered(DisplayWidth.truncate("Joining \(target) as \(name)", to: size.columns - 2), row: 5, style: .dim)
+        let left = max(1, (size.columns - 40) / 2)
+        canvas.put("Code (6 digits)", row: 7, column: left, style: .dim)
+        let value = DisplayText.escaped(entry.text) + "_"
+        canvas.put(" " + DisplayWidth.truncate(value, to: 37).padding(toLength: 38, withPad: " ", startingAt: 0),
+                   row: 8, column: left, style: .selected)
+        if let error = entry.error {
+            for (index, line) in wrap(error, width: size.columns - left - 1).prefix(2).enumerated() {
+                canvas.put(line, row: 10 + index, column: left, style: .error)
+            }
+        }
+        canvas.put(DisplayWidth.truncate("The host's screen shows the code.", to: size.columns - left - 1),
+                   row: 13, column: left, style: .dim)
     }
 
     private func renderSearch(_ canvas: inout Canvas, _ search: SearchState) {

@@ -137,18 +137,19 @@ public final class UIApp {
         switch effect {
         case .schedule(let id, let seconds):
             timers[id] = clock() + seconds
-        case .host(let name, let port):
+        case .host(let name, let port, let security):
             handle?.cancel()
             session += 1
             let id = session
-            logger.info("hosting as \(name) on port \(port)")
-            handle = client.host(name, port) { [queue] in queue.post(.network($0, session: id)) }
-        case .join(let name, let address):
+            logger.info("hosting \(security == .private ? "a private game " : "")as \(name) on port \(port)")
+            handle = client.host(name, port, security) { [queue] in queue.post(.network($0, session: id)) }
+        case .join(let name, let address, let code):
             handle?.cancel()
             session += 1
             let id = session
-            logger.info("joining \(address) as \(name)")
-            handle = client.join(name, address) { [queue] in queue.post(.network($0, session: id)) }
+            // Never the code itself: only whether one was given.
+            logger.info("joining \(address) as \(name)\(code == nil ? "" : " with a code")")
+            handle = client.join(name, address, code) { [queue] in queue.post(.network($0, session: id)) }
         case .command(let command):
             handle?.send(command)
         case .cancelNetwork:

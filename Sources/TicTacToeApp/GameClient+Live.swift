@@ -1,3 +1,4 @@
+import GamePairing
 import GameProtocol
 import Bonjour
 import Foundation
@@ -10,23 +11,36 @@ import GameClient
 struct LiveNetwork {
     let gate: LocalNetworkGate
 
-    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
+    func host(
+        name: String, port: Int, security: GameSecurity, events: @escaping @Sendable (NetworkEvent) -> Void
+    ) -> SessionHandle {
         InteractiveSession.host(
-            name: name, port: port, gate: gate, report: { events(.report($0)) }, finished: { events(.finished($0)) }
+            name: name, port: port, security: security, gate: gate,
+            // The code goes to the host's screen only, beside the reports (never one of them).
+            showCode: { code, replacedBecause in
+                guard let digits = code.revealed else { return }
+                events(.privateCode(digits, replacedBecause: replacedBecause))
+            },
+            report: { events(.report($0)) }, finished: { events(.finished($0)) }
         ).handle
     }
 
-    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
+    func join(
+        name: String, address: String, code: String?, events: @escaping @Sendable (NetworkEvent) -> Void
+    ) -> SessionHandle {
         let target: JoinTarget
+        let gameCode: GameCode?
         do {
             target = try JoinTarget(parsing: address)
+            gameCode = try code.map { try GameCode(parsing: $0) }  // the error never repeats the code
         } catch {
             events(.report(.error("\(error)", .usage)))
             events(.finished(.usage))
             return .finished
         }
         return InteractiveSession.join(
-            name: name, target: target, gate: gate, report: { events(.report($0)) }, finished: { events(.finished($0)) }
+            name: name, target: target, security: .encrypted(code: gameCode), gate: gate,
+            report: { events(.report($0)) }, finished: { events(.finished($0)) }
         ).handle
     }
 
@@ -58,8 +72,8 @@ extension GameClient {
     public static func live(gate: LocalNetworkGate, logFile: String) -> GameClient {
         let network = LiveNetwork(gate: gate)
         return GameClient(
-            host: { network.host(name: $0, port: $1, events: $2) },
-            join: { network.join(name: $0, address: $1, events: $2) },
+            host: { network.host(name: $0, port: $1, security: $2, events: $3) },
+            join: { network.join(name: $0, address: $1, code: $2, events: $3) },
             browse: { network.browse(events: $0) },
             privacy: .live(gate: gate, logFile: logFile)
         )

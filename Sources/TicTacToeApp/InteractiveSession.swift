@@ -1,6 +1,7 @@
 import Bonjour
 import Foundation
 import Synchronization
+import GamePairing
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
@@ -60,18 +61,24 @@ public final class InteractiveSession: Sendable {
     }
 
     /// Hosts one match on `port` (0: any free port) on every interface, advertised as `name`, and then stops.
+    /// A private game (`security`) hands its code, and each code that replaces it with the reason, to `showCode`
+    /// only (for the host's screen): never to `report`.
     public static func host(
         name: String,
         port: Int,
+        security: GameSecurity = .open,
         gate: LocalNetworkGate,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
+        showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
         report: @escaping @Sendable (MatchReport) -> Void,
         finished: @escaping @Sendable (ExitStatus) -> Void
     ) -> InteractiveSession {
         let session = InteractiveSession()
         let reporter = session.reporter(report)
         let options = MatchOptions(name: name, commands: session.commands)
-        let request = HostRequest(port: port, matches: 1, origin: .hostScreen, endsWithFirstMatch: true)
+        let request = HostRequest(
+            port: port, matches: 1, origin: .hostScreen, endsWithFirstMatch: true, security: security,
+            showCode: showCode)
         session.start({
             await hostMatches(request, options: options, gate: gate, reporter: reporter, logger: logger) { listener in
                 session.state.withLock { $0.listener = listener }
@@ -80,10 +87,12 @@ public final class InteractiveSession: Sendable {
         return session
     }
 
-    /// Joins `target` (a Bonjour name or an address) and plays one match.
+    /// Joins `target` (a Bonjour name or an address) and plays one match: an open game, or a private one with the
+    /// code in `security` (missing or wrong: `.error(_, .wrongCode)`, exit 13).
     public static func join(
         name: String,
         target: JoinTarget,
+        security: JoinSecurity = .encrypted(code: nil),
         gate: LocalNetworkGate,
         logger: Logger = Logger(label: "tictactoe.ui.join"),
         report: @escaping @Sendable (MatchReport) -> Void,
@@ -92,7 +101,7 @@ public final class InteractiveSession: Sendable {
         let session = InteractiveSession()
         let reporter = session.reporter(report)
         let options = MatchOptions(name: name, commands: session.commands)
-        let request = JoinRequest(target: target, origin: .joinScreen)
+        let request = JoinRequest(target: target, origin: .joinScreen, security: security)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: reporter, logger: logger) { connection in
                 session.state.withLock { $0.connection = connection }

@@ -1,5 +1,6 @@
 import Foundation
 import GameClient
+import GameProtocol
 import Synchronization
 import TerminalUI
 
@@ -96,8 +97,8 @@ final class FakeNetwork {
         func cancel() { state.withLock { $0.cancelled = true } }
     }
 
-    private(set) var hosted: [(name: String, port: Int)] = []
-    private(set) var joined: [(name: String, address: String)] = []
+    private(set) var hosted: [(name: String, port: Int, security: GameSecurity)] = []
+    private(set) var joined: [(name: String, address: String, code: String?)] = []
     private(set) var handles: [Handle] = []
     private var events: (@Sendable (NetworkEvent) -> Void)?
 
@@ -117,17 +118,21 @@ final class FakeNetwork {
         return handle
     }
 
-    func host(name: String, port: Int, events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle {
+    func host(name: String, port: Int, security: GameSecurity, events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> Handle
+    {
         self.events = events
-        hosted.append((name, port))
+        hosted.append((name, port, security))
         let handle = Handle()
         handles.append(handle)
         return handle
     }
 
-    func join(name: String, address: String, events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle {
+    func join(name: String, address: String, code: String?, events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> Handle
+    {
         self.events = events
-        joined.append((name, address))
+        joined.append((name, address, code))
         let handle = Handle()
         handles.append(handle)
         return handle
@@ -209,8 +214,8 @@ extension FakeNetwork.Handle {
 /// The client the UI under test drives: the fakes record what it asked for and let the test answer.
 func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
     GameClient(
-        host: { network.host(name: $0, port: $1, events: $2).sessionHandle },
-        join: { network.join(name: $0, address: $1, events: $2).sessionHandle },
+        host: { network.host(name: $0, port: $1, security: $2, events: $3).sessionHandle },
+        join: { network.join(name: $0, address: $1, code: $2, events: $3).sessionHandle },
         browse: { network.browse(events: $0).sessionHandle },
         privacy: PrivacyClient(
             verdict: { privacy.verdict(for: $0) },

@@ -8,7 +8,11 @@ final class MenuAndScreensTests: XCTestCase {
         let network = FakeNetwork()
         try runApp(terminal, network: network)
         let frame = terminal.lastFrame
-        for entry in ["Play against the computer", "Host a game", "Search for games", "Join by address", "Settings", "Quit"] {
+        let entries = [
+            "Play against the computer", "Host a game", "Host a private game", "Search for games", "Join by address",
+            "Settings", "Quit",
+        ]
+        for entry in entries {
             XCTAssertTrue(frame.contains(entry), "menu lacks \(entry):\n\(frame)")
         }
         XCTAssertTrue(terminal.started && terminal.stopped)
@@ -16,9 +20,11 @@ final class MenuAndScreensTests: XCTestCase {
     }
 
     func testArrowsAndJKMoveTheSelectionAndEnterOpens() throws {
-        let terminal = FakeTerminal(script: [.key(.down), .keys("j"), .keys("k"), .key(.down), .key(.down), .key(.enter)])
+        let terminal = FakeTerminal(script: [
+            .key(.down), .keys("j"), .keys("k"), .key(.down), .key(.down), .key(.down), .key(.enter),
+        ])
         let (app, _) = try runApp(terminal)
-        // down, j, k, down, down: entry 3 (Join by address).
+        // down, j, k, down, down, down: entry 4 (Join by address).
         guard case .form(let form) = app.model.screen else { return XCTFail("expected the join form: \(app.model.screen)") }
         XCTAssertEqual(form.kind, .join)
         XCTAssertTrue(terminal.lastFrame.contains("Join by address"))

@@ -1,0 +1,116 @@
+import Foundation
+import GamePairing
+import GameProtocol
+import GameTransport
+import Logging
+import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// The live client's join with a private game's code (what the full-screen UI calls), against a private host on
+/// loopback: a malformed code never leaves the process, a missing or wrong code ends with exit 13 as the UI expects
+/// it, and the right one connects, encrypted.
+final class LiveClientCodeTests: XCTestCase {
+    private let code = "482913"
+    /// The hosts' listeners, to stop a host that would keep serving (a match the joiner left does not count).
+    private let listeners = Recorder<GameListener>()
+
+    private func makeGate() throws -> LocalNetworkGate {
+        let directory = NSTemporaryDirectory() + "tictactoe-live-client-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: ["_tictactoe._tcp"])
+        return LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"),
+                                loadManifest: { manifest }, isLoopbackHost: { Loopback.isLoopback(host: $0) })
+    }
+
+    /// A private host on 127.0.0.1 with a fixed code, for one match; its reports and port, and the codes it showed.
+    private func startPrivateHost(gate: LocalNetworkGate) async throws
+        -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Int, Recorder<String>)
+    {
+        let reports = Recorder<MatchReport>()
+        let shown = Recorder<String>()
+        let fixed = try GameCode(parsing: code)
+        let request = HostRequest(
+            target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: OperationOrigin("tests"),
+            security: .private, showCode: { code, _ in shown.append(code.revealed ?? "") }, makeCode: { fixed })
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1)
+        let listeners = self.listeners
+        let task = Task {
+            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
+                              onListener: { listeners.append($0) })
+        }
+        for _ in 0..<1000 {
+            for case .listening(_, let port, _, _) in reports.all { return (task, reports, port, shown) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw XCTSkip("the host did not listen: \(reports.all)")
+    }
+
+    /// Joins through the live client and collects its events until it finishes (or `until` says stop).
+    private func join(
+        _ client: GameClient, port: Int, code: String?, until: @escaping @Sendable (NetworkEvent) -> Bool = { _ in false }
+    ) async -> [NetworkEvent] {
+        let events = Recorder<NetworkEvent>()
+        let done = AsyncStream<Void>.makeStream()
+        let handle = client.join("joiner", "127.0.0.1:\(port)", code) { event in
+            events.append(event)
+            if case .finished = event { done.continuation.yield() }
+            if until(event) { done.continuation.yield() }
+        }
+        for await _ in done.stream { break }
+        handle.send(.leave(.quit))
+        return events.all
+    }
+
+    private func failure(_ events: [NetworkEvent]) -> (String, ExitStatus)? {
+        for case .report(.error(let message, let status)) in events { return (message, status) }
+        return nil
+    }
+
+    func testAMalformedCodeIsAUsageErrorBeforeAnythingIsOpened() async throws {
+        let client = GameClient.live(gate: try makeGate(), logFile: "/dev/null")
+        let events = await join(client, port: 9, code: "48x913")
+        let (message, status) = try XCTUnwrap(failure(events), "\(events)")
+        XCTAssertEqual(status, .usage)
+        XCTAssertFalse(message.contains("48x913"), message)
+        guard case .finished(.usage)? = events.last else { return XCTFail("\(events)") }
+    }
+
+    func testNoCodeOrAWrongCodeEndWith13AndTheRightCodeConnectsEncrypted() async throws {
+        let gate = try makeGate()
+        let (host, hostReports, port, shown) = try await startPrivateHost(gate: gate)
+        let client = GameClient.live(gate: gate, logFile: "/dev/null")
+        XCTAssertEqual(shown.all, [code])
+
+        let noCode = await join(client, port: port, code: nil)
+        XCTAssertEqual(failure(noCode)?.1, .wrongCode, "\(noCode)")
+        XCTAssertTrue(failure(noCode)?.0.contains("hosts a private game") == true, "\(noCode)")
+        guard case .finished(.wrongCode)? = noCode.last else { return XCTFail("\(noCode)") }
+
+        let wrong = await join(client, port: port, code: "111 111")
+        XCTAssertEqual(failure(wrong)?.1, .wrongCode, "\(wrong)")
+        XCTAssertTrue(failure(wrong)?.0.hasPrefix("wrong code") == true, "\(wrong)")
+
+        // Typed as read out ("482-913"): in, encrypted. The UI leaves at once; the host's one match is over.
+        let right = await join(client, port: port, code: "482-913") { event in
+            if case .report(.session(.gameStarted)) = event { return true }
+            return false
+        }
+        let cipher = right.compactMap { event -> String? in
+            if case .report(.connected(_, _, _, let cipher)) = event { return cipher }
+            return nil
+        }.first
+        XCTAssertEqual(cipher, "ECDHE-PSK-CHACHA20-POLY1305", "\(right)")
+        for listener in listeners.all { listener.stop() }
+        _ = await host.value
+        let failed = hostReports.all.compactMap { report -> String? in
+            if case .peerFailed(_, let error) = report { return error }
+            return nil
+        }
+        XCTAssertEqual(failed.filter { $0 == "wrong code" }.count, 2, "\(failed)")
+    }
+}
