@@ -267,9 +267,11 @@ public struct AppModel: Sendable {
             case .joinByAddress:
                 screen = .form(Form(kind: .join, settings: settings))
                 return [.stopBrowsing]
+            case .joinPrivate(let name):
+                // The list knows it is private: the code first (a game it does not know to be private asks the same
+                // after the host turned the join away, exit 13).
+                return askForCode(toJoin: name, as: settings.name, because: .privateGame) + [.stopBrowsing]
             case .join(let name):
-                // A game the list knows to be private can ask for its code first: `askForCode(toJoin:as:because:)`
-                // with `.privateGame` (for the listing's `sec` mark). Without it, exit 13 asks just the same.
                 screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: name))
                 return [.stopBrowsing, .checkNetwork(.join(name: settings.name, address: name))]
             case .notJoinable(let why):

@@ -16,6 +16,8 @@ public struct SearchState: Sendable, Hashable {
     enum Outcome {
         case none, back, joinByAddress
         case join(String)
+        /// A game the list marks private (its TXT record says `sec=private`): its code is asked for first.
+        case joinPrivate(String)
         case notJoinable(String)
     }
 
@@ -65,7 +67,8 @@ public struct SearchState: Sendable, Hashable {
                 return .notJoinable("\(name) cannot be joined: \(DisplayText.escaped(reason))")
             }
             // As `tictactoe join` takes it: the name as shown (escaped), which joining turns back.
-            return .join(DisplayText.escaped(game.name))
+            let name = DisplayText.escaped(game.name)
+            return game.isPrivate ? .joinPrivate(name) : .join(name)
         default:
             break
         }

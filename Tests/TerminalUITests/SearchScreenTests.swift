@@ -52,8 +52,9 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertEqual(highlighted(frame, rowOf: "alice"), 70)
         let wideSelected = try XCTUnwrap(terminal.frames.first { highlighted($0, rowOf: "黒田さんの対局") > 0 })
         XCTAssertEqual(highlighted(wideSelected, rowOf: "黒田さんの対局"), 70, wideSelected.text)
-        // A private game is joined like any other (the join asks for the code).
-        XCTAssertEqual(network.joined.first?.address, "黒田さんの対局")
+        // Selecting a private game asks for its code before anything joins.
+        XCTAssertTrue(terminal.lastFrame.contains("This game is private: enter its code"), terminal.lastFrame)
+        XCTAssertEqual(network.joined.map(\.address), [])
     }
 
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {

@@ -104,11 +104,12 @@ final class WrongCodeScreenTests: XCTestCase {
         XCTAssertEqual(fixedNetwork.joined.map(\.code), [nil, "482913"])
     }
 
-    /// A game from the search list is joined again by its name.
-    func testAPrivateGameFromTheSearchListAsksForItsCodeAndJoinsItByName() throws {
+    /// A game from the search list that turns out private (an older listing without `sec`, or a host that became
+    /// private) is joined again by its name with the code.
+    func testAGameFromTheSearchListThatTurnsOutPrivateAsksForItsCodeAndJoinsItByName() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
-            .keys("s"), .discovery(.games([GameListing(name: "alice", compatible: true)])), .key(.enter),
+            .keys("s"), .discovery(.games([GameListing(name: "alice", security: .open)])), .key(.enter),
             .network(.report(.error("alice hosts a private game: give its code with --code-file FILE", .wrongCode))),
             .network(.finished(.wrongCode)),
             .keys("000042"), .key(.enter),
@@ -117,5 +118,18 @@ final class WrongCodeScreenTests: XCTestCase {
         XCTAssertEqual(network.joined.map(\.address), ["alice", "alice"])
         XCTAssertEqual(network.joined.map(\.code), [nil, "000042"])
         XCTAssertTrue(terminal.frames.map(\.text).contains { $0.contains("Joining alice as tester") })
+    }
+
+    /// A game the list marks private asks for its code before joining: one join, with the code.
+    func testAGameListedAsPrivateAsksForItsCodeBeforeJoining() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([GameListing(name: "alice", security: .private)])), .key(.enter),
+            .keys("123 456"), .key(.enter),
+        ])
+        try runApp(terminal, network: network)
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("This game is private: enter its code") })
+        XCTAssertEqual(network.joined.map(\.address), ["alice"])
+        XCTAssertEqual(network.joined.map(\.code), ["123456"])
     }
 }
