@@ -107,10 +107,13 @@ public struct PeerWriter: Sendable {
     }
 }
 
+/// HOST:PORT as people read it: an IPv4 peer of a dual-stack listener (`::ffff:a.b.c.d`, IPv4-mapped) as its IPv4
+/// address, an IPv6 address in brackets.
 func describe(_ address: SocketAddress) -> String {
     switch address {
     case .v4, .v6:
-        let ip = address.numericHost  // a link-local IPv6 peer keeps its interface: [fe80::1%lab0]:7878
+        var ip = address.numericHost  // a link-local IPv6 peer keeps its interface: [fe80::1%lab0]:7878
+        if ip.lowercased().hasPrefix("::ffff:"), ip.dropFirst(7).contains(".") { ip = String(ip.dropFirst(7)) }
         let port = address.port.map(String.init) ?? "?"
         return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     default:

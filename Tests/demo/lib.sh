@@ -16,7 +16,7 @@ LOCK=/run/lock/tictactoe-lab.lock
 # the apps show (Settings › Privacy) are the same in every run and in the captured screens.
 RUN=${TICTACTOE_DEMO_RUN:-/run/tictactoe-demo}
 BIN=${TICTACTOE_BIN:-$ROOT/.build/debug/tictactoe}
-SCENES=(deferred eager noauth waiting)
+SCENES=(deferred eager noauth waiting private)
 SESSION=demo
 # Player names; host-b's game is advertised under its player's name.
 NAME_A=alice
@@ -28,7 +28,7 @@ die() { echo "$DEMO_PROG: $*" >&2; exit 1; }
 need_tools() {
     [ "$(id -u)" = 0 ] || die "needs root (the LAN lab builds network namespaces): run it as root or with sudo"
     local tool
-    for tool in tmux flock ip dbus-daemon dbus-monitor avahi-daemon; do
+    for tool in tmux flock ip dbus-daemon dbus-monitor avahi-daemon tcpdump; do
         command -v "$tool" >/dev/null 2>&1 || die "$tool not found: run 'make deps'"
     done
     [ -x "$BIN" ] || die "no tictactoe binary at $BIN: build first ('swift build', or set TICTACTOE_BIN)"
@@ -332,7 +332,8 @@ shot() {  # NAME CAPTION PANE…
 # What differs between two runs of a scene (or between two checkouts), made constant: every screen goes through
 # it in shot(), so the committed docs/demo/*.txt (make demo-docs) are normalized exactly like the screens make
 # demo-check compares them with. It replaces the checkout's path (<checkout>/), temporary paths (<tmp>), clock
-# times and time stamps (<time>), durations ("<n> ms", "<n> s"), pids ("pid <pid>") and seeds ("seed <n>"). The
+# times and time stamps (<time>), durations ("<n> ms", "<n> s"), pids ("pid <pid>"), seeds ("seed <n>"), a private
+# game's code ("Code: <code>", random each run) and the source port of an attempt ("from ADDRESS:<port>"). The
 # lab's addresses, the fixed port 7878 and /run/tictactoe-demo are the same in every run and stay: they are part of
 # what a scene shows.
 normalize_screen() {
@@ -345,7 +346,9 @@ normalize_screen() {
         -e 's#(^|[^0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?([^0-9:]|$)#\1<time>\3#g' \
         -e 's#(^|[^0-9A-Za-z._])[0-9]+([.,][0-9]+)? ?(ms|s)([^0-9A-Za-z_]|$)#\1<n> \3\4#g' \
         -e 's#(\[|\b)pid[ =:]+[0-9]+#\1pid <pid>#g' \
-        -e 's#(--seed[ =]|\bseed[ =:]+)[0-9]+#\1<n>#g'
+        -e 's#(--seed[ =]|\bseed[ =:]+)[0-9]+#\1<n>#g' \
+        -e 's#((^|[^A-Za-z])[Cc]ode: )[0-9]{3} [0-9]{3}#\1<code>#g' \
+        -e 's#(from 198\.18\.0\.[0-9]+|from \[[0-9a-f:.]+\]):[0-9]+#\1:<port>#g'
 }
 
 # A normalized screen in the form make demo-check compares: the caption and the panes as they are, and the narration
