@@ -146,7 +146,7 @@ public struct PairingAttempts<Instant: InstantProtocol> where Instant.Duration =
 
         public var description: String {
             switch self {
-            case .wrongCodesInARow(let count): "\(count) wrong codes in a row: the code was replaced"
+            case .wrongCodesInARow(let count): "\(count) wrong codes in a row"
             }
         }
     }

@@ -69,7 +69,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             }
             write("Hosting as \(localName) on \(host):\(port); join with: \(join)")
         case .codeReplaced(let reason):
-            write("The game's code was replaced (\(DisplayText.escaped(reason))); the new code is on stderr")
+            write("The game's code was replaced after \(DisplayText.escaped(reason)); the new code is on stderr")
         case .connectionState(let state):
             switch state {
             case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")

@@ -97,7 +97,7 @@ struct Host: AsyncParsableCommand {
                 // Standard error only: the transcript (and --json) never carries the code.
                 let shown = code.revealed.map { "\($0.prefix(3)) \($0.dropFirst(3))" } ?? ""
                 if let replacedBecause {
-                    printError("tictactoe: new code: \(shown) (\(replacedBecause)); the old one no longer works")
+                    printError("tictactoe: new code: \(shown) (after \(replacedBecause)); the old one no longer works")
                 } else {
                     printError("tictactoe: private game: the code is \(shown); give it to the player who joins "
                         + "(tictactoe join ... --code-file FILE, --code - or TICTACTOE_CODE)")

@@ -47,7 +47,7 @@ final class PairingAttemptsTests: XCTestCase {
             .replaceCode(reason: .wrongCodesInARow(3)),
         ])
         XCTAssertEqual(
-            "\(Attempts.ReplacementReason.wrongCodesInARow(3))", "3 wrong codes in a row: the code was replaced")
+            "\(Attempts.ReplacementReason.wrongCodesInARow(3))", "3 wrong codes in a row")
         XCTAssertEqual(policy.failuresInARow, 0, "the new code starts with a clean count")
     }
 
