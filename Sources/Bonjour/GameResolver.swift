@@ -21,8 +21,10 @@ public final class GameResolver: GameResolving {
         self.loop = .shared
     }
 
-    /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`). Throws `BonjourError`: `.unavailable` without a
-    /// daemon, `.notFound` when nothing answered within `timeout`, `.noAddress` when the host gave no address.
+    /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`) as a person typed it: the advertised name it
+    /// matches (`PlayerName.matches`: NFC, ASCII case-insensitive; see `SpellingSearch`), whose spelling the result
+    /// carries. Throws `BonjourError`: `.unavailable` without a daemon, `.notFound` when nothing answered within
+    /// `timeout`, `.noAddress` when the host gave no address.
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
         let loop = self.loop
         let handle = DNSSDLoop.Bound(OperationHandle(), loop: loop)
@@ -37,7 +39,7 @@ public final class GameResolver: GameResolving {
                         return
                     }
                     let operation = ResolveOperation(
-                        name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop
+                        name: name, type: type, wantAddresses: true, matchSpellings: true, timeout: timeout, loop: loop
                     ) {
                         operationHandle.resume($0.mapError { $0 as Error })
                     }
@@ -72,12 +74,21 @@ public final class GameResolver: GameResolving {
 
 /// One resolution on the loop thread. Completes at most once: with the service (and, if wanted, its addresses), or
 /// with an error; after `cancel()` it completes never.
+///
+/// With `matchSpellings` (a name a person typed) it also browses the service type, resolves every advertised name
+/// that matches the typed one (`SpellingSearch`) and takes the first answer; a name that does not answer then waits
+/// for the timeout, as a matching spelling may still be browsed. Without it (a name the browse reported) the name is
+/// resolved as it is, and its failure ends the operation.
 final class ResolveOperation {
     typealias Completion = (Result<ResolvedGame, BonjourError>) -> Void
 
     let name: String
     private let type: String
     private let wantAddresses: Bool
+    /// The advertised spellings of a typed name; nil to resolve `name` as it is.
+    private var spellings: SpellingSearch?
+    /// The name whose resolve answered, as reported.
+    private var answeredName: String?
     private let timeout: Duration
     private let loop: DNSSDLoop
     private var completion: Completion?
@@ -92,12 +103,13 @@ final class ResolveOperation {
     static let addressGrace: Duration = .milliseconds(150)
 
     init(
-        name: String, type: String, wantAddresses: Bool, timeout: Duration, loop: DNSSDLoop = .shared,
-        completion: @escaping Completion
+        name: String, type: String, wantAddresses: Bool, matchSpellings: Bool = false, timeout: Duration,
+        loop: DNSSDLoop = .shared, completion: @escaping Completion
     ) {
         self.name = name
         self.type = type
         self.wantAddresses = wantAddresses
+        self.spellings = matchSpellings ? SpellingSearch(typed: name) : nil
         self.timeout = timeout
         self.loop = loop
         self.completion = completion
@@ -106,16 +118,39 @@ final class ResolveOperation {
     func start() {
         // The timer keeps this operation alive until it completes.
         timer = loop.schedule(after: timeout) { [self] in timedOut() }
-        let context = ResolveContext { [weak self] error, answer in self?.resolved(error: error, answer: answer) }
+        startResolve(of: spellings?.first ?? name)
+        if spellings != nil, completion != nil { startBrowse() }
+    }
+
+    private func startResolve(of candidate: String) {
+        let context = ResolveContext { [weak self] error, answer in
+            self?.resolved(candidate, error: error, answer: answer)
+        }
         let onFailure: (BonjourError) -> Void = { [weak self] in self?.finish(.failure($0)) }
         let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: onFailure) {
-            DNSServiceResolve($0, 0, 0, name, type, GameService.domain, ResolveContext.callback, $1)
+            DNSServiceResolve($0, 0, 0, candidate, type, GameService.domain, ResolveContext.callback, $1)
         }
         switch result {
         case .success(let ref): refs.append(ref)
         case .failure(let error): finish(.failure(error))
         }
+    }
+
+    /// Browses the service type for other spellings of the typed name. A browse that fails leaves the typed name's
+    /// own resolve to answer.
+    private func startBrowse() {
+        let context = BrowseContext { [weak self] flags, _, error, browsed in
+            guard let self, error == kDNSServiceErr_NoError, flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0,
+                  service == nil, let browsed, let candidate = spellings?.browsed(browsed)
+            else { return }
+            startResolve(of: candidate)
+        }
+        let type = self.type
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
+            DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
+        }
+        if case .success(let ref) = result { refs.append(ref) }
     }
 
     /// Drops the operation without calling its completion.
@@ -124,14 +159,16 @@ final class ResolveOperation {
         finish(.failure(.notFound(name: name)))
     }
 
-    private func resolved(error: DNSServiceErrorType, answer: ResolveContext.Answer?) {
+    private func resolved(_ candidate: String, error: DNSServiceErrorType, answer: ResolveContext.Answer?) {
         guard service == nil else { return }  // one answer per interface and IP version: the first will do
         guard error == kDNSServiceErr_NoError, let answer else {
-            // Avahi reports a resolver timeout with kDNSServiceErr_Unknown too: the name did not answer.
-            finish(.failure(.notFound(name: name)))
+            // Avahi reports a resolver timeout with kDNSServiceErr_Unknown too: the name did not answer. Another
+            // spelling of a typed name may still answer until the timeout.
+            if spellings == nil { finish(.failure(.notFound(name: name))) }
             return
         }
         service = answer
+        answeredName = spellings?.reportedName(answering: candidate) ?? candidate
         guard wantAddresses else {
             finish(.success(game(endpoints: [])))
             return
@@ -188,7 +225,7 @@ final class ResolveOperation {
 
     private func game(endpoints: [Endpoint]) -> ResolvedGame {
         let service = self.service!
-        return ResolvedGame(name: name, hostTarget: service.hostTarget, port: service.port,
+        return ResolvedGame(name: answeredName ?? name, hostTarget: service.hostTarget, port: service.port,
                             txt: TXTRecord(wire: service.txt), endpoints: endpoints, refusedAddresses: refused)
     }
 
