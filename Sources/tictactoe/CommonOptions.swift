@@ -10,12 +10,7 @@ extension PlayerSpec: ExpressibleByArgument {
 }
 
 struct MatchArguments: ParsableArguments {
-    @Option(
-        help: """
-            Your player name, shown to the opponent and, when you host, the game's Bonjour name: \
-            \(PlayerName.limitText) (default: USER@HOSTNAME, cut to fit).
-            """
-    )
+    @Option(help: MatchArguments.nameHelp)
     var name: String?
 
     @Flag(help: "Play without a terminal UI: a computer or scripted --player plays (default player: perfect).")
@@ -46,16 +41,26 @@ struct MatchArguments: ParsableArguments {
     }
 
     func validate() throws {
-        if let name, let problem = PlayerName.problem(with: name) {
-            throw ValidationError(
-                "--name must have 1 to \(PlayerName.maximumBytes) bytes of UTF-8 (the length of a DNS label) of "
-                    + "printable text, no control or bidi characters; \(problem). Choose another name.")
-        }
+        try Self.validate(name: name)
         try OptionRanges.moveDelay.check(moveDelay)
         if player == .human && headless {
             throw ValidationError("--headless plays without a person: choose --player perfect, random or script:FILE")
         }
     }
+
+    /// `--name`'s rule for every command (`PlayerName`): some printable text, at most 63 bytes of UTF-8 after NFC.
+    static func validate(name: String?) throws {
+        if let name, let problem = PlayerName.problem(with: name) {
+            throw ValidationError(
+                "--name must have 1 to \(PlayerName.maximumBytes) bytes of UTF-8 (the length of a DNS label) of "
+                    + "printable text, no control or bidi characters; \(problem). Choose another name.")
+        }
+    }
+
+    /// `--name`'s help for every command.
+    static let nameHelp = ArgumentHelp(
+        "Your player name, shown to the opponent and, when you host, the game's Bonjour name: "
+            + "\(PlayerName.limitText) (default: USER@HOSTNAME, cut to fit).")
 
     func options(games: Int?) -> MatchOptions {
         MatchOptions(

@@ -9,19 +9,23 @@ enum UnknownCommand {
     /// The message for `arguments` (without the program's name) when its first one is an unknown command, or nil.
     static func message(for arguments: [String], of command: any ParsableCommand.Type) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let commands = command.configuration.subcommands
-        let known = commands.flatMap { [$0._commandName] + $0.configuration.aliases } + ["help"]
-        guard !known.contains(first) else { return nil }
-        let width = commands.map(\._commandName.count).max() ?? 0
-        let list = commands.map { subcommand in
+        var rows: [(name: String, abstract: String)] = []
+        var known: Set<String> = ["help"]
+        for subcommand in command.configuration.subcommands {
             let name = subcommand._commandName
-            return "  " + name + String(repeating: " ", count: width - name.count + 2) + subcommand.configuration.abstract
+            let configuration = subcommand.configuration
+            rows.append((name, configuration.abstract))
+            known.insert(name)
+            known.formUnion(configuration.aliases)
         }
-        return """
-            Error: unknown command '\(first)'
-            The commands are:
-            \(list.joined(separator: "\n"))
-            Run '\(command._commandName) --help' for more, or '\(command._commandName) help COMMAND' for one command.
-            """
+        guard !known.contains(first) else { return nil }
+        let width = rows.reduce(0) { max($0, $1.name.count) }
+        var lines = ["Error: unknown command '\(first)'", "The commands are:"]
+        for row in rows {
+            lines.append("  " + row.name + String(repeating: " ", count: width - row.name.count + 2) + row.abstract)
+        }
+        let program = command._commandName
+        lines.append("Run '\(program) --help' for more, or '\(program) help COMMAND' for one command.")
+        return lines.joined(separator: "\n")
     }
 }

@@ -20,13 +20,20 @@ final class NameAndCommandTests: XCTestCase {
     /// Bytes: Swift's `==` treats NFC and NFD as equal, the wire and the daemon do not.
     private func bytes(_ text: Any?) -> [UInt8] { Array((text as? String ?? "").utf8) }
 
-    func testANameOf64BytesIsRefused() throws {
-        for name in [String(repeating: "n", count: 64), String(repeating: "\u{E9}", count: 32)] {
-            let process = track(try TicTacToeProcess(["host", "--headless", "--no-advertise", "--name", name]))
-            XCTAssertEqual(process.waitForExit(timeout: 30), 64, process.standardError)
-            let text = process.standardError.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            XCTAssertTrue(text.contains("--name must have 1 to 63 bytes of UTF-8 (the length of a DNS label) of "
-                + "printable text, no control or bidi characters; this one has 64 bytes. Choose another name."), text)
+    func testANameOf64BytesIsRefusedByEveryCommand() throws {
+        let commands = [
+            ["host", "--headless", "--no-advertise"], ["join", "127.0.0.1:9", "--headless"], ["play", "--plain"],
+        ]
+        let names = [String(repeating: "n", count: 64), String(repeating: "\u{E9}", count: 32)]
+        for command in commands {
+            for name in names {
+                let process = track(try TicTacToeProcess(command + ["--name", name]))
+                XCTAssertEqual(process.waitForExit(timeout: 30), 64, "\(command): \(process.standardError)")
+                let text = process.standardError.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                XCTAssertTrue(text.contains("--name must have 1 to 63 bytes of UTF-8 (the length of a DNS label) of "
+                    + "printable text, no control or bidi characters; this one has 64 bytes. Choose another name."),
+                    "\(command): \(text)")
+            }
         }
     }
 
@@ -66,7 +73,8 @@ final class NameAndCommandTests: XCTestCase {
         let lines = process.standardError.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Error: unknown command 'bogus'", process.standardError)
         for command in ["play", "host", "join", "browse", "privacy", "manifest"] {
-            XCTAssertTrue(lines.contains { $0.hasPrefix("  \(command) ") }, "\(command) not listed:\n\(process.standardError)")
+            XCTAssertTrue(lines.contains { $0.hasPrefix("  \(command) ") },
+                          "\(command) not listed:\n\(process.standardError)")
         }
         XCTAssertTrue(lines.contains("  host      Host a game: listen for a joiner and play a match."),
                       process.standardError)
