@@ -87,8 +87,11 @@ final class ResolveOperation {
     private let wantAddresses: Bool
     /// The advertised spellings of a typed name; nil to resolve `name` as it is.
     private var spellings: SpellingSearch?
-    /// The name whose resolve answered, as reported.
+    /// The name whose resolve answered (the report names its advertised spelling: `game(endpoints:)`).
     private var answeredName: String?
+    /// Whether the addresses were ready before the browse reported any advertised spelling, and the operation then
+    /// waited (up to `spellingGrace`) for one.
+    private var waitedForSpelling = false
     private let timeout: Duration
     private let loop: DNSSDLoop
     private var completion: Completion?
@@ -101,6 +104,9 @@ final class ResolveOperation {
     private var refused: [RefusedAddress] = []
     /// How long to wait for more addresses (the other IP version) after the first.
     static let addressGrace: Duration = .milliseconds(150)
+    /// How long to wait, once the addresses are in, for the browse to report the advertised spelling of a name the
+    /// daemon answered as typed (mDNS ignores ASCII case): the report then names the game as advertised.
+    static let spellingGrace: Duration = .seconds(1)
 
     init(
         name: String, type: String, wantAddresses: Bool, matchSpellings: Bool = false, timeout: Duration,
@@ -142,9 +148,14 @@ final class ResolveOperation {
     private func startBrowse() {
         let context = BrowseContext { [weak self] flags, _, error, browsed in
             guard let self, error == kDNSServiceErr_NoError, flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0,
-                  service == nil, let browsed, let candidate = spellings?.browsed(browsed)
+                  let browsed
             else { return }
-            startResolve(of: candidate)
+            let candidate = spellings?.browsed(browsed)
+            if service == nil {
+                if let candidate { startResolve(of: candidate) }
+            } else if waitedForSpelling, spellings?.advertised.isEmpty == false {
+                finishWithAddresses()  // the spelling the report was waiting for
+            }
         }
         let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
@@ -168,7 +179,7 @@ final class ResolveOperation {
             return
         }
         service = answer
-        answeredName = spellings?.reportedName(answering: candidate) ?? candidate
+        answeredName = candidate
         guard wantAddresses else {
             finish(.success(game(endpoints: [])))
             return
@@ -207,6 +218,12 @@ final class ResolveOperation {
 
     private func finishWithAddresses() {
         guard let service else { return }
+        if let spellings, spellings.advertised.isEmpty, !waitedForSpelling {
+            waitedForSpelling = true
+            loop.cancelTimer(graceTimer)
+            graceTimer = loop.schedule(after: Self.spellingGrace) { [weak self] in self?.finishWithAddresses() }
+            return
+        }
         // IPv6 first, as Happy Eyeballs (RFC 8305) prefers it; the join tries them all.
         let ordered = addresses.filter { $0.contains(":") } + addresses.filter { !$0.contains(":") }
         finish(.success(game(endpoints: ordered.map { Endpoint(host: $0, port: service.port) })))
@@ -214,6 +231,7 @@ final class ResolveOperation {
 
     private func timedOut() {
         timer = nil
+        waitedForSpelling = true  // no more waiting for the advertised spelling either
         if service == nil {
             finish(.failure(.notFound(name: name)))
         } else if addresses.isEmpty && refused.isEmpty {
@@ -225,7 +243,11 @@ final class ResolveOperation {
 
     private func game(endpoints: [Endpoint]) -> ResolvedGame {
         let service = self.service!
-        return ResolvedGame(name: answeredName ?? name, hostTarget: service.hostTarget, port: service.port,
+        // The daemon may have answered the typed spelling (mDNS ignores ASCII case) before the browse reported the
+        // advertised one: the browse goes on while the addresses are looked up, so it is asked only now.
+        let answered = answeredName ?? name
+        let reported = spellings?.reportedName(answering: answered) ?? answered
+        return ResolvedGame(name: reported, hostTarget: service.hostTarget, port: service.port,
                             txt: TXTRecord(wire: service.txt), endpoints: endpoints, refusedAddresses: refused)
     }
 
