@@ -13,7 +13,7 @@ import Logging
 /// Thread-safe; the work and the event handlers run on the Bonjour thread (see `DNSSDLoop`), where the registration's
 /// state lives (`AdvertiserState`).
 public final class GameAdvertiser: GameAdvertising, Sendable {
-    /// The name asked for (cut to the 63 bytes a DNS label allows).
+    /// The name asked for: in NFC, cut to the 63 bytes a DNS label allows (`GameService.instanceName`).
     public let requestedName: String
     /// The security advertised.
     public let security: GameSecurity

@@ -21,8 +21,10 @@ public final class GameResolver: GameResolving {
         self.loop = .shared
     }
 
-    /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`). Throws `BonjourError`: `.unavailable` without a
-    /// daemon, `.notFound` when nothing answered within `timeout`, `.noAddress` when the host gave no address.
+    /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`) as a person typed it: the advertised name it
+    /// matches (`PlayerName.matches`: NFC, ASCII case-insensitive; see `SpellingSearch`), whose spelling the result
+    /// carries. Throws `BonjourError`: `.unavailable` without a daemon, `.notFound` when nothing answered within
+    /// `timeout`, `.noAddress` when the host gave no address.
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {
         let loop = self.loop
         let handle = DNSSDLoop.Bound(OperationHandle(), loop: loop)
@@ -37,7 +39,7 @@ public final class GameResolver: GameResolving {
                         return
                     }
                     let operation = ResolveOperation(
-                        name: name, type: type, wantAddresses: true, timeout: timeout, loop: loop
+                        name: name, type: type, wantAddresses: true, matchSpellings: true, timeout: timeout, loop: loop
                     ) {
                         operationHandle.resume($0.mapError { $0 as Error })
                     }
@@ -72,12 +74,24 @@ public final class GameResolver: GameResolving {
 
 /// One resolution on the loop thread. Completes at most once: with the service (and, if wanted, its addresses), or
 /// with an error; after `cancel()` it completes never.
+///
+/// With `matchSpellings` (a name a person typed) it also browses the service type, resolves every advertised name
+/// that matches the typed one (`SpellingSearch`) and takes the first answer; a name that does not answer then waits
+/// for the timeout, as a matching spelling may still be browsed. Without it (a name the browse reported) the name is
+/// resolved as it is, and its failure ends the operation.
 final class ResolveOperation {
     typealias Completion = (Result<ResolvedGame, BonjourError>) -> Void
 
     let name: String
     private let type: String
     private let wantAddresses: Bool
+    /// The advertised spellings of a typed name; nil to resolve `name` as it is.
+    private var spellings: SpellingSearch?
+    /// The name whose resolve answered (the report names its advertised spelling: `game(endpoints:)`).
+    private var answeredName: String?
+    /// Whether the addresses were ready before the browse reported any advertised spelling, and the operation then
+    /// waited (up to `spellingGrace`) for one.
+    private var waitedForSpelling = false
     private let timeout: Duration
     private let loop: DNSSDLoop
     private var completion: Completion?
@@ -90,14 +104,18 @@ final class ResolveOperation {
     private var refused: [RefusedAddress] = []
     /// How long to wait for more addresses (the other IP version) after the first.
     static let addressGrace: Duration = .milliseconds(150)
+    /// How long to wait, once the addresses are in, for the browse to report the advertised spelling of a name the
+    /// daemon answered as typed (mDNS ignores ASCII case): the report then names the game as advertised.
+    static let spellingGrace: Duration = .seconds(1)
 
     init(
-        name: String, type: String, wantAddresses: Bool, timeout: Duration, loop: DNSSDLoop = .shared,
-        completion: @escaping Completion
+        name: String, type: String, wantAddresses: Bool, matchSpellings: Bool = false, timeout: Duration,
+        loop: DNSSDLoop = .shared, completion: @escaping Completion
     ) {
         self.name = name
         self.type = type
         self.wantAddresses = wantAddresses
+        self.spellings = matchSpellings ? SpellingSearch(typed: name) : nil
         self.timeout = timeout
         self.loop = loop
         self.completion = completion
@@ -106,16 +124,44 @@ final class ResolveOperation {
     func start() {
         // The timer keeps this operation alive until it completes.
         timer = loop.schedule(after: timeout) { [self] in timedOut() }
-        let context = ResolveContext { [weak self] error, answer in self?.resolved(error: error, answer: answer) }
+        startResolve(of: spellings?.first ?? name)
+        if spellings != nil, completion != nil { startBrowse() }
+    }
+
+    private func startResolve(of candidate: String) {
+        let context = ResolveContext { [weak self] error, answer in
+            self?.resolved(candidate, error: error, answer: answer)
+        }
         let onFailure: (BonjourError) -> Void = { [weak self] in self?.finish(.failure($0)) }
         let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: onFailure) {
-            DNSServiceResolve($0, 0, 0, name, type, GameService.domain, ResolveContext.callback, $1)
+            DNSServiceResolve($0, 0, 0, candidate, type, GameService.domain, ResolveContext.callback, $1)
         }
         switch result {
         case .success(let ref): refs.append(ref)
         case .failure(let error): finish(.failure(error))
         }
+    }
+
+    /// Browses the service type for other spellings of the typed name. A browse that fails leaves the typed name's
+    /// own resolve to answer.
+    private func startBrowse() {
+        let context = BrowseContext { [weak self] flags, _, error, browsed in
+            guard let self, error == kDNSServiceErr_NoError, flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0,
+                  let browsed
+            else { return }
+            let candidate = spellings?.browsed(browsed)
+            if service == nil {
+                if let candidate { startResolve(of: candidate) }
+            } else if waitedForSpelling, spellings?.advertised.isEmpty == false {
+                finishWithAddresses()  // the spelling the report was waiting for
+            }
+        }
+        let type = self.type
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
+            DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
+        }
+        if case .success(let ref) = result { refs.append(ref) }
     }
 
     /// Drops the operation without calling its completion.
@@ -124,14 +170,16 @@ final class ResolveOperation {
         finish(.failure(.notFound(name: name)))
     }
 
-    private func resolved(error: DNSServiceErrorType, answer: ResolveContext.Answer?) {
+    private func resolved(_ candidate: String, error: DNSServiceErrorType, answer: ResolveContext.Answer?) {
         guard service == nil else { return }  // one answer per interface and IP version: the first will do
         guard error == kDNSServiceErr_NoError, let answer else {
-            // Avahi reports a resolver timeout with kDNSServiceErr_Unknown too: the name did not answer.
-            finish(.failure(.notFound(name: name)))
+            // Avahi reports a resolver timeout with kDNSServiceErr_Unknown too: the name did not answer. Another
+            // spelling of a typed name may still answer until the timeout.
+            if spellings == nil { finish(.failure(.notFound(name: name))) }
             return
         }
         service = answer
+        answeredName = candidate
         guard wantAddresses else {
             finish(.success(game(endpoints: [])))
             return
@@ -170,6 +218,12 @@ final class ResolveOperation {
 
     private func finishWithAddresses() {
         guard let service else { return }
+        if let spellings, spellings.advertised.isEmpty, !waitedForSpelling {
+            waitedForSpelling = true
+            loop.cancelTimer(graceTimer)
+            graceTimer = loop.schedule(after: Self.spellingGrace) { [weak self] in self?.finishWithAddresses() }
+            return
+        }
         // IPv6 first, as Happy Eyeballs (RFC 8305) prefers it; the join tries them all.
         let ordered = addresses.filter { $0.contains(":") } + addresses.filter { !$0.contains(":") }
         finish(.success(game(endpoints: ordered.map { Endpoint(host: $0, port: service.port) })))
@@ -177,6 +231,7 @@ final class ResolveOperation {
 
     private func timedOut() {
         timer = nil
+        waitedForSpelling = true  // no more waiting for the advertised spelling either
         if service == nil {
             finish(.failure(.notFound(name: name)))
         } else if addresses.isEmpty && refused.isEmpty {
@@ -188,7 +243,11 @@ final class ResolveOperation {
 
     private func game(endpoints: [Endpoint]) -> ResolvedGame {
         let service = self.service!
-        return ResolvedGame(name: name, hostTarget: service.hostTarget, port: service.port,
+        // The daemon may have answered the typed spelling (mDNS ignores ASCII case) before the browse reported the
+        // advertised one: the browse goes on while the addresses are looked up, so it is asked only now.
+        let answered = answeredName ?? name
+        let reported = spellings?.reportedName(answering: answered) ?? answered
+        return ResolvedGame(name: reported, hostTarget: service.hostTarget, port: service.port,
                             txt: TXTRecord(wire: service.txt), endpoints: endpoints, refusedAddresses: refused)
     }
 

@@ -18,17 +18,10 @@ public enum GameService {
     /// The TXT key of an encrypted game's security (`sec=open`, `sec=private`); a protocol 1 game has none.
     public static let securityKey = "sec"
 
-    /// `name` cut to the 63 bytes of UTF-8 a DNS label (a service instance name) may have, at a character boundary.
+    /// `name` as advertised: in NFC and cut to the 63 bytes of UTF-8 a DNS label (a service instance name) may have,
+    /// at a character boundary (`PlayerName.fitted`, the one rule for names).
     public static func instanceName(_ name: String) -> String {
-        var result = ""
-        var bytes = 0
-        for character in name {
-            let size = String(character).utf8.count
-            if bytes + size > 63 { break }
-            result.append(character)
-            bytes += size
-        }
-        return result
+        PlayerName.fitted(name)
     }
 
     /// The TXT record a host of a `security` game advertises: `proto=2 sec=open`, `proto=2 sec=private`, or

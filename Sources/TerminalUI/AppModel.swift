@@ -14,8 +14,9 @@ public struct UISettings: Hashable, Sendable {
     public var port: Int = 7878
     public var lastAddress: String = ""
 
+    /// `name` in NFC, cut to 63 bytes at a character boundary (`PlayerName.fitted`), as the name field keeps it.
     public init(name: String) {
-        self.name = name
+        self.name = PlayerName.fitted(name)
     }
 }
 
@@ -453,7 +454,7 @@ public struct AppModel: Sendable {
         if selected == 2 {  // the name is edited in place: letters are text here
             switch key {
             case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
-                if settings.name.count < 32 { settings.name.append(c) }
+                if PlayerName.fits(settings.name + String(c)) { settings.name.append(c) }  // 63 bytes, as --name
                 return []
             case .backspace, .delete:
                 if !settings.name.isEmpty { settings.name.removeLast() }

@@ -52,7 +52,7 @@ public struct Form: Hashable, Sendable {
             if field == 0 { if !name.isEmpty { name.removeLast() } } else if !second.isEmpty { second.removeLast() }
         case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
             if field == 0 {
-                if name.count < 32 { name.append(c) }
+                if PlayerName.fits(name + String(c)) { name.append(c) }  // 63 bytes, as --name
             } else if second.count < 100 {
                 second.append(c)
             }

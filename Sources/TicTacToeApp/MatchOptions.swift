@@ -12,6 +12,8 @@ public enum LocalSide: Sendable {
 
 /// What every match needs, whoever hosts or joins it and whoever plays.
 public struct MatchOptions: Sendable {
+    /// Our name as sent in the hello and advertised: in NFC and at most 63 bytes (`PlayerName.fitted`, applied by the
+    /// initializers).
     public var name: String
     public var side: LocalSide
     public var seed: UInt64
@@ -36,7 +38,7 @@ public struct MatchOptions: Sendable {
         moveDelay: Duration = .zero, moveTimeout: Duration = MatchOptions.defaultMoveTimeout,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.name = name
+        self.name = PlayerName.fitted(name)
         self.side = .player(player)
         self.seed = seed
         self.games = games
@@ -51,7 +53,7 @@ public struct MatchOptions: Sendable {
         name: String, commands: AsyncStream<LocalCommand>, timeouts: ConnectionTimeouts = .default,
         moveTimeout: Duration = MatchOptions.defaultMoveTimeout
     ) {
-        self.name = name
+        self.name = PlayerName.fitted(name)
         self.side = .person(commands)
         self.seed = 0
         self.games = nil

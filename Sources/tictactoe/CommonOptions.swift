@@ -10,7 +10,7 @@ extension PlayerSpec: ExpressibleByArgument {
 }
 
 struct MatchArguments: ParsableArguments {
-    @Option(help: "Your player name, shown to the opponent (default: USER@HOSTNAME).")
+    @Option(help: MatchArguments.nameHelp)
     var name: String?
 
     @Flag(help: "Play without a terminal UI: a computer or scripted --player plays (default player: perfect).")
@@ -41,16 +41,26 @@ struct MatchArguments: ParsableArguments {
     }
 
     func validate() throws {
-        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.utf8.count > 64
-            || name.unicodeScalars.contains(where: { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) })
-        {
-            throw ValidationError("--name must have 1 to 64 bytes of printable text (no control or bidi characters)")
-        }
+        try Self.validate(name: name)
         try OptionRanges.moveDelay.check(moveDelay)
         if player == .human && headless {
             throw ValidationError("--headless plays without a person: choose --player perfect, random or script:FILE")
         }
     }
+
+    /// `--name`'s rule for every command (`PlayerName`): some printable text, at most 63 bytes of UTF-8 after NFC.
+    static func validate(name: String?) throws {
+        if let name, let problem = PlayerName.problem(with: name) {
+            throw ValidationError(
+                "--name must have 1 to \(PlayerName.maximumBytes) bytes of UTF-8 (the length of a DNS label) of "
+                    + "printable text, no control or bidi characters; \(problem). Choose another name.")
+        }
+    }
+
+    /// `--name`'s help for every command.
+    static let nameHelp = ArgumentHelp(
+        "Your player name, shown to the opponent and, when you host, the game's Bonjour name: "
+            + "\(PlayerName.limitText) (default: USER@HOSTNAME, cut to fit).")
 
     func options(games: Int?) -> MatchOptions {
         MatchOptions(
@@ -62,13 +72,14 @@ struct MatchArguments: ParsableArguments {
     var resolvedPlayer: PlayerSpec { player ?? (headless ? .perfect : .human) }
     var resolvedSeed: UInt64 { seed ?? UInt64.random(in: 0...UInt64(UInt32.max)) }
 
-    var resolvedName: String { name ?? Self.defaultName() }
+    /// The name in NFC (`PlayerName`): the one sent in the hello, advertised and shown.
+    var resolvedName: String { name.map(PlayerName.fitted) ?? Self.defaultName() }
 
-    /// USER@HOSTNAME (short host name), at most 32 characters.
+    /// USER@HOSTNAME (short host name) in NFC, cut to `PlayerName.maximumBytes` at a character boundary.
     static func defaultName() -> String {
         let user = ProcessInfo.processInfo.environment["USER"] ?? "player"
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
-        return String((host.isEmpty ? user : "\(user)@\(host)").prefix(32))
+        return PlayerName.fitted(host.isEmpty ? user : "\(user)@\(host)")
     }
 
     func reporter(name: String) -> MatchReporter {

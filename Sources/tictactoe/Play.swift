@@ -1,6 +1,7 @@
 import ArgumentParser
 import CursesTerminal
 import Foundation
+import GameProtocol
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
@@ -25,7 +26,7 @@ struct Play: ParsableCommand {
     @Flag(help: "No colours (the NO_COLOR environment variable does the same).")
     var noColor = false
 
-    @Option(help: "Your player name (default: USER@HOSTNAME).")
+    @Option(help: MatchArguments.nameHelp)
     var name: String?
 
     @Option(help: "Line mode: the computer's strength, perfect (never loses) or random (easy).")
@@ -47,6 +48,7 @@ struct Play: ParsableCommand {
     var infoPlist: String?
 
     func validate() throws {
+        try MatchArguments.validate(name: name)
         guard computer == .perfect || computer == .random else {
             throw ValidationError("--computer must be perfect or random")
         }
@@ -70,7 +72,7 @@ struct Play: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         var settings = UISettings(name: MatchArguments.defaultName())
-        if let name { settings.name = name }
+        if let name { settings.name = PlayerName.fitted(name) }
         // The gate reads nothing yet: the manifest and the decision are read when the user first needs the network.
         let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
         let app = UIApp(

@@ -134,5 +134,7 @@ final class GameServiceTests: XCTestCase {
         XCTAssertEqual(cut.utf8.count, 62)
         XCTAssertEqual(cut, String(repeating: "é", count: 31))
         XCTAssertEqual(GameService.instanceName(String(repeating: "a", count: 70)).utf8.count, 63)
+        // Advertised in NFC, as the hello sends it: "Zoë" typed decomposed is registered precomposed.
+        XCTAssertEqual(Array(GameService.instanceName("Zoe\u{308}'s game").utf8), Array("Zo\u{EB}'s game".utf8))
     }
 }

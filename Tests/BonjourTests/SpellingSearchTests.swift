@@ -1,0 +1,52 @@
+@testable import Bonjour
+import XCTest
+
+/// A typed name finds the advertised spelling it matches (NFC, ASCII case-insensitive); names are told apart by bytes.
+final class SpellingSearchTests: XCTestCase {
+    private let advertised = "Zo\u{EB}'s Game"  // NFC, as a host advertises it
+    private let typed = "zoe\u{308}'s game"  // NFD, lower-case ASCII
+
+    func testTheTypedNameIsResolvedInNFCFirst() {
+        let search = SpellingSearch(typed: typed)
+        XCTAssertEqual(Array(search.first.utf8), Array("zo\u{EB}'s game".utf8))
+        XCTAssertEqual(search.tried, [Array("zo\u{EB}'s game".utf8)])
+    }
+
+    func testAMatchingAdvertisedSpellingIsResolvedOnce() {
+        var search = SpellingSearch(typed: typed)
+        XCTAssertNil(search.browsed("Bob's game"), "another game")
+        XCTAssertNil(search.browsed("Z\u{D6}'s Game"), "another name")
+        XCTAssertEqual(search.browsed(advertised).map { Array($0.utf8) }, Array(advertised.utf8))
+        XCTAssertNil(search.browsed(advertised), "seen again on another interface: resolved already")
+        XCTAssertEqual(search.advertised.map { Array($0.utf8) }, [Array(advertised.utf8)])
+    }
+
+    func testAnAdvertisedNFDSpellingIsResolvedAsAdvertised() {
+        // A third-party peer may advertise NFD: Swift's == would call it the NFC name already tried, the daemon not.
+        let advertisedNFD = "Zoe\u{308}'s Game"
+        var search = SpellingSearch(typed: "Zo\u{EB}'s Game")
+        XCTAssertEqual(search.browsed(advertisedNFD).map { Array($0.utf8) }, Array(advertisedNFD.utf8))
+        XCTAssertEqual(Array(search.reportedName(answering: advertisedNFD).utf8), Array(advertisedNFD.utf8))
+    }
+
+    func testTheExactTypedNameIsNotResolvedTwice() {
+        var search = SpellingSearch(typed: advertised)
+        XCTAssertNil(search.browsed(advertised))
+        XCTAssertEqual(search.reportedName(answering: advertised), advertised)
+    }
+
+    func testTheReportedNameIsTheAdvertisedSpelling() {
+        var search = SpellingSearch(typed: typed)
+        // The daemon answered the typed spelling (mDNS ignores ASCII case) before the browse saw anything.
+        XCTAssertEqual(search.reportedName(answering: search.first), search.first)
+        _ = search.browsed(advertised)
+        XCTAssertEqual(Array(search.reportedName(answering: search.first).utf8), Array(advertised.utf8))
+        XCTAssertEqual(Array(search.reportedName(answering: advertised).utf8), Array(advertised.utf8))
+    }
+
+    func testNonASCIICaseIsNotFolded() {
+        var search = SpellingSearch(typed: "\u{F6}")
+        XCTAssertNil(search.browsed("\u{D6}"), "ö does not mean Ö")
+        XCTAssertNotNil(search.browsed("o\u{308}"), "ö in NFD does")
+    }
+}
