@@ -34,6 +34,9 @@ scene_play() {
     step "Both hosts allow the local network already (tictactoe privacy grant): this scene is about the game"
     privacy_cmd host-a grant >/dev/null
     privacy_cmd host-b grant >/dev/null
+    # The hosts' logs reach the narration a moment later: wait, so the lines stay in this step.
+    heard "^host-a  privacy: local network decision stored: allowed \(by tictactoe privacy grant\)"
+    heard "^host-b  privacy: local network decision stored: allowed \(by tictactoe privacy grant\)"
 
     step "host-b: Host a private game (r, Enter): its screen shows the code"
     keys B r
