@@ -151,8 +151,9 @@ final class CoordinatorTests: XCTestCase {
         let request = HostRequest(target: .everyInterface, port: 0, matches: 1, advertise: false, origin: origin,
                                   interfaces: { interfaces })
         let listeners = self.listeners
+        let hostOptions = options("host")
         let host = Task {
-            await hostMatches(request, options: options("host"), gate: gate,
+            await hostMatches(request, options: hostOptions, gate: gate,
                               reporter: ClosureReporter { reports.append($0) }, onListener: { listeners.append($0) })
         }
         let port = try await waitForPort(reports)
