@@ -25,6 +25,8 @@ final class HostAddressesLabTests: LabTestCase {
             XCTAssertTrue(last.hasSuffix("(link-local: the joiner adds its own interface, e.g. %eth0)"), last)
         }
 
+        print("host-b printed:\n" + ([hosting.text] + others).joined(separator: "\n"))
+
         let joiner = try tictactoe(on: "host-a", ["join", address, "--headless", "--json", "--name", "Dave",
                                                   "--seed", "4"])
         XCTAssertEqual(joiner.waitForExit(), 0, "\(joiner.output) \(joiner.standardError)")
