@@ -7,7 +7,9 @@ import GameRules
 public enum MatchReport: Sendable {
     case seed(UInt64)
     /// Listening on `host`:`port` as `name`; `security` says whether games are encrypted and need a code.
-    case listening(host: String, port: Int, name: String, security: GameSecurity = .open)
+    /// `addresses` are the addresses a joiner can use, in the order to show them (link-local last; only loopback when
+    /// only this machine can join; empty when this machine has no usable address).
+    case listening(host: String, port: Int, name: String, security: GameSecurity = .open, addresses: [JoinAddress] = [])
     case connectionState(ConnectionState)
     /// The match's connection is up: `cipher` is the TLS cipher suite of an encrypted game (nil: plaintext).
     case connected(peerName: String, address: String, role: MatchSession.Role, cipher: String? = nil)

@@ -41,6 +41,8 @@ public struct NetworkGame: Sendable {
     /// A private host's current code (six digits), for its own screen, and why it replaced the first one.
     public private(set) var privateCode: String?
     public private(set) var codeReplacedBecause: String?
+    /// Where joiners reach this host, in the order to show them (the app core lists them when the host listens).
+    public private(set) var joinAddresses: [JoinAddress] = []
     /// The latest failed attempts to join this host (a wrong code, a failed handshake), each with its address.
     public private(set) var failedAttempts: [String] = []
     /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
@@ -71,6 +73,23 @@ public struct NetworkGame: Sendable {
     public var isLocalTurn: Bool {
         guard phase == .playing, let game, let localMark else { return false }
         return !game.isOver && game.turn == localMark
+    }
+
+    /// The lines a waiting host's screen shows under "Waiting…": the exact `tictactoe join` line for the first address,
+    /// one line for each other address (link-local ones last, then their note), or why nobody else can join. A
+    /// private game's lines read the code from standard input (`--code -`): the joiner types the code shown above.
+    var joinLines: [String] {
+        let flags = security == .private ? " --code -" : security == .plaintext ? " --plaintext" : ""
+        guard let first = joinAddresses.first else {
+            return ["This machine has no network address now: check its network connection"]
+        }
+        if joinAddresses.onlyThisMachine {
+            return ["Only this machine can join: tictactoe join \(first.joinTarget())\(flags)"]
+        }
+        var lines = ["Join with: tictactoe join \(first.joinTarget())\(flags)"]
+        lines += joinAddresses.dropFirst().map { "or: tictactoe join \($0.joinTarget())\(flags)" }
+        if joinAddresses.contains(where: { $0.kind == .linkLocal }) { lines.append("(\(JoinAddress.linkLocalNote))") }
+        return lines
     }
 
     /// The peer's name as sentences show it: escaped, and cut to `nameColumns`.
@@ -116,9 +135,10 @@ public struct NetworkGame: Sendable {
                 ? "Wrong code from \(address)" : "Failed attempt from \(address): \(DisplayText.escaped(error))"
             failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
             connection = line
-        case .listening(_, let port, _, _):
+        case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
                 phase = .listening(port: port)
+                joinAddresses = addresses
                 connection = "Waiting for a joiner on port \(port)"
             }
         case .connectionState(let state):

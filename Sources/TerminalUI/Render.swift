@@ -187,13 +187,22 @@ extension AppModel {
             case .ended(let why, _): text = why
             default: text = game.connection
             }
-            for (index, line) in wrap(text, width: min(76, size.columns - 2)).enumerated() {
+            let waiting = wrap(text, width: min(76, size.columns - 2))
+            for (index, line) in waiting.enumerated() {
                 canvas.putCentered(line, row: 10 + index, style: .bold)
             }
             if game.role == .host, !game.isOver, !game.inMatch {
                 renderPrivateCode(&canvas, game, unicode: unicode)
+                // The join lines, as many as fit with the failed attempts (which stay in view) under them.
+                var attemptsRow = 11 + waiting.count
+                if case .listening = game.phase {
+                    let last = size.rows - 3 - game.failedAttempts.count - (game.failedAttempts.isEmpty ? 0 : 1)
+                    let drawn = renderJoinLines(&canvas, game.joinLines, rows: 10 + waiting.count..<last + 1)
+                    attemptsRow = 10 + waiting.count + drawn + 1
+                }
                 for (index, line) in game.failedAttempts.enumerated() {
-                    canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: 13 + index, style: .error)
+                    canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: attemptsRow + index,
+                                       style: .error)
                 }
             }
         }
@@ -213,6 +222,22 @@ extension AppModel {
             line = ""
         }
         canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: resultRow, style: style)
+    }
+
+    /// A waiting host's join lines in `rows`; how many rows it drew. The first one, the exact line to type, stands out;
+    /// when not all fit, the last row says how many more there are.
+    private func renderJoinLines(_ canvas: inout Canvas, _ lines: [String], rows: Range<Int>) -> Int {
+        let room = rows.count
+        guard room > 0 else { return 0 }
+        var shown = lines
+        if shown.count > room {
+            shown = Array(lines.prefix(room - 1)) + ["and \(lines.count - room + 1) more (tictactoe host lists them all)"]
+        }
+        for (index, line) in shown.enumerated() {
+            canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: rows.lowerBound + index,
+                               style: index == 0 ? .accent : .normal)
+        }
+        return shown.count
     }
 
     /// A private host's code, big enough to read out: "Code: 482 913 — give it to the player who joins", or the
@@ -263,8 +288,8 @@ extension AppModel {
         }
         if form.kind == .host {
             let text = form.privateGame
-                ? "Others join you with your address, this port and the code shown next."
-                : "Others join you with your address and this port."
+                ? "Others join you at the addresses and with the code shown next."
+                : "Others join you at the addresses shown next."
             canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 15, column: left, style: .dim)
         }
     }

@@ -33,14 +33,19 @@ public struct HostRequest: Sendable {
     public var showCode: @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void
     /// Where a private game's first code comes from (libsodium's CSPRNG; a test may fix it).
     public var makeCode: @Sendable () -> GameCode
+    /// This machine's interface addresses, read each time the host is free for a joiner to list where joiners reach
+    /// it (`JoinAddresses`); getifaddrs unless a test gives its own.
+    public var interfaces: @Sendable () -> [InterfaceAddress]
 
     public init(
         target: ListenTarget = .everyInterface, port: Int, matches: Int, advertise: Bool = true,
         origin: OperationOrigin, waitTimeout: Duration? = nil, endsWithFirstMatch: Bool = false,
         security: GameSecurity = .open,
         showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
-        makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() }
+        makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() },
+        interfaces: @escaping @Sendable () -> [InterfaceAddress] = { InterfaceAddress.current() }
     ) {
+        self.interfaces = interfaces
         self.endsWithFirstMatch = endsWithFirstMatch
         self.security = security
         self.showCode = showCode
@@ -181,7 +186,9 @@ private func serve(
         onEvent: { event in
             switch event {
             case .listening(let host, let port):
-                reporter.report(.listening(host: host, port: port, name: options.name, security: request.security))
+                let addresses = JoinAddresses.list(listeningOn: host, port: port, interfaces: request.interfaces())
+                reporter.report(.listening(host: host, port: port, name: options.name, security: request.security,
+                                           addresses: addresses))
                 let firstTime = codeShown.withLock { shown in
                     defer { shown = true }
                     return !shown

@@ -19,8 +19,9 @@ public struct JSONEvent: Encodable, Sendable {
         case .seed(let seed):
             try object.encode("seed", forKey: "event")
             try object.encode(seed, forKey: "seed")
-        case .listening(let host, let port, let name, let security):
+        case .listening(let host, let port, let name, let security, let addresses):
             try object.encode("listening", forKey: "event")
+            try object.encode(addresses.map(\.description), forKey: "addresses")
             try object.encode(host, forKey: "host")
             try object.encode(port, forKey: "port")
             try object.encode(name, forKey: "name")

@@ -55,19 +55,15 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         switch report {
         case .seed(let seed):
             write("Seed \(seed) (replay with --seed \(seed))")
-        case .listening(let host, let port, _, let security):
+        case .listening(let host, let port, _, let security, let addresses):
             if s.announced {
                 write("Waiting for the next joiner on \(host):\(port)")
                 return
             }
             s.announced = true
-            let join: String
-            switch security {
-            case .open: join = "tictactoe join ADDRESS:\(port)"
-            case .private: join = "tictactoe join ADDRESS:\(port) --code-file FILE (a private game: the code is on stderr)"
-            case .plaintext: join = "tictactoe join ADDRESS:\(port) --plaintext (unencrypted)"
+            for line in Self.hostingLines(name: localName, port: port, security: security, addresses: addresses) {
+                write(line)
             }
-            write("Hosting as \(localName) on \(host):\(port); join with: \(join)")
         case .codeReplaced(let reason):
             write("The game's code was replaced after \(DisplayText.escaped(reason)); the new code is on stderr")
         case .connectionState(let state):
@@ -128,5 +124,31 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             guard let (line, isProblem) = report.textLine else { return }
             if isProblem { writeError(line) } else { write(line) }
         }
+    }
+}
+
+extension TranscriptReporter {
+    /// What a host prints once it listens: where, and the exact `tictactoe join` line for each address a joiner can
+    /// use (the first on the first line, the others on the lines after it, link-local last with its note).
+    static func hostingLines(name: String, port: Int, security: GameSecurity, addresses: [JoinAddress]) -> [String] {
+        let flags: String
+        let why: String
+        switch security {
+        case .open: (flags, why) = ("", "")
+        case .private: (flags, why) = (" --code-file FILE", " (a private game: the code is on stderr)")
+        case .plaintext: (flags, why) = (" --plaintext", " (unencrypted)")
+        }
+        func join(_ address: JoinAddress) -> String {
+            let line = "tictactoe join \(address.joinTarget())\(flags)"
+            return address.kind == .linkLocal ? line + " (\(JoinAddress.linkLocalNote))" : line
+        }
+        guard let first = addresses.first else {
+            return ["Hosting as \(name) on port \(port). Join with: tictactoe join ADDRESS:\(port)\(flags)\(why)"
+                + " (this machine has no network address now: see ip addr)"]
+        }
+        let hosting = addresses.onlyThisMachine
+            ? "Hosting as \(name) on \(first.description): only this machine can join."
+            : "Hosting as \(name) on port \(port)."
+        return ["\(hosting) Join with: \(join(first))\(why)"] + addresses.dropFirst().map { "  or: \(join($0))" }
     }
 }

@@ -61,7 +61,7 @@ final class CoordinatorTests: XCTestCase {
 
     private func waitForPort(_ reports: Recorder<MatchReport>) async throws -> Int {
         for _ in 0..<1000 {
-            for case .listening(_, let port, _, _) in reports.all { return port }
+            for case .listening(_, let port, _, _, _) in reports.all { return port }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw XCTSkip("the host did not listen: \(reports.all)")
@@ -130,6 +130,43 @@ final class CoordinatorTests: XCTestCase {
         for case .connectionState(.waiting(let reason)) in joinReports.all {
             XCTFail("a loopback join waited: \(reason)")
         }
+        // Where joiners reach it: 127.0.0.1 alone (only this machine), however many interfaces the machine has.
+        let addresses = hostReports.all.compactMap { report -> [JoinAddress]? in
+            if case .listening(_, _, _, _, let addresses) = report { return addresses }
+            return nil
+        }
+        XCTAssertEqual(addresses.first, [JoinAddress(host: "127.0.0.1", port: port, kind: .loopback)], "\(hostReports.all)")
+    }
+
+    /// A host on every interface lists the addresses its interface listing gives (injected here: the live one reads
+    /// getifaddrs), with the port it got, link-local last; nothing connects to them.
+    func testAHostOnEveryInterfaceReportsTheJoinAddressesOfItsInterfaces() async throws {
+        let gate = try makeGate(.allowed)
+        let reports = Recorder<MatchReport>()
+        let interfaces = [
+            InterfaceAddress(interface: "lo", family: .ipv4, address: "127.0.0.1", isLoopback: true),
+            InterfaceAddress(interface: "eth0", family: .ipv6, address: "fe80::1%eth0"),
+            InterfaceAddress(interface: "eth0", family: .ipv4, address: "198.18.0.12"),
+        ]
+        let request = HostRequest(target: .everyInterface, port: 0, matches: 1, advertise: false, origin: origin,
+                                  interfaces: { interfaces })
+        let listeners = self.listeners
+        let hostOptions = options("host")
+        let host = Task {
+            await hostMatches(request, options: hostOptions, gate: gate,
+                              reporter: ClosureReporter { reports.append($0) }, onListener: { listeners.append($0) })
+        }
+        let port = try await waitForPort(reports)
+        listeners.all.forEach { $0.stop() }
+        _ = await host.value
+        let listened = reports.all.compactMap { report -> (String, [JoinAddress])? in
+            if case .listening(let host, _, _, _, let addresses) = report { return (host, addresses) }
+            return nil
+        }
+        let (bindHost, addresses) = try XCTUnwrap(listened.first)
+        var expected = [JoinAddress(host: "198.18.0.12", port: port, kind: .routable)]
+        if bindHost == "::" { expected.append(JoinAddress(host: "fe80::1", port: port, kind: .linkLocal)) }  // not 0.0.0.0
+        XCTAssertEqual(addresses, expected, bindHost)
     }
 
     func testAJoinWaitsWhileNotDeterminedAndGoesOnByItselfWhenGranted() async throws {

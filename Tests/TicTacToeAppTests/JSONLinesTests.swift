@@ -24,13 +24,14 @@ final class JSONLinesTests: XCTestCase {
     func testListening() throws {
         try assertLine(
             .listening(host: "0.0.0.0", port: 7420, name: "Ada's game"),
-            #"{"event":"listening","host":"0.0.0.0","name":"Ada's game","port":7420,"private":false,"secure":true}"#)
+            #"{"addresses":[],"event":"listening","host":"0.0.0.0","name":"Ada's game","port":7420,"private":false,"secure":true}"#)
         try assertLine(
             .listening(host: "::", port: 7420, name: "Bo", security: .private),
-            #"{"event":"listening","host":"::","name":"Bo","port":7420,"private":true,"secure":true}"#)
+            #"{"addresses":[],"event":"listening","host":"::","name":"Bo","port":7420,"private":true,"secure":true}"#)
         try assertLine(
-            .listening(host: "127.0.0.1", port: 7420, name: "Cy", security: .plaintext),
-            #"{"event":"listening","host":"127.0.0.1","name":"Cy","port":7420,"private":false,"secure":false}"#)
+            .listening(host: "127.0.0.1", port: 7420, name: "Cy", security: .plaintext,
+                       addresses: [JoinAddress(host: "127.0.0.1", port: 7420, kind: .loopback)]),
+            #"{"addresses":["127.0.0.1:7420"],"event":"listening","host":"127.0.0.1","name":"Cy","port":7420,"private":false,"secure":false}"#)
     }
 
     /// A replaced code is announced with its reason only: the code itself never reaches a transcript.

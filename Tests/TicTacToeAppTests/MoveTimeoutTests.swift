@@ -43,7 +43,7 @@ final class MoveTimeoutTests: XCTestCase {
                               onListener: { listeners.append($0) })
         }
         for _ in 0..<1000 {
-            for case .listening(_, let port, _, _) in reports.all { return (task, reports, listeners, port) }
+            for case .listening(_, let port, _, _, _) in reports.all { return (task, reports, listeners, port) }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw XCTSkip("the host did not listen: \(reports.all)")

@@ -1,0 +1,158 @@
+import GameProtocol
+import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+/// Where joiners reach a host (issue 13, item 1): the ordering of this machine's interface addresses, and the lines
+/// the transcript and `--json` print with them.
+final class JoinAddressesTests: XCTestCase {
+    private func v4(_ interface: String, _ address: String, up: Bool = true, loopback: Bool = false) -> InterfaceAddress {
+        InterfaceAddress(interface: interface, family: .ipv4, address: address, isUp: up, isLoopback: loopback)
+    }
+
+    private func v6(_ interface: String, _ address: String, up: Bool = true, loopback: Bool = false) -> InterfaceAddress {
+        InterfaceAddress(interface: interface, family: .ipv6, address: address, isUp: up, isLoopback: loopback)
+    }
+
+    /// A machine with loopback, two LAN interfaces, a down interface and a few odd entries.
+    private var machine: [InterfaceAddress] {
+        [
+            v4("lo", "127.0.0.1", loopback: true),
+            v6("lo", "::1", loopback: true),
+            v6("eth0", "fe80::a8c1:abff:fe12:3456%eth0"),
+            v6("eth0", "2001:DB8::5"),
+            v4("eth0", "192.168.1.20"),
+            v6("eth0", "fd00:1::20"),
+            v4("eth1", "198.18.0.12"),
+            v6("eth1", "fe80::1%eth1"),
+            v4("docker0", "172.17.0.1", up: false),
+            v6("eth1", "::ffff:198.18.0.12"),  // IPv4-mapped: never a joiner's address
+            v4("eth2", "192.168.1.20"),  // the same address on a second interface
+            v6("eth2", "fe80::1%eth2"),  // the same link-local address on another link
+            v4("wlan0", "169.254.7.7"),
+            v6("tun0", "ff02::1"),
+            v4("odd", "not an address"),
+        ]
+    }
+
+    private func texts(_ addresses: [JoinAddress]) -> [String] { addresses.map(\.description) }
+
+    func testEveryInterfaceListsIPv4ThenIPv6ThenLinkLocalLastWithoutLoopbackOrDuplicates() {
+        let addresses = JoinAddresses.list(listeningOn: "::", port: 7990, interfaces: machine)
+        XCTAssertEqual(texts(addresses), [
+            "192.168.1.20:7990", "198.18.0.12:7990",
+            "[2001:db8::5]:7990", "[fd00:1::20]:7990",
+            "169.254.7.7:7990",
+            "[fe80::a8c1:abff:fe12:3456]:7990", "[fe80::1]:7990",
+        ])
+        XCTAssertEqual(addresses.map(\.kind), [.routable, .routable, .routable, .routable, .routable, .linkLocal, .linkLocal])
+        XCTAssertFalse(addresses.onlyThisMachine)
+        // What a joiner types for a link-local one: its own interface added.
+        XCTAssertEqual(addresses.last?.joinTarget(), "[fe80::1%eth0]:7990")
+        XCTAssertEqual(addresses.last?.joinTarget(interface: "wlp2s0"), "[fe80::1%wlp2s0]:7990")
+        XCTAssertEqual(addresses.first?.joinTarget(), "192.168.1.20:7990")
+    }
+
+    func testIPv4OnlyListenerListsIPv4Only() {
+        let addresses = JoinAddresses.list(listeningOn: "0.0.0.0", port: 7878, interfaces: machine)
+        XCTAssertEqual(texts(addresses), ["192.168.1.20:7878", "198.18.0.12:7878", "169.254.7.7:7878"])
+    }
+
+    func testOneBoundAddressIsTheOnlyOneListed() {
+        XCTAssertEqual(texts(JoinAddresses.list(listeningOn: "198.18.0.12", port: 7990, interfaces: machine)),
+                       ["198.18.0.12:7990"])
+        XCTAssertEqual(texts(JoinAddresses.list(listeningOn: "2001:db8::5", port: 7990, interfaces: machine)),
+                       ["[2001:db8::5]:7990"])
+        XCTAssertEqual(texts(JoinAddresses.list(listeningOn: "::ffff:198.18.0.12", port: 1, interfaces: machine)),
+                       ["198.18.0.12:1"])
+        let linkLocal = JoinAddresses.list(listeningOn: "fe80::1%eth1", port: 7990, interfaces: machine)
+        XCTAssertEqual(linkLocal, [JoinAddress(host: "fe80::1", port: 7990, kind: .linkLocal)])
+    }
+
+    func testLoopbackMeansOnlyThisMachine() {
+        for host in ["127.0.0.1", "::1", "localhost"] {
+            let addresses = JoinAddresses.list(listeningOn: host, port: 7990, interfaces: machine)
+            XCTAssertEqual(addresses, [JoinAddress(host: host, port: 7990, kind: .loopback)], host)
+            XCTAssertTrue(addresses.onlyThisMachine, host)
+        }
+    }
+
+    func testAMachineWithLoopbackOnlyHasNoJoinAddress() {
+        let addresses = JoinAddresses.list(
+            listeningOn: "::", port: 7990,
+            interfaces: [v4("lo", "127.0.0.1", loopback: true), v6("lo", "::1", loopback: true),
+                         v4("eth0", "192.0.2.1", up: false)])
+        XCTAssertEqual(addresses, [])
+        XCTAssertFalse(addresses.onlyThisMachine)
+    }
+
+    func testTheLiveListingReadsThisMachinesInterfaces() {
+        // Every machine the tests run on has a loopback interface with 127.0.0.1.
+        let current = InterfaceAddress.current()
+        XCTAssertTrue(current.contains { $0.isLoopback && $0.family == .ipv4 && $0.address == "127.0.0.1" }, "\(current)")
+        XCTAssertFalse(JoinAddresses.list(listeningOn: "::", port: 1, interfaces: current)
+            .contains { $0.host == "127.0.0.1" || $0.host == "::1" })
+    }
+
+    // MARK: What the transcript and --json print
+
+    private func transcript(_ reports: [MatchReport]) -> [String] {
+        let out = Recorder<String>()
+        let reporter = TranscriptReporter(localName: "Carol", write: { out.append($0) }, writeError: { out.append($0) })
+        for report in reports { reporter.report(report) }
+        return out.all
+    }
+
+    func testTheTranscriptPrintsTheJoinLineForEveryAddress() {
+        let addresses = JoinAddresses.list(listeningOn: "::", port: 7990, interfaces: machine)
+        XCTAssertEqual(transcript([.listening(host: "::", port: 7990, name: "Carol", addresses: addresses)]), [
+            "Hosting as Carol on port 7990. Join with: tictactoe join 192.168.1.20:7990",
+            "  or: tictactoe join 198.18.0.12:7990",
+            "  or: tictactoe join [2001:db8::5]:7990",
+            "  or: tictactoe join [fd00:1::20]:7990",
+            "  or: tictactoe join 169.254.7.7:7990",
+            "  or: tictactoe join [fe80::a8c1:abff:fe12:3456%eth0]:7990 (link-local: the joiner adds its own interface, e.g. %eth0)",
+            "  or: tictactoe join [fe80::1%eth0]:7990 (link-local: the joiner adds its own interface, e.g. %eth0)",
+        ])
+    }
+
+    func testTheTranscriptKeepsThePrivateAndPlaintextVariants() {
+        let one = [JoinAddress(host: "198.18.0.12", port: 7990, kind: .routable),
+                   JoinAddress(host: "2001:db8::5", port: 7990, kind: .routable)]
+        XCTAssertEqual(transcript([.listening(host: "::", port: 7990, name: "Carol", security: .private, addresses: one)]), [
+            "Hosting as Carol on port 7990. Join with: tictactoe join 198.18.0.12:7990 --code-file FILE (a private game: the code is on stderr)",
+            "  or: tictactoe join [2001:db8::5]:7990 --code-file FILE",
+        ])
+        XCTAssertEqual(transcript([.listening(host: "::", port: 7990, name: "Carol", security: .plaintext,
+                                              addresses: Array(one.prefix(1)))]),
+                       ["Hosting as Carol on port 7990. Join with: tictactoe join 198.18.0.12:7990 --plaintext (unencrypted)"])
+    }
+
+    func testTheTranscriptSaysWhenOnlyThisMachineOrNobodyCanJoin() {
+        let loopback = JoinAddresses.list(listeningOn: "127.0.0.1", port: 7990, interfaces: machine)
+        XCTAssertEqual(transcript([.listening(host: "127.0.0.1", port: 7990, name: "Carol", addresses: loopback)]), [
+            "Hosting as Carol on 127.0.0.1:7990: only this machine can join. Join with: tictactoe join 127.0.0.1:7990",
+        ])
+        XCTAssertEqual(transcript([.listening(host: "::", port: 7990, name: "Carol", addresses: [])]), [
+            "Hosting as Carol on port 7990. Join with: tictactoe join ADDRESS:7990 (this machine has no network address now: see ip addr)",
+        ])
+    }
+
+    func testTheTranscriptAnnouncesTheAddressesOnceAndThenWaits() {
+        let one = [JoinAddress(host: "198.18.0.12", port: 7990, kind: .routable)]
+        let listening = MatchReport.listening(host: "::", port: 7990, name: "Carol", addresses: one)
+        XCTAssertEqual(transcript([listening, listening]), [
+            "Hosting as Carol on port 7990. Join with: tictactoe join 198.18.0.12:7990",
+            "Waiting for the next joiner on :::7990",
+        ])
+    }
+
+    func testTheJSONListeningEventCarriesTheAddressesLinkLocalLast() throws {
+        let addresses = JoinAddresses.list(
+            listeningOn: "::", port: 7990,
+            interfaces: [v6("eth0", "fe80::1%eth0"), v6("eth0", "2001:db8::5"), v4("eth0", "198.18.0.12")])
+        XCTAssertEqual(
+            try JSONEvent.line(.listening(host: "::", port: 7990, name: "Carol", addresses: addresses)),
+            #"{"addresses":["198.18.0.12:7990","[2001:db8::5]:7990","[fe80::1]:7990"],"event":"listening","host":"::","name":"Carol","port":7990,"private":false,"secure":true}"#)
+    }
+}
