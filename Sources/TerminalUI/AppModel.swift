@@ -98,6 +98,8 @@ public struct AppModel: Sendable {
     public var showHelp = false
     /// The local network prompt, when shown (modal).
     public private(set) var prompt: PromptState?
+    /// A question before leaving a match, resigning or quitting (modal): `y` confirms, any other key cancels.
+    public private(set) var confirmation: Confirmation?
     /// Settings › Privacy › Local Network (loaded when Settings opens and whenever the decision changes).
     public private(set) var privacy: PrivacyInfo?
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
@@ -138,6 +140,7 @@ public struct AppModel: Sendable {
             screen = .computer(game)
             return effects
         case .signal(let reason):
+            confirmation = nil  // Ctrl-C never asks
             return quit(status: reason == .shutdown ? 143 : 130, reason: reason)
         case .discovery(let update):
             guard case .search(var search) = screen else { return [] }
@@ -166,6 +169,7 @@ public struct AppModel: Sendable {
             guard case .network(var game) = screen else { return [] }
             let effects = game.apply(event)
             screen = .network(game)
+            dropStaleConfirmation()
             if game.role == .joiner, game.codeRefused {
                 // Exit 13: no code for a private game, or a wrong one. Ask for it, to join the same game again.
                 return effects + askForCode(toJoin: game.target, as: game.localName,
@@ -175,6 +179,11 @@ public struct AppModel: Sendable {
         case .key(let key):
             if key == .resize { return [] }
             flash = nil
+            if let asked = confirmation {
+                // The question takes the next key: `y` goes ahead, any other key only closes it.
+                confirmation = nil
+                return Confirmation.confirms(key) ? confirmed(asked.action) : []
+            }
             if showHelp {
                 showHelp = false
                 return []
@@ -197,7 +206,7 @@ public struct AppModel: Sendable {
                 return []
             }
             if isTooSmall {
-                if key == .character("q") || key == .escape { return quit(status: 0, reason: .quit) }
+                if key == .character("q") || key == .escape { return askToQuit() }
                 return []
             }
             return handleKey(key)
@@ -241,12 +250,15 @@ public struct AppModel: Sendable {
             }
         case .network(var game):
             if key == .character("q") || key == .escape {
-                var effects: [AppEffect] = []
-                if game.inMatch { effects.append(.command(.leave(.quit))) }
-                if !game.isOver { effects.append(.cancelNetwork) }
-                let entry: Character = game.role == .joiner ? "a" : game.security == .private ? "r" : "h"
-                screen = .menu(selected: Self.menuIndex(entry))
-                return effects
+                if game.inMatch {  // leaving forfeits: ask first
+                    confirmation = Confirmation(.leave, gameInProgress: game.phase == .playing)
+                    return []
+                }
+                return leaveNetworkGame()
+            }
+            if key == .character("R"), game.canResign {
+                confirmation = Confirmation(.resign)
+                return []
             }
             if key == .character("t"), !game.inMatch, !game.isOver {
                 // Settings while waiting (e.g. for local network permission): the host or join keeps waiting.
@@ -283,6 +295,53 @@ public struct AppModel: Sendable {
         case .settings(let selected):
             return handleSettings(key, selected: selected)
         }
+    }
+
+    // MARK: Confirmations
+
+    /// Asks before quitting when that forfeits a match; quits at once otherwise.
+    private mutating func askToQuit() -> [AppEffect] {
+        if case .network(let game) = screen, game.inMatch {
+            confirmation = Confirmation(.quit, gameInProgress: game.phase == .playing)
+            return []
+        }
+        return quit(status: 0, reason: .quit)
+    }
+
+    /// Carries out what the person confirmed (if it still applies: the match may have moved on meanwhile).
+    private mutating func confirmed(_ action: Confirmation.Action) -> [AppEffect] {
+        switch action {
+        case .quit:
+            return quit(status: 0, reason: .quit)
+        case .leave:
+            guard case .network = screen else { return [] }
+            return leaveNetworkGame()
+        case .resign:
+            guard case .network(let game) = screen, game.canResign else { return [] }
+            return [.command(.resign)]
+        }
+    }
+
+    /// Forgets a question about a match that ended or a game that is no longer played while it was asked.
+    private mutating func dropStaleConfirmation() {
+        guard let asked = confirmation, case .network(let game) = screen else { return }
+        switch asked.action {
+        case .leave, .quit:
+            if !game.inMatch { confirmation = nil }
+        case .resign:
+            if !game.canResign { confirmation = nil }
+        }
+    }
+
+    /// Leaves the network screen for the menu: tells a connected peer (bye) and stops listening or connecting.
+    private mutating func leaveNetworkGame() -> [AppEffect] {
+        guard case .network(let game) = screen else { return [] }
+        var effects: [AppEffect] = []
+        if game.inMatch { effects.append(.command(.leave(.quit))) }
+        if !game.isOver { effects.append(.cancelNetwork) }
+        let entry: Character = game.role == .joiner ? "a" : game.security == .private ? "r" : "h"
+        screen = .menu(selected: Self.menuIndex(entry))
+        return effects
     }
 
     /// Leaves: tells a connected peer (bye), then quits after a short grace period for the frame to go out.
@@ -331,8 +390,9 @@ public struct AppModel: Sendable {
             screen = .menu(selected: (selected + 1) % count)
         case .enter, .character(" "):
             return choose(selected)
-        case .escape:
-            return quit(status: 0, reason: .quit)
+        case .escape:  // Esc goes back one screen; from the menu that is quitting, so it asks
+            confirmation = Confirmation(.quit)
+            return []
         case .click(let row, _):
             let index = row - MenuLayout.firstRow(size: size)
             if (0..<count).contains(index) { return choose(index) }

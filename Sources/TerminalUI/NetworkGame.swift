@@ -70,6 +70,9 @@ public struct NetworkGame: Sendable {
     /// Whether a peer is connected (so leaving must say bye).
     var inMatch: Bool { phase == .playing || phase == .betweenGames }
 
+    /// Whether a game is being played that `R` can resign.
+    var canResign: Bool { phase == .playing && game?.isOver == false }
+
     public var isLocalTurn: Bool {
         guard phase == .playing, let game, let localMark else { return false }
         return !game.isOver && game.turn == localMark
@@ -250,9 +253,6 @@ public struct NetworkGame: Sendable {
             if let moved = CursorMove.apply(key, to: cursor) {
                 cursor = moved
                 return []
-            }
-            if key == .character("R"), game?.isOver == false {
-                return [.command(.resign)]
             }
             guard isLocalTurn, let game, let localMark,
                   let cell = CursorMove.placement(key, cursor: cursor, layout: layout),

@@ -11,11 +11,15 @@ extension AppModel {
     public func render(unicode: Bool) -> Canvas {
         var canvas = Canvas(size: size)
         if isTooSmall {
-            let lines = [
+            var lines = [
                 "The window is too small:",
                 "make the window at least \(minimumSize.columns)x\(minimumSize.rows)",
                 "(now \(size.columns)x\(size.rows); q quits)",
             ]
+            if let confirmation {
+                lines = ([confirmation.title, confirmation.consequence ?? ""] + [confirmation.keys])
+                    .flatMap { $0.isEmpty ? [$0] : wrap($0, width: size.columns) }
+            }
             let top = max(0, size.rows / 2 - 1)
             for (i, line) in lines.enumerated() {
                 canvas.put(DisplayWidth.truncate(line, to: size.columns), row: top + i, column: 0, style: i == 1 ? .bold : .normal)
@@ -83,6 +87,10 @@ extension AppModel {
             hints = "←/→ choose · Enter answers · o OK · d Don't Allow"
             canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 2, column: 0)
             canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
+        }
+        if let confirmation {
+            renderConfirmation(&canvas, confirmation, unicode: unicode)
+            canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 2, column: 0)
         }
         if showHelp { renderHelp(&canvas, unicode: unicode) }
         return canvas
@@ -428,6 +436,45 @@ extension AppModel {
         return lines.map { DisplayWidth.truncate($0, to: width) }
     }
 
+    /// The question before leaving, resigning or quitting, in a box in the middle of the screen.
+    private func renderConfirmation(_ canvas: inout Canvas, _ confirmation: Confirmation, unicode: Bool) {
+        let width = min(56, size.columns - 2)
+        let inner = width - 4
+        let title = wrap(confirmation.title, width: inner)
+        let message = confirmation.consequence.map { wrap($0, width: inner) } ?? []
+        let keys = wrap(confirmation.keys, width: inner)
+        let height = title.count + message.count + keys.count + 3 + (message.isEmpty ? 0 : 1)
+        let top = max(1, (size.rows - height) / 2)
+        let left = max(0, (size.columns - width) / 2)
+        drawBox(&canvas, top: top, left: left, width: width, height: height, unicode: unicode)
+        var y = top + 1
+        for line in title {
+            canvas.put(line, row: y, column: left + 2, style: .bold)
+            y += 1
+        }
+        if !message.isEmpty {
+            y += 1
+            for line in message {
+                canvas.put(line, row: y, column: left + 2)
+                y += 1
+            }
+        }
+        y += 1
+        for line in keys {
+            canvas.put(line, row: y, column: left + 2, style: .accent)
+            y += 1
+        }
+    }
+
+    private func drawBox(_ canvas: inout Canvas, top: Int, left: Int, width: Int, height: Int, unicode: Bool) {
+        let (h, v, tl, tr, bl, br) = unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
+        canvas.put(tl + String(repeating: h, count: width - 2) + tr, row: top, column: left, style: .bold)
+        for y in 1..<(height - 1) {
+            canvas.put(v + String(repeating: " ", count: width - 2) + v, row: top + y, column: left, style: .bold)
+        }
+        canvas.put(bl + String(repeating: h, count: width - 2) + br, row: top + height - 1, column: left, style: .bold)
+    }
+
     private func renderPrompt(_ canvas: inout Canvas, _ prompt: PromptState, unicode: Bool) {
         let width = min(56, size.columns - 2)
         let inner = width - 4
@@ -469,8 +516,10 @@ extension AppModel {
             "Board     arrows, hjkl or WASD move the cursor",
             "          Enter/Space places; 1-9 place directly",
             "          (1 top-left … 9 bottom-right); click",
-            "Games     r rematch, R resign (network), q back",
-            "Anywhere  ? this help, Ctrl-C quits",
+            "Games     r rematch, R resign (network, asks)",
+            "          q leaves (asks in a network match)",
+            "Anywhere  ? this help, Esc back (asks at the",
+            "          menu), Ctrl-C quits at once",
             "",
             "Press any key to close",
         ]

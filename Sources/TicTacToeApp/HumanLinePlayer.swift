@@ -37,17 +37,29 @@ public final class LineInput: Sendable {
     }
 }
 
-/// A person typing cell numbers (1-9, reading order) in line mode; `r` resigns, `q` (or end of input) quits.
+/// A person typing cell numbers (1-9, reading order) in line mode; `r` resigns and `q` quits, each after a `y` to
+/// "really?" (any other answer plays on); end of input quits at once, as Ctrl-C does.
 public struct HumanLinePlayer: Player {
     let input: LineInput
+    private let write: @Sendable (String) -> Void
 
-    public init(input: LineInput) {
+    public init(input: LineInput, write: @escaping @Sendable (String) -> Void = {
+        CheckedOutput.standardOutput.writeLine($0)
+    }) {
         self.input = input
+        self.write = write
     }
 
     /// A line for the person (a failure shows at the next prompt, which then ends the game).
     private func say(_ text: String) {
-        CheckedOutput.standardOutput.writeLine(text)
+        write(text)
+    }
+
+    /// Asks `question`: true for `y` or `yes` (any case); false for anything else. End of input quits.
+    private func confirm(_ question: String) throws -> Bool {
+        guard let answer = input.readLine(prompt: question) else { throw HumanChoice.quit }
+        let text = answer.trimmingCharacters(in: .whitespaces).lowercased()
+        return text == "y" || text == "yes"
     }
 
     public mutating func chooseMove(in game: Game) throws -> Int {
@@ -57,8 +69,14 @@ public struct HumanLinePlayer: Player {
             }
             let text = line.trimmingCharacters(in: .whitespaces).lowercased()
             switch text {
-            case "r", "resign": throw HumanChoice.resign
-            case "q", "quit", "exit": throw HumanChoice.quit
+            case "r", "resign":
+                if try confirm("Resign this game? [y/N] ") { throw HumanChoice.resign }
+                say("You play on.")
+                continue
+            case "q", "quit", "exit":
+                if try confirm("Quit? You forfeit the game in progress. [y/N] ") { throw HumanChoice.quit }
+                say("You play on.")
+                continue
             case "", "?", "h", "help":
                 say("Cells are numbered like a phone keypad:\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
                 continue

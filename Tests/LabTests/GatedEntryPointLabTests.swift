@@ -549,6 +549,8 @@ final class GatedEntryPointLabTests: LabTestCase {
         // Game 1 ends (we resign); host-a offers a rematch. Then access is turned off: the match with a LAN player
         // ends at once (no rematch over a connection the user no longer allows), and host-a sees its peer leave.
         try tui.keys("R")
+        XCTAssertNotNil(tui.waitFor { $0.contains("Resign this game?") }, "R did not ask:\n\(tui.screen)")
+        try tui.keys("y")
         XCTAssertNotNil(tui.waitFor { $0.contains("offers a rematch") }, "no rematch offer:\n\(tui.screen)")
         XCTAssertEqual(privacy(config, ["deny"]).0, 0)
         XCTAssertNotNil(tui.waitFor { $0.contains("Local network access was turned off") },

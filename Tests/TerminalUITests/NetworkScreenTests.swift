@@ -53,7 +53,7 @@ final class NetworkScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: hostScript([
             .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
             .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
-            .keys("R"),
+            .keys("R"), .keys("y"),  // R asks first; y confirms
             .network(.report(.session(.gameOver(number: 1, result: GameResult(winner: .x, reason: .line([0, 1, 2])),
                                                   board: board, score: .init(localWins: 1))))),
             .network(.report(.session(.rematchOffered))),

@@ -67,8 +67,10 @@ scene_play() {
     expect B "$NAME_A wins."
     shot deferred-7-game-over "The game is played over the lab's LAN (198.18.0.0/15)." A B
 
-    step "host-a: back to the menu (q); then 'tictactoe privacy reset' on host-a, as 'tccutil reset' on a Mac"
+    step "host-a: back to the menu (q, y to leave the match); then 'tictactoe privacy reset' on host-a, as 'tccutil reset' on a Mac"
     keys A q
+    expect A "Leave the match?"
+    keys A y
     expect A "Search for games"
     local out
     out=$(privacy_cmd host-a reset)
