@@ -22,15 +22,9 @@ public struct LocalNetworkDecision: Sendable, Hashable {
 /// The per-user local network decision: `local-network.json` in `$TICTACTOE_CONFIG_DIR`, else
 /// `$XDG_CONFIG_HOME/tictactoe/`, else `~/.config/tictactoe/`.
 ///
-/// Writers take an exclusive `flock` on `local-network.lock` (a separate file, so the decision file itself can be
-/// replaced), write a temporary file in the same directory, fsync it, rename it over the decision file and fsync
-/// the directory: readers (which take no lock) see the old file or the new one, never a mix, and a crash leaves one
-/// of the two. No file means "not determined"; so does a corrupt, oversized or unknown one (with a warning in the
-/// log).
-///
-/// The file comes from outside the program, so reading it is bounded: its size is checked on the open descriptor
-/// (`fstat`) before anything is read, and at most `maximumFileSize + 1` bytes are ever read (a file that grows
-/// meanwhile is still cut off). A file in a format version this program does not know (a newer tictactoe wrote it) is
+/// Written and read as a `LockedFile`: writers take an exclusive `flock` on `local-network.lock`, write a temporary
+/// file and rename it over the decision file; reading is bounded to `maximumFileSize`. No file means "not
+/// determined"; so does a corrupt, oversized or unknown one (with a warning in the log). A file in a format version this program does not know (a newer tictactoe wrote it) is
 /// read as "not determined" and left as it is: only the user's decision (the prompt, Settings, `tictactoe privacy
 /// grant`/`deny`/`reset`) replaces it; reading, watching and `privacy status` never write.
 public final class DecisionStore: Sendable {
@@ -42,11 +36,11 @@ public final class DecisionStore: Sendable {
     public static let maximumFileSize = 64 * 1024
 
     /// The directory holding the decision and its lock.
-    public let directory: String
+    public var directory: String { file.directory }
     let logger: Logger
     private let lastWarning = Locked<String?>(nil)
-    /// read(2), or what a test puts in its place to see what is asked of it.
-    let readSystemCall: ReadSystemCall
+    /// The decision file and its lock.
+    let file: LockedFile
 
     /// A store in `directory`, or in `defaultDirectory(environment:)` when nil.
     public convenience init(
@@ -61,26 +55,22 @@ public final class DecisionStore: Sendable {
 
     /// A store in `directory` that reads its file through `readSystemCall` (tests).
     init(directory: String, logger: Logger, readSystemCall: @escaping ReadSystemCall) {
-        self.directory = directory
+        self.file = LockedFile(
+            directory: directory, fileName: Self.fileName, lockFileName: Self.lockFileName,
+            maximumSize: Self.maximumFileSize, readSystemCall: readSystemCall)
         self.logger = logger
-        self.readSystemCall = readSystemCall
     }
 
     /// `$TICTACTOE_CONFIG_DIR` (tests), else `$XDG_CONFIG_HOME/tictactoe` (when absolute, as the XDG spec asks), else
-    /// `~/.config/tictactoe`.
+    /// `~/.config/tictactoe` (`AppDirectories.config`).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let override = environment["TICTACTOE_CONFIG_DIR"], !override.isEmpty { return override }
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return (xdg as NSString).appendingPathComponent("tictactoe")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".config/tictactoe")
+        AppDirectories.config(environment: environment)
     }
 
     /// The decision file.
-    public var decisionPath: String { (directory as NSString).appendingPathComponent(Self.fileName) }
+    public var decisionPath: String { file.path }
     /// The lock file writers serialize on.
-    public var lockPath: String { (directory as NSString).appendingPathComponent(Self.lockFileName) }
+    public var lockPath: String { file.lockPath }
 
     // MARK: Reading
 
@@ -215,10 +205,9 @@ public final class DecisionStore: Sendable {
     /// Remembers `state` (`.notDetermined` is the same as `reset()`), atomically and under the lock.
     public func write(_ state: LocalNetworkAuthorization, source: String? = nil) throws {
         if state == .notDetermined { return try reset() }
-        try withExclusiveLock {
-            removeStaleTemporaryFiles()
+        try storing {
             let decision = LocalNetworkDecision(state: state, decidedAt: Date(), source: source)
-            try replaceDecisionFile(with: Self.encode(decision))
+            try file.withExclusiveLock { try file.replace(with: Self.encode(decision)) }
         }
         logger.info(
             "local network decision stored: \(state.rawValue)\(source.map { " (by \($0))" } ?? "") in \(decisionPath)")
@@ -226,104 +215,25 @@ public final class DecisionStore: Sendable {
 
     /// Forgets the decision: the next operation that needs the local network prompts again (`tccutil reset`).
     public func reset() throws {
-        try withExclusiveLock {
-            removeStaleTemporaryFiles()
-            if unlink(decisionPath) != 0, errno != ENOENT {
-                throw DecisionStoreError.cannotWrite(path: decisionPath, reason: Self.lastErrorText())
-            }
-            try syncDirectory()
-        }
+        try storing { try file.withExclusiveLock { try file.remove() } }
         logger.info("local network decision reset (not determined): removed \(decisionPath)")
     }
 
     /// Creates the directory (0700) if needed.
     func ensureDirectory() throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
-            throw DecisionStoreError.cannotWrite(path: directory, reason: "it exists and is not a directory")
-        }
+        try storing { try file.ensureDirectory() }
+    }
+
+    /// `body`, its write failure told as the decision's.
+    private func storing(_ body: () throws -> Void) throws {
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            // Another process may have created it meanwhile.
-            if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
-                return
-            }
-            throw DecisionStoreError.cannotWrite(path: directory, reason: AppManifest.describe(error))
+            try body()
+        } catch let failure as LockedFile.WriteFailure {
+            throw DecisionStoreError.cannotWrite(path: failure.path, reason: failure.reason)
         }
     }
 
-    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        try ensureDirectory()
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: lockPath, reason: Self.lastErrorText()) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR {
-                throw DecisionStoreError.cannotWrite(path: lockPath, reason: "cannot lock: \(Self.lastErrorText())")
-            }
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
-    }
-
-    private static let temporaryPrefix = "." + fileName + "."
-    private static let temporarySuffix = ".tmp"
-
-    /// Temporary files left by a writer that crashed: safe to remove under the lock (no live writer has one).
-    private func removeStaleTemporaryFiles() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(Self.temporarySuffix) {
-            unlink((directory as NSString).appendingPathComponent(name))
-        }
-    }
-
-    /// Temp file in the same directory → write → fsync → rename over → fsync the directory.
-    private func replaceDecisionFile(with data: Data) throws {
-        let temporary = (directory as NSString).appendingPathComponent(
-            "\(Self.temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)"
-        )
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: temporary, reason: Self.lastErrorText()) }
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        do {
-            defer { close(fd) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw DecisionStoreError.cannotWrite(path: temporary, reason: Self.lastErrorText())
-                    }
-                    offset += written
-                }
-            }
-            guard fsync(fd) == 0 else {
-                throw DecisionStoreError.cannotWrite(path: temporary, reason: "fsync: \(Self.lastErrorText())")
-            }
-        }
-        guard rename(temporary, decisionPath) == 0 else {
-            throw DecisionStoreError.cannotWrite(path: decisionPath, reason: "rename: \(Self.lastErrorText())")
-        }
-        renamed = true
-        try syncDirectory()
-    }
-
-    private func syncDirectory() throws {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw DecisionStoreError.cannotWrite(path: directory, reason: Self.lastErrorText()) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else {
-            throw DecisionStoreError.cannotWrite(path: directory, reason: "fsync: \(Self.lastErrorText())")
-        }
-    }
-
-    static func lastErrorText() -> String { String(cString: strerror(errno)) }
+    static func lastErrorText() -> String { LockedFile.lastErrorText() }
 }
 
 /// The decision could not be stored.

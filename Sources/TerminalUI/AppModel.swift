@@ -18,6 +18,25 @@ public struct UISettings: Hashable, Sendable {
     public init(name: String) {
         self.name = PlayerName.fitted(name)
     }
+
+    /// The settings kept between launches over the defaults: a field missing or not understood keeps its default;
+    /// the name goes through `PlayerName.fitted` (a blank one is the default name).
+    public init(stored: StoredSettings, defaultName: String) {
+        self.init(name: defaultName)
+        if let name = stored.name.map(PlayerName.fitted), !name.trimmingCharacters(in: .whitespaces).isEmpty {
+            self.name = name
+        }
+        if let difficulty = stored.difficulty.flatMap(Difficulty.init(rawValue:)) { self.difficulty = difficulty }
+        if let starter = stored.starter.flatMap(Starter.init(rawValue:)) { self.starter = starter }
+        if let port = stored.port, (0...65535).contains(port) { self.port = port }
+        if let address = stored.lastAddress { lastAddress = address }
+    }
+
+    /// What is kept between launches.
+    public var stored: StoredSettings {
+        StoredSettings(
+            name: name, difficulty: difficulty.rawValue, starter: starter.rawValue, port: port, lastAddress: lastAddress)
+    }
 }
 
 /// Timers the model can ask for.
@@ -72,6 +91,8 @@ public enum AppEffect: Hashable, Sendable {
     case setLocalNetwork(allowed: Bool)
     case resetLocalNetwork
     case loadPrivacyInfo
+    /// The person changed a setting: keep it for the next launch (`settings.json`).
+    case saveSettings(UISettings)
     case quit(status: Int32)
 }
 
@@ -94,6 +115,8 @@ public struct AppModel: Sendable {
 
     public var screen: Screen = .menu(selected: 0)
     public var settings: UISettings
+    /// The settings as last loaded or saved: a change in Settings is saved when it differs.
+    private var persisted: UISettings
     public var size: TerminalSize
     public var showHelp = false
     /// The local network prompt, when shown (modal).
@@ -112,6 +135,7 @@ public struct AppModel: Sendable {
 
     public init(settings: UISettings, size: TerminalSize, seed: UInt64) {
         self.settings = settings
+        self.persisted = settings
         self.size = size
         self.seed = seed
     }
@@ -293,7 +317,7 @@ public struct AppModel: Sendable {
                 return []
             }
         case .settings(let selected):
-            return handleSettings(key, selected: selected)
+            return handleSettings(key, selected: selected) + saveIfChanged()
         }
     }
 
@@ -440,11 +464,11 @@ public struct AppModel: Sendable {
             settings.port = form.port ?? settings.port
             screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)",
                                           security: form.privateGame ? .private : .open))
-            return [.checkNetwork(.host(name: form.name, port: settings.port))]
+            return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
             settings.lastAddress = form.address
             screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))
-            return [.checkNetwork(.join(name: form.name, address: form.address))]
+            return saveIfChanged() + [.checkNetwork(.join(name: form.name, address: form.address))]
         }
     }
 
@@ -509,6 +533,15 @@ public struct AppModel: Sendable {
     // MARK: Settings
 
     static let settingsRows = 5
+
+    /// `.saveSettings` when the settings differ from those last saved; nothing while the name is being typed (it
+    /// is saved when the person leaves the field or the screen).
+    private mutating func saveIfChanged() -> [AppEffect] {
+        if case .settings(selected: 2) = screen { return [] }
+        guard settings != persisted else { return [] }
+        persisted = settings
+        return [.saveSettings(settings)]
+    }
 
     private mutating func handleSettings(_ key: Key, selected: Int) -> [AppEffect] {
         if selected == 2 {  // the name is edited in place: letters are text here

@@ -10,6 +10,8 @@ public final class UIApp {
     public let queue = EventQueue()
     private let terminal: Terminal
     private let client: GameClient
+    /// Where a changed setting is kept (`settings.json`; nothing in tests).
+    private let settingsStore: SettingsClient
     private var privacy: PrivacyClient { client.privacy }
     private let promptAtLaunch: Bool
     private var watching: SessionHandle?
@@ -28,6 +30,7 @@ public final class UIApp {
         terminal: Terminal,
         settings: UISettings,
         client: GameClient,
+        settingsStore: SettingsClient = .none,
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
@@ -36,6 +39,7 @@ public final class UIApp {
     ) {
         self.terminal = terminal
         self.client = client
+        self.settingsStore = settingsStore
         self.promptAtLaunch = promptAtLaunch
         self.clock = clock
         self.colors = colors
@@ -180,6 +184,9 @@ public final class UIApp {
                 watching = privacy.watch { [queue] in queue.post(.privacyChanged) }
             }
             return .feed(privacyInfo())
+        case .saveSettings(let settings):
+            // A failure is one warning in the status line; the game goes on with the settings as they are.
+            if let warning = settingsStore.save(settings.stored) { return .feed([.notice("Warning: \(warning)")]) }
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil

@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import Logging
+import LocalNetworkPrivacy
 
 /// A swift-log handler that appends lines to a file (curses will own the terminal, so logs never go there).
 ///
@@ -39,12 +40,13 @@ public struct FileLogHandler: LogHandler {
         try? file.write("\(stamp) \(event.level) \(label) [pid \(ProcessInfo.processInfo.processIdentifier)]: \(message)\(extra)\n")
     }
 
-    /// `$XDG_STATE_HOME/tictactoe/tictactoe.log`, by default `~/.local/state/tictactoe/tictactoe.log`.
-    public static var defaultPath: String {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
-        return (base as NSString).appendingPathComponent("tictactoe/tictactoe.log")
+    /// `$XDG_STATE_HOME/tictactoe/tictactoe.log`, by default `$HOME/.local/state/tictactoe/tictactoe.log`
+    /// (`AppDirectories.state`: the same `HOME` the decision and the settings follow).
+    public static var defaultPath: String { path(environment: ProcessInfo.processInfo.environment) }
+
+    /// The log's path in `environment`.
+    public static func path(environment: [String: String]) -> String {
+        (AppDirectories.state(environment: environment) as NSString).appendingPathComponent("tictactoe.log")
     }
 
     /// Sends every logger of the process to `path` (created with its directory). Returns the file as an output whose

@@ -71,18 +71,23 @@ struct Play: ParsableCommand {
         let log = FileLogHandler.bootstrap(path: logPath, level: .debug)
         let environment = ProcessInfo.processInfo.environment
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
-        var settings = UISettings(name: MatchArguments.defaultName())
+        // The settings of the last launch (settings.json); --name overrides the name.
+        let settingsStore = SettingsFile(directory: AppDirectories.config(environment: environment)).client()
+        let loaded = settingsStore.load()
+        var settings = UISettings(stored: loaded.settings, defaultName: MatchArguments.defaultName())
         if let name { settings.name = PlayerName.fitted(name) }
         // The gate reads nothing yet: the manifest and the decision are read when the user first needs the network.
         let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
         let app = UIApp(
             terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath),
+            settingsStore: settingsStore,
             promptAtLaunch: promptAtLaunch, colors: colors,
             seed: seed
         )
         app.installSignalHandlers()
         // Never over the curses screen: a failing log file is one warning in the status line.
         log.onFailure { [queue = app.queue] error in queue.post(.notice("Warning: \(FileLogHandler.warning(error))")) }
+        if let warning = loaded.warning { app.queue.post(.notice("Warning: \(warning)")) }
         let status: Int32
         do {
             status = try app.run()

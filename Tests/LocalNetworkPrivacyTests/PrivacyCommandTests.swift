@@ -89,6 +89,20 @@ final class PrivacyCommandTests: XCTestCase {
         XCTAssertEqual(try status(directory)["state"] as? String, "not-determined")
     }
 
+    func testResetLeavesTheSettingsFileAlone() throws {
+        try requireBinary()
+        let directory = try makeTemporaryDirectory(self)
+        let settings = directory + "/settings.json"
+        let text = Data(#"{"difficulty":"easy","name":"Zoë","version":1}"#.utf8)
+        try text.write(to: URL(fileURLWithPath: settings))
+        for command in ["grant", "reset", "deny", "reset"] {
+            let run = try runTicTacToe(["privacy", command], configDirectory: directory)
+            XCTAssertEqual(run.status, 0, run.error)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: settings)), text, "after privacy \(command)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/local-network.json"))
+    }
+
     func testStatusText() throws {
         try requireBinary()
         let directory = try makeTemporaryDirectory(self)

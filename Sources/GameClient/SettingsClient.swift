@@ -1,0 +1,43 @@
+/// The settings as kept between launches, as plain values: a field that is nil was not in the file (or was not
+/// understood), and the front end uses its default for it. The front end maps these to its own settings.
+public struct StoredSettings: Sendable, Hashable {
+    public var name: String?
+    /// `perfect` or `easy`.
+    public var difficulty: String?
+    /// `you`, `computer` or `alternate`.
+    public var starter: String?
+    public var port: Int?
+    /// The address last joined.
+    public var lastAddress: String?
+
+    public init(
+        name: String? = nil, difficulty: String? = nil, starter: String? = nil, port: Int? = nil,
+        lastAddress: String? = nil
+    ) {
+        self.name = name
+        self.difficulty = difficulty
+        self.starter = starter
+        self.port = port
+        self.lastAddress = lastAddress
+    }
+}
+
+/// Loading and saving the settings (`settings.json`): `SettingsClient.live` in TicTacToeApp is the file; tests pass
+/// closures and need no disk.
+public struct SettingsClient: Sendable {
+    /// The stored settings, and a warning when the file was there but could not be used (then: the defaults).
+    public var load: @Sendable () -> (settings: StoredSettings, warning: String?)
+    /// Stores the settings; returns a warning when they could not be written (the game goes on).
+    public var save: @Sendable (StoredSettings) -> String?
+
+    public init(
+        load: @escaping @Sendable () -> (settings: StoredSettings, warning: String?),
+        save: @escaping @Sendable (StoredSettings) -> String?
+    ) {
+        self.load = load
+        self.save = save
+    }
+
+    /// Nothing is loaded or kept.
+    public static let none = SettingsClient(load: { (StoredSettings(), nil) }, save: { _ in nil })
+}

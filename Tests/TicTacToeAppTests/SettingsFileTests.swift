@@ -1,0 +1,150 @@
+import Foundation
+import LocalNetworkPrivacy
+import XCTest
+
+@testable import TicTacToeApp
+
+/// `settings.json`: versioned, tolerant, written atomically under its own lock, read bounded.
+final class SettingsFileTests: XCTestCase {
+    private func directory() throws -> String {
+        let path = NSTemporaryDirectory() + "tictactoe-settings-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    private let sample = StoredSettings(
+        name: "Zoë", difficulty: "easy", starter: "computer", port: 7990, lastAddress: "[fe80::1%eth0]:7878")
+
+    func testARoundTripInTheConfigDirectoryLeavesNoTemporaryFiles() throws {
+        let directory = try directory()
+        let file = SettingsFile(directory: directory)
+        XCTAssertEqual(file.path, directory + "/settings.json")
+        XCTAssertEqual(file.load().settings, StoredSettings(), "no file: nothing stored")
+        XCTAssertNil(file.load().warning, "no file is no problem")
+        try file.save(sample)
+        try file.save(sample)
+        let loaded = file.load()
+        XCTAssertEqual(loaded.settings, sample)
+        XCTAssertNil(loaded.warning)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["settings.json", "settings.lock"],
+            "only the file and its lock")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
+        XCTAssertEqual(object["version"] as? Int, 1)
+        XCTAssertEqual(object["who_starts"] as? String, "computer")
+    }
+
+    func testTheDirectoryIsCreatedPrivate() throws {
+        let directory = try directory() + "/nested/tictactoe"
+        try SettingsFile(directory: directory).save(sample)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+    }
+
+    private func load(_ text: String) throws -> (settings: StoredSettings, warning: String?) {
+        let file = SettingsFile(directory: try directory())
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
+        return file.load()
+    }
+
+    func testACorruptFileGivesTheDefaultsWithAWarning() throws {
+        for text in ["{\"name\": \"half", "[1, 2]", "", "\u{FF}\u{FE}"] {
+            let loaded = try load(text)
+            XCTAssertEqual(loaded.settings, StoredSettings(), text)
+            XCTAssertTrue(loaded.warning?.contains("not a JSON object (corrupt): using the defaults.") == true,
+                          "\(text): \(loaded.warning ?? "no warning")")
+        }
+    }
+
+    func testAnUnknownFormatVersionGivesTheDefaultsWithAWarning() throws {
+        for version in ["2", "\"1\"", "true", "null", "1.5"] {
+            let loaded = try load("{\"version\": \(version), \"name\": \"Zoe\"}")
+            XCTAssertEqual(loaded.settings, StoredSettings(), version)
+            XCTAssertTrue(loaded.warning?.contains("of an unknown format version") == true, loaded.warning ?? version)
+        }
+        XCTAssertEqual(try load("{\"name\": \"Zoe\"}").settings.name, "Zoe", "no version: read as version 1")
+    }
+
+    func testAnOversizedFileIsRefusedBeforeReading() throws {
+        let padding = String(repeating: " ", count: 64 * 1024)
+        let loaded = try load("{\"version\": 1, \"name\": \"Zoe\"}" + padding)
+        XCTAssertEqual(loaded.settings, StoredSettings())
+        XCTAssertTrue(loaded.warning?.contains("larger than 64 KiB: using the defaults.") == true, loaded.warning ?? "")
+    }
+
+    func testAFIFOIsRefusedWithoutBlocking() throws {
+        let file = SettingsFile(directory: try directory())
+        XCTAssertEqual(mkfifo(file.path, 0o600), 0)
+        let loaded = file.load()
+        XCTAssertEqual(loaded.settings, StoredSettings())
+        XCTAssertTrue(loaded.warning?.contains("not a regular file") == true, loaded.warning ?? "")
+    }
+
+    func testFieldsNotUnderstoodKeepTheirDefaultsAndUnknownKeysAreKept() throws {
+        let file = SettingsFile(directory: try directory())
+        let text = #"{"version": 1, "name": 7, "difficulty": "easy", "port": "x", "colours": {"x": "red"}, "key_hints": false}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
+        let loaded = file.load()
+        XCTAssertNil(loaded.warning)
+        XCTAssertEqual(loaded.settings, StoredSettings(difficulty: "easy"))
+        try file.save(sample)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
+        XCTAssertEqual(object["colours"] as? [String: String], ["x": "red"], "a newer tictactoe's keys survive")
+        XCTAssertEqual(object["key_hints"] as? Bool, false)
+        XCTAssertEqual(object["name"] as? String, "Zoë")
+        XCTAssertEqual(file.load().settings, sample)
+    }
+
+    func testACorruptFileIsReplacedAtTheNextSave() throws {
+        let file = SettingsFile(directory: try directory())
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: file.path))
+        try file.save(sample)
+        XCTAssertEqual(file.load().settings, sample)
+        XCTAssertNil(file.load().warning)
+    }
+
+    func testConcurrentWritersLeaveAValidFile() throws {
+        let directory = try directory()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let file = SettingsFile(directory: directory)
+            for round in 0..<5 {
+                try? file.save(StoredSettings(name: "writer \(index)", port: 1000 + round))
+            }
+        }
+        let loaded = SettingsFile(directory: directory).load()
+        XCTAssertNil(loaded.warning)
+        XCTAssertTrue(loaded.settings.name?.hasPrefix("writer ") == true)
+        XCTAssertEqual(loaded.settings.port, 1004, "each writer's last save is its fifth")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["settings.json", "settings.lock"])
+    }
+
+    func testAFailedSaveIsAWarningNotACrash() throws {
+        let blocker = try directory() + "/file"
+        try Data().write(to: URL(fileURLWithPath: blocker))
+        let client = SettingsFile(directory: blocker).client()
+        let warning = try XCTUnwrap(client.save(sample))
+        XCTAssertTrue(warning.hasPrefix("Cannot save the settings (\(blocker): it exists and is not a directory)"),
+                      warning)
+    }
+
+    func testEveryFileFollowsTheSameHomeAndXDGVariables() {
+        let onlyHome = ["HOME": "/home/new"]
+        XCTAssertEqual(SettingsFile(directory: AppDirectories.config(environment: onlyHome)).path,
+                       "/home/new/.config/tictactoe/settings.json")
+        XCTAssertEqual(DecisionStore(environment: onlyHome).decisionPath, "/home/new/.config/tictactoe/local-network.json")
+        XCTAssertEqual(FileLogHandler.path(environment: onlyHome), "/home/new/.local/state/tictactoe/tictactoe.log")
+        let xdg = ["HOME": "/home/new", "XDG_CONFIG_HOME": "/cfg", "XDG_STATE_HOME": "/state"]
+        XCTAssertEqual(AppDirectories.config(environment: xdg), "/cfg/tictactoe")
+        XCTAssertEqual(FileLogHandler.path(environment: xdg), "/state/tictactoe/tictactoe.log")
+        let relative = ["HOME": "/home/new", "XDG_CONFIG_HOME": "cfg", "XDG_STATE_HOME": "state"]
+        XCTAssertEqual(AppDirectories.config(environment: relative), "/home/new/.config/tictactoe", "relative: ignored")
+        XCTAssertEqual(FileLogHandler.path(environment: relative), "/home/new/.local/state/tictactoe/tictactoe.log")
+        XCTAssertEqual(AppDirectories.config(environment: ["TICTACTOE_CONFIG_DIR": "/t", "HOME": "/h"]), "/t")
+    }
+}
