@@ -58,17 +58,7 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
 
     /// `text` in NFC, cut to `maximumBytes` of UTF-8 at a character (grapheme cluster) boundary.
     public static func fitted(_ text: String) -> String {
-        let name = normalized(text)
-        guard name.utf8.count > maximumBytes else { return name }
-        var result = ""
-        var bytes = 0
-        for character in name {
-            let size = character.utf8.count
-            if bytes + size > maximumBytes { break }
-            result.append(character)
-            bytes += size
-        }
-        return result
+        normalized(text).prefix(utf8Bytes: maximumBytes)
     }
 
     /// Whether `text` (in NFC) is within `maximumBytes`: the test of a name field before it takes another character.
@@ -94,4 +84,20 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule `problem(with:)` checks, as help and error texts say it.
     public static let limitText = "at most \(maximumBytes) bytes of UTF-8, the length of a DNS label"
+}
+
+extension String {
+    /// The longest prefix of whole characters whose UTF-8 form fits in `maxBytes` (a character is never split).
+    public func prefix(utf8Bytes maxBytes: Int) -> String {
+        if utf8.count <= maxBytes { return self }
+        var result = ""
+        var used = 0
+        for character in self {
+            let size = character.utf8.count
+            if used + size > maxBytes { break }
+            result.append(character)
+            used += size
+        }
+        return result
+    }
 }

@@ -137,15 +137,6 @@ extension ByteBuffer {
 extension String {
     /// The longest prefix of `self`, whole characters only, whose UTF-8 form fits `maxBytes`.
     public func gameWireTruncated(maxBytes: Int = GameFrame.maximumStringLength) -> String {
-        if self.utf8.count <= maxBytes { return self }
-        var result = ""
-        var used = 0
-        for character in self {
-            let size = character.utf8.count
-            if used + size > maxBytes { break }
-            result.append(character)
-            used += size
-        }
-        return result
+        prefix(utf8Bytes: maxBytes)
     }
 }
