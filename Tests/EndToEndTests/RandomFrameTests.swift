@@ -34,7 +34,9 @@ final class RandomFrameTests: XCTestCase {
     }
 
     func testRandomFramesAgainstARunningHost() throws {
-        let (host, port) = try startHost(["--matches", "0", "--games", "1"])
+        // Protocol 1 (--plaintext, allowed on loopback): the random frames reach the game's frame decoder and match
+        // session directly; protocol 2 carries the very same frames inside TLS, whose first bytes the sniffer checks.
+        let (host, port) = try startHost(["--plaintext", "--matches", "0", "--games", "1"])
         processes.append(host)
         var random = SplitMix64(seed: 0xF2A3_E5)
         var answers: [String: Int] = [:]
@@ -80,8 +82,10 @@ final class RandomFrameTests: XCTestCase {
             }
         }
         XCTAssertEqual(hangs, [])
+        XCTAssertGreaterThan(matches, 0, "no random opening got into a match: the frames never reached the session")
         // A real joiner still plays a whole game.
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"])
+        let joiner = try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--seed", "1"])
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 1)
@@ -103,7 +107,7 @@ final class RandomFrameTests: XCTestCase {
             // A listener of its own for each run: a joiner that retries (told "busy") leaves nothing for the next.
             let listener = try RandomFrameListener()
             let joiner = try TicTacToeProcess(
-                ["join", "127.0.0.1:\(listener.port)", "--headless", "--json", "--connect-timeout", "2",
+                ["join", "127.0.0.1:\(listener.port)", "--plaintext", "--headless", "--json", "--connect-timeout", "2",
                  "--seed", "\(run)"])
             processes.append(joiner)
             let socket = try XCTUnwrap(listener.accept(deadline: Self.joinerDeadline), "joiner \(run) never connected")
