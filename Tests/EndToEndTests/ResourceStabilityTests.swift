@@ -14,7 +14,9 @@ final class ResourceStabilityTests: XCTestCase {
     }
 
     func testSixHundredConnectCloseCyclesLeaveNoDescriptorBehindAndMemoryFlat() throws {
-        let (host, port) = try startHost(["--games", "1", "--matches", "0"])
+        // Protocol 1 (--plaintext, allowed on loopback): the raw peer's hellos reach matches. (A TLS variant of these
+        // cycles is still to be written: see the session note.)
+        let (host, port) = try startHost(["--plaintext", "--games", "1", "--matches", "0"])
         processes.append(host)
         var kinds: [String: Int] = [:]
         func cycle(_ index: Int) throws {
@@ -51,12 +53,14 @@ final class ResourceStabilityTests: XCTestCase {
                 .joined(separator: ", "))): open descriptors \(baseline) before, \(after) after; resident memory \
             \(memoryBefore / 1024) MB before, \(memoryAfter / 1024) MB after
             """)
+        XCTAssertGreaterThan(kinds["match left at once", default: 0], 0, "no cycle got into a match")
         XCTAssertLessThanOrEqual(after, baseline, "the host kept descriptors of closed connections")
         // A leak of even 20 KB a connection would show as 12 MB here; allocator noise stays far below.
         XCTAssertLessThan(memoryAfter - memoryBefore, 12 * 1024, "the host grew by \(memoryAfter - memoryBefore) KB")
 
         // And it still plays.
-        let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"])
+        let joiner = try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--plaintext", "--headless", "--json", "--seed", "1"])
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
     }
