@@ -57,7 +57,10 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             write("Seed \(seed) (replay with --seed \(seed))")
         case .listening(let host, let port, _, let security, let addresses):
             if s.announced {
-                write("Waiting for the next joiner on \(host):\(port)")
+                // Where joiners come: the first join address (the bind host only when no address is known, and
+                // never as ":::PORT").
+                let place = addresses.first.map { "\($0)" } ?? Endpoint(host: host, port: port).description
+                write("Waiting for the next joiner at \(place)")
                 return
             }
             s.announced = true

@@ -143,8 +143,10 @@ final class JoinAddressesTests: XCTestCase {
         let listening = MatchReport.listening(host: "::", port: 7990, name: "Carol", addresses: one)
         XCTAssertEqual(transcript([listening, listening]), [
             "Hosting as Carol on port 7990. Join with: tictactoe join 198.18.0.12:7990",
-            "Waiting for the next joiner on :::7990",
+            "Waiting for the next joiner at 198.18.0.12:7990",
         ])
+        let nowhere = MatchReport.listening(host: "::", port: 7990, name: "Carol", addresses: [])
+        XCTAssertEqual(transcript([nowhere, nowhere]).last, "Waiting for the next joiner at [::]:7990")
     }
 
     func testTheJSONListeningEventCarriesTheAddressesLinkLocalLast() throws {
