@@ -11,9 +11,7 @@ public enum GameSecurity: String, Sendable, Hashable, CaseIterable {
     case plaintext
 
     /// The wire protocol version a game of this kind speaks (its hello, its accept, its TXT `proto`).
-    public var protocolVersion: UInt8 {
-        self == .plaintext ? GameMessage.plaintextProtocolVersion : GameMessage.encryptedProtocolVersion
-    }
+    public var protocolVersion: UInt8 { GameMessage.protocolVersion(encrypted: isEncrypted) }
 
     /// Whether the stream is TLS.
     public var isEncrypted: Bool { self != .plaintext }
@@ -24,4 +22,9 @@ extension GameMessage {
     public static let plaintextProtocolVersion: UInt8 = 1
     /// Protocol 2: the same framing and messages inside TLS 1.2 PSK keyed by CPace (docs/PROTOCOL.md).
     public static let encryptedProtocolVersion: UInt8 = 2
+
+    /// The version a stream speaks: 2 inside TLS, 1 in clear.
+    public static func protocolVersion(encrypted: Bool) -> UInt8 {
+        encrypted ? encryptedProtocolVersion : plaintextProtocolVersion
+    }
 }

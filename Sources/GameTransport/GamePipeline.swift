@@ -65,16 +65,17 @@ enum PipelineSecurity {
     case plaintext
     case host(SecureHost)
     case joiner(SecureJoiner)
+
+    /// 2 inside TLS, 1 in clear (`GameMessage.protocolVersion(encrypted:)`).
+    var protocolVersion: UInt8 {
+        if case .plaintext = self { return GameMessage.protocolVersion(encrypted: false) }
+        return GameMessage.protocolVersion(encrypted: true)
+    }
 }
 
 extension HostSecurity {
     /// The protocol version this listener speaks: the only one its `HostHandshake` accepts, and its `accept`'s.
-    public var protocolVersion: UInt8 {
-        switch self {
-        case .plaintext: return GameMessage.plaintextProtocolVersion
-        case .tlsPSK: return GameMessage.encryptedProtocolVersion
-        }
-    }
+    public var protocolVersion: UInt8 { pipelineSecurity.protocolVersion }
 
     var pipelineSecurity: PipelineSecurity {
         switch self {
@@ -86,12 +87,7 @@ extension HostSecurity {
 
 extension JoinerSecurity {
     /// The protocol version this connection speaks: its hello's.
-    public var protocolVersion: UInt8 {
-        switch self {
-        case .plaintext: return GameMessage.plaintextProtocolVersion
-        case .tlsPSK: return GameMessage.encryptedProtocolVersion
-        }
-    }
+    public var protocolVersion: UInt8 { pipelineSecurity.protocolVersion }
 
     var pipelineSecurity: PipelineSecurity {
         switch self {

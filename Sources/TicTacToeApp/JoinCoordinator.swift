@@ -187,6 +187,11 @@ public func joinMatch(
             reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
                                                   exit: status, end: end.name)))
             return status
+        } catch where closedBeforeHandshake(error) && mayRetryRefusal() {
+            lastFailure = error
+            untried = ([endpoint] + untried)[...]
+            if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
+            return reportFailure(CancellationError(), reporter: reporter, stop: stop)
         } catch let error as ConnectionError {
             lastFailure = error
             switch error {
@@ -199,11 +204,6 @@ public func joinMatch(
                 logger.info("\(endpoint): busy; asking it again until the connect timeout")
                 untried = [endpoint]
                 continue
-            case .closedDuringHandshake where mayRetryRefusal():
-                lastFailure = error
-                untried = ([endpoint] + untried)[...]
-                if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
-                return reportFailure(CancellationError(), reporter: reporter, stop: stop)
             case .rejected(let reason, let text) where reason == RejectReason.version.description:
                 if case .plaintext = request.security {
                     // A protocol 1 joiner at an encrypted host: the fix is on this side.
@@ -227,11 +227,6 @@ public func joinMatch(
             }
         } catch let error as SecureChannelError {
             switch error {
-            case .closedDuringHandshake where mayRetryRefusal():
-                lastFailure = error
-                untried = ([endpoint] + untried)[...]
-                if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
-                return reportFailure(CancellationError(), reporter: reporter, stop: stop)
             case .plaintextHost:
                 reporter.report(.error(
                     "\(endpoint) speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted): update "
@@ -263,6 +258,14 @@ private func mismatch(_ game: ResolvedGame, _ security: JoinSecurity) -> (messag
         return ("\(name) is an encrypted game (protocol 2): join it without --plaintext", .rejected)
     default:
         return nil
+    }
+}
+
+/// Whether the host closed the connection before its handshake completed (as the connection or as TLS saw it).
+private func closedBeforeHandshake(_ error: Error) -> Bool {
+    switch error {
+    case ConnectionError.closedDuringHandshake, SecureChannelError.closedDuringHandshake: return true
+    default: return false
     }
 }
 
