@@ -30,7 +30,7 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libsodium-
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs install uninstall bench fuzz clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs install uninstall bench fuzz clean
 
 all: build
 
@@ -100,6 +100,11 @@ demo-check: deps build
 # docs/DEMO.md: run it (as root) when a change alters the screens on purpose, and commit the result.
 demo-docs: deps build
 	@TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check --write
+
+# Writes every command's full --help to docs/help/*.txt (what PinnedHelpTests compares): run it when a help text
+# changes on purpose, and commit the result.
+help-docs: build
+	@Tests/help-docs "$(BIN)"
 
 install: check-swift
 	$(SWIFT) build -c release

@@ -84,7 +84,7 @@ extension MatchSession.End {
         case .peerViolation(let code, let text): return "protocol error by the opponent (\(code)): \(text)"
         case .peerReportedError(let code, let text):
             return "the opponent reported an error (\(code)): \(text)"
-        case .peerTimedOut(let text): return "opponent lost: \(text)"
+        case .peerTimedOut(let text): return "connection lost: \(text)"
         case .localLeft(let reason): return "we left (\(reason))"
         case .localNetworkOff: return "local network access was turned off"
         case .moveTimeout(.peer, let limit?):

@@ -95,6 +95,25 @@ public struct NetworkGame: Sendable {
         return lines
     }
 
+    /// The status line: what `connection` says, unless the screen already shows the same sentence in full (an ended
+    /// match or join), where it says only that it is over, so that no sentence appears twice.
+    var statusLine: String {
+        guard case .ended(let why, let failed) = phase, connection == why || connection.hasPrefix("Failed: ") else {
+            return connection
+        }
+        if !failed { return "Match over" }
+        return inMatchBefore ? "Disconnected" : "Not connected"
+    }
+
+    /// Whether a peer was ever connected in this session (an ended screen then says "Disconnected").
+    var inMatchBefore: Bool { peerName != nil }
+
+    /// A sentence's first letter in capitals (error texts start lower-case, as Unix messages do).
+    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// An error's text without its trailing period, to end a sentence with one of our own.
+    static func sentence(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
+
     /// The peer's name as sentences show it: escaped, and cut to `nameColumns`.
     var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? "the opponent" }
 
@@ -142,7 +161,12 @@ public struct NetworkGame: Sendable {
             if !inMatch, !isOver {
                 phase = .listening(port: port)
                 joinAddresses = addresses
-                connection = "Waiting for a joiner on port \(port)"
+                // The screen says it waits, and on which port: the status line says how the game is protected.
+                switch security {
+                case .open: connection = "Encrypted game: anyone on the network can join"
+                case .private: connection = "Private game: joiners need the code shown here"
+                case .plaintext: connection = "Unencrypted game (protocol 1): moves can be read on the network"
+                }
             }
         case .connectionState(let state):
             switch state {
@@ -153,7 +177,7 @@ public struct NetworkGame: Sendable {
             case .failed(let error):
                 let why = DisplayText.escaped(error.description)
                 connection = "Failed: \(why)"
-                phase = .ended("Could not join: \(why)", failed: true)
+                phase = .ended("Could not join: \(Self.sentence(why)).", failed: true)
             default: break
             }
         case .connected(let name, _, _, _):
@@ -165,7 +189,7 @@ public struct NetworkGame: Sendable {
         case .error(_, .wrongCode):
             refuseCode()
         case .error(let message, _):
-            connection = DisplayText.escaped(message)
+            connection = Self.capitalized(Self.sentence(DisplayText.escaped(message))) + "."
             phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
             connection = "Move refused: \(DisplayText.escaped(why))"
@@ -217,21 +241,26 @@ public struct NetworkGame: Sendable {
         case .matchOver(let end, let score):
             self.score = score
             switch end {
-            case .completed(.local): phase = .ended("Match over", failed: false)
-            case .completed(.peer): phase = .ended("\(peer) ended the match", failed: false)
-            case .peerLeft: phase = .ended("Opponent left: \(peer) is gone", failed: true)
-            case .peerTimedOut(let why): phase = .ended("Opponent lost: \(why)", failed: true)
+            case .completed(.local): phase = .ended("Match over.", failed: false)
+            case .completed(.peer):
+                // After our resignation the result line already says so: the match simply ends there.
+                let resigned = localMark.map { lastResult?.reason == .resignation($0) } ?? false
+                phase = .ended(resigned ? "Match over." : "Match over: \(peer) played no more games.", failed: false)
+            case .peerLeft: phase = .ended("\(peer) left before the match was over.", failed: true)
+            case .peerTimedOut(let why):
+                phase = .ended("Connection lost: \(DisplayText.escaped(Self.sentence(why))).", failed: true)
             case .peerViolation(_, let text):
-                phase = .ended("\(peer) broke the rules: \(DisplayText.escaped(text))", failed: true)
+                phase = .ended("\(peer) broke the rules: \(DisplayText.escaped(text)).", failed: true)
             case .peerReportedError(_, let text):
-                phase = .ended("\(peer) reported an error: \(DisplayText.escaped(text))", failed: true)
-            case .localLeft: phase = .ended("You left", failed: false)
-            case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over", failed: false)
+                phase = .ended("\(peer) reported an error: \(DisplayText.escaped(text)).", failed: true)
+            case .localLeft: phase = .ended("You left the match.", failed: false)
+            case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over.", failed: false)
             case .moveTimeout(.local, _):
                 phase = .ended(
-                    "You ran out of time: the host allows only so long for a move or a rematch answer", failed: true)
+                    "You ran out of time: the host allows only so long for a move or a rematch answer.", failed: true)
             case .localNetworkOff:
-                phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN", failed: true)
+                phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN.",
+                               failed: true)
             }
             if case .ended(let text, _) = phase { connection = text }
         }

@@ -48,7 +48,7 @@ extension AppModel {
             status = entry.status
         case .network(let game):
             renderNetwork(&canvas, game, unicode: unicode)
-            status = game.connection
+            status = game.statusLine
             switch game.phase {
             case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
             case .betweenGames: hints = "r rematch · n no more · q leave · ? help"

@@ -108,7 +108,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             case .rematchOffered:
                 write("\(s.peerName) offers a rematch")
             case .matchOver(let end, let score):
-                let line = "Match over: \(DisplayText.escaped(end.text)). Score: \(s.scoreLine(score))"
+                // "Match over." alone when we ended it normally: its text would only repeat "match over".
+                let why = end == .completed(by: .local) ? "" : ": \(DisplayText.escaped(end.text))"
+                let line = "Match over\(why). Score: \(s.scoreLine(score))"
                 if end.exitStatus == .success { write(line) } else { writeError(line) }
             }
         case .rejectedBusy(let remote):
@@ -116,7 +118,8 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         case .peerFailed(let remote, let error):
             writeError("Connection from \(DisplayText.escaped(remote)) ended: \(DisplayText.escaped(error))")
         case .summary(let summary):
-            var line = "Summary: \(summary.score.gamesPlayed) games; \(s.scoreLine(summary.score)); seed \(summary.seed)"
+            let games = summary.score.gamesPlayed
+            var line = "Summary: \(games) \(games == 1 ? "game" : "games"); \(s.scoreLine(summary.score)); seed \(summary.seed)"
             if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
             write(line)
         case .error(let message, _):

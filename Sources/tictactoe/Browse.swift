@@ -15,7 +15,8 @@ struct Browse: AsyncParsableCommand {
 
             Needs avahi-daemon: without it, browse exits with code 10 and says so.
 
-            Example: tictactoe browse --json --timeout 2
+            Example:
+              tictactoe browse --json --timeout 2
             """
     )
 

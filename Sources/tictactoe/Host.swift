@@ -27,7 +27,8 @@ struct Host: AsyncParsableCommand {
             on loopback always, elsewhere only where the manifest's App Transport Security allows plaintext \
             (otherwise exit 14).
 
-            Example: tictactoe host --headless --player perfect --games 10 --port 7878 --json
+            Example:
+              tictactoe host --headless --player perfect --games 10 --port 7878 --json
             """
     )
 

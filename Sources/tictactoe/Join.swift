@@ -20,8 +20,9 @@ struct Join: AsyncParsableCommand {
             before anything is sent). The host decides how many games are played unless --games limits it, and how long each \
             move may take (its --move-timeout).
 
-            Examples: tictactoe join "Alice's game" --headless --json
-                      tictactoe join 127.0.0.1:7878 --headless --player random --seed 42 --json
+            Examples:
+              tictactoe join "Alice's game" --headless --json
+              tictactoe join 127.0.0.1:7878 --headless --player random --seed 42 --json
             """
     )
 

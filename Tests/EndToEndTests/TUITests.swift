@@ -105,7 +105,7 @@ final class TUITests: XCTestCase {
         XCTAssertNotNil(tmux.waitFor("host", text: "Your turn (O)"))
 
         try tmux.keys("join", "C-c")
-        XCTAssertNotNil(tmux.waitFor("host", text: "Opponent left"), tmux.screen("host"))
+        XCTAssertNotNil(tmux.waitFor("host", text: "left before the match was over."), tmux.screen("host"))
         // Back at the shell: it echoes what we type and runs it, and stty shows a sane line discipline.
         XCTAssertNotNil(tmux.waitFor("join", text: "$ "), tmux.screen("join"))
         try tmux.literal("join", "echo ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")

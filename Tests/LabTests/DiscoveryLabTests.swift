@@ -91,6 +91,8 @@ final class DiscoveryLabTests: LabTestCase {
         XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
         let resolved = try XCTUnwrap(joiner.events(named: "resolved").first)
         XCTAssertEqual(resolved["addresses"] as? [String], ["\(Lab.address(of: "host-a")):\(port)"])
+        // As the README's table says: `seed` first, then the name's resolution.
+        XCTAssertEqual(Array(joiner.events.compactMap { $0["event"] as? String }.prefix(2)), ["seed", "resolved"])
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 3)
         XCTAssertEqual(host.events(named: "summary").last?["games"] as? Int, 3)
         // The host withdrew its advertisement when the joiner came (the Bonjour thread's report and the match's own

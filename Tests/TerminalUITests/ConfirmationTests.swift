@@ -137,7 +137,7 @@ final class ConfirmationTests: XCTestCase {
         ]))
         let (leftApp, _) = try runApp(peerLeft)
         XCTAssertNil(leftApp.model.confirmation, "the leave question outlived the match")
-        XCTAssertTrue(peerLeft.lastFrame.contains("Opponent left"), peerLeft.lastFrame)
+        XCTAssertTrue(peerLeft.lastFrame.contains("left before the match was over."), peerLeft.lastFrame)
     }
 
     func testBetweenGamesLeavingAsksWithoutAForfeit() throws {

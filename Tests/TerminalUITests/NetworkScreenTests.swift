@@ -17,7 +17,8 @@ final class NetworkScreenTests: XCTestCase {
         try runApp(terminal, network: network)
         XCTAssertEqual(network.hosted.first?.name, "tester")
         XCTAssertEqual(network.hosted.first?.port, 7878)
-        XCTAssertTrue(terminal.lastFrame.contains("Waiting for a joiner on port 7878"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Waiting for someone to join on port 7878"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Encrypted game: anyone on the network can join"), terminal.lastFrame)
     }
 
     func testJoinFormValidatesTheAddress() throws {
@@ -65,7 +66,10 @@ final class NetworkScreenTests: XCTestCase {
         XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.resign), LocalCommandRecord(.rematch(true))])
         let texts = terminal.frames.map(\.text)
         XCTAssertTrue(texts.contains { $0.contains("bob wants a rematch") }, texts.last ?? "")
-        XCTAssertTrue(terminal.lastFrame.contains("Opponent left"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("bob left before the match was over."), terminal.lastFrame)
+        // Said once: the status line does not repeat the sentence the screen shows.
+        XCTAssertEqual(terminal.lastFrame.components(separatedBy: "left before the match").count, 2, terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Disconnected"), terminal.lastFrame)
         XCTAssertTrue(terminal.lastFrame.contains("Score: you 2"), terminal.lastFrame)
     }
 
