@@ -36,7 +36,7 @@ public enum LivenessError: Error, Sendable, Hashable, CustomStringConvertible {
         case .handshakeTimeout(let seconds):
             return "no handshake from the peer within \(formatSeconds(seconds))"
         case .peerSilent(let seconds):
-            return "nothing heard from the peer for \(formatSeconds(seconds)): the connection is lost"
+            return "nothing heard from the peer for \(formatSeconds(seconds))"
         }
     }
 }

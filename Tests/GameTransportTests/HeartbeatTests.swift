@@ -27,7 +27,7 @@ final class HeartbeatTests: XCTestCase {
             return XCTFail("the last frame is not error(heartbeat-timeout): \(frames)")
         }
         XCTAssertTrue(text.hasPrefix("nothing heard from the peer for "), text)
-        XCTAssertTrue(text.hasSuffix(": the connection is lost"), text)
+        XCTAssertTrue(text.hasSuffix(" s"), text)
         let pings = frames.dropFirst().dropLast().map { frame -> UInt64? in
             if case .ping(let value) = frame { return value }
             return nil
@@ -119,6 +119,6 @@ final class HeartbeatTests: XCTestCase {
     func testLivenessErrorDescriptions() {
         XCTAssertEqual("\(LivenessError.handshakeTimeout(seconds: 5))", "no handshake from the peer within 5 s")
         XCTAssertEqual("\(LivenessError.handshakeTimeout(seconds: 0.3))", "no handshake from the peer within 0.3 s")
-        XCTAssertEqual("\(LivenessError.peerSilent(seconds: 4))", "nothing heard from the peer for 4 s: the connection is lost")
+        XCTAssertEqual("\(LivenessError.peerSilent(seconds: 4))", "nothing heard from the peer for 4 s")
     }
 }
