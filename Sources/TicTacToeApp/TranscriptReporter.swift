@@ -15,6 +15,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         var localMark: Mark = .x
         var board = Board()
         var announced = false
+        /// The last connection failure written ("Connection failed: …"): the run's closing error that only repeats it
+        /// is not written again.
+        var lastFailure: String?
 
         func name(of side: MatchSession.Side) -> String { side == .local ? "you" : peerName }
         func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
@@ -73,7 +76,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             switch state {
             case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")
             case .preparing: write("Connecting…")
-            case .failed(let error): writeError("Connection failed: \(DisplayText.escaped(error.description))")
+            case .failed(let error):
+                s.lastFailure = error.description
+                writeError("Connection failed: \(DisplayText.escaped(error.description))")
             default: break
             }
         case .connected(let peer, let address, _, let cipher):
@@ -123,6 +128,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
             write(line)
         case .error(let message, _):
+            guard message != s.lastFailure else { return }  // "Connection failed: …" just said it
             writeError("tictactoe: \(DisplayText.escaped(message))")
         case .localMoveRejected(let why):
             writeError("Move refused: \(DisplayText.escaped(why))")

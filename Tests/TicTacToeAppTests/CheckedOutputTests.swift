@@ -130,7 +130,8 @@ final class CheckedOutputTests: XCTestCase {
         reporter.report(.connected(peerName: "bob" + hostile, address: "127.0.0.1:7878", role: .joiner))
         reporter.report(.session(.rematchOffered))
         reporter.report(.connectionState(.failed(.rejected(reason: "busy", text: hostile))))
-        reporter.report(.error("\(ConnectionError.rejected(reason: "busy", text: hostile))", .rejected))
+        reporter.report(.error("\(ConnectionError.rejected(reason: "busy", text: hostile))", .rejected))  // said: not again
+        reporter.report(.error("stopped: \(hostile)", .failure))
         reporter.report(.session(.matchOver(.peerReportedError(code: .malformedFrame, text: hostile), score: .init())))
         reporter.report(.peerFailed(remote: "127.0.0.1:5", error: hostile))
         reporter.report(.discovery(.advertised(name: "game" + hostile)))

@@ -26,7 +26,12 @@ final class WrongCodeExitTests: XCTestCase {
         // The host's side: a failed attempt with its source address.
         reporter.report(.peerFailed(remote: "192.0.2.7:50123", error: PairingFailure.wrongCode.description))
         let lines = out.all + errors.all
-        XCTAssertTrue(lines.contains { $0.hasPrefix("tictactoe: wrong code") }, "\(lines)")
+        // Said once: the run's last word does not repeat the connection's failure.
+        XCTAssertEqual(lines.filter { $0.contains("wrong code") && !$0.hasPrefix("Connection from") },
+                       ["Connection failed: \(ConnectionError.wrongCode)"], "\(lines)")
+        // A different last word is still written.
+        reporter.report(.error("stopped", .failure))
+        XCTAssertEqual(errors.all.last, "tictactoe: stopped")
         XCTAssertTrue(lines.contains("Connection from 192.0.2.7:50123 ended: wrong code"), "\(lines)")
     }
 }
