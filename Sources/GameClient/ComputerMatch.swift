@@ -82,7 +82,8 @@ public struct ComputerMatch: Sendable {
     /// The computer's move (played), or nil when it is not its turn.
     public mutating func computerMove() -> Int? {
         guard isComputerTurn, let cell = opponent.choose(in: game) else { return nil }
-        guard (try? game.play(cell, by: humanMark.opponent)) != nil else { return nil }
+        // Not `(try? game.play(…)) != nil`: play returns the result, nil while the game goes on.
+        do { _ = try game.play(cell, by: humanMark.opponent) } catch { return nil }
         record()
         return cell
     }

@@ -7,7 +7,7 @@ import XCTest
 /// input quits at once.
 final class LineConfirmationTests: XCTestCase {
     /// What the person saw: the prompts and the lines, in order.
-    private final class Seen: Sendable {
+    final class Seen: Sendable {
         private let lines = Mutex<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func add(_ line: String) { lines.withLock { $0.append(line) } }
@@ -65,3 +65,18 @@ final class LineConfirmationTests: XCTestCase {
         XCTAssertTrue(output.all.contains("You resigned."), "\(output.all)")
     }
 }
+
+final class LineGamePlayTests: XCTestCase {
+    /// A whole game typed in line mode: the computer answers every move, and the game ends in a result.
+    func testTheComputerAnswersEveryMove() throws {
+        let output = LineConfirmationTests.Seen()
+        let input = LineInput(lines: ["5", "1", "3", "7", "9", "2", "4", "6", "8", "n"], prompt: { output.add($0); return true })
+        var game = try LineGame(computer: .perfect, seed: 1, first: .you, unicode: false, input: input,
+                                write: { output.add($0) })
+        let score = game.run()
+        XCTAssertFalse(output.all.contains("The computer could not move"), "\(output.all)")
+        XCTAssertTrue(output.all.contains { $0.hasPrefix("Computer plays ") }, "\(output.all)")
+        XCTAssertEqual(score.you + score.computer + score.draws, 1, "\(output.all)")
+    }
+}
+
