@@ -45,6 +45,8 @@ public struct NetworkGame: Sendable {
     public private(set) var joinAddresses: [JoinAddress] = []
     /// The latest failed attempts to join this host (a wrong code, a failed handshake), each with its address.
     public private(set) var failedAttempts: [String] = []
+    /// How many attempts to join this host failed since it began waiting.
+    public private(set) var failedAttemptCount = 0
     /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
     private(set) var codeRefused = false
 
@@ -156,7 +158,10 @@ public struct NetworkGame: Sendable {
             let line = error == "wrong code"
                 ? "Wrong code from \(address)" : "Failed attempt from \(address): \(DisplayText.escaped(error))"
             failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
-            connection = line
+            failedAttemptCount += 1
+            // The screen lists the latest attempts: the status line counts them instead of repeating one.
+            let count = failedAttemptCount == 1 ? "1 failed attempt" : "\(failedAttemptCount) failed attempts"
+            connection = "\(count) to join; still waiting for a joiner"
         case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
                 phase = .listening(port: port)

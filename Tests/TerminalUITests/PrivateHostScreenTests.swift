@@ -67,7 +67,9 @@ final class PrivateHostScreenTests: XCTestCase {
         ]))
         try runApp(terminal)
         let lines = terminal.lastFrame.split(separator: "\n")
-        XCTAssertTrue(lines.last?.contains("Wrong code from 192.0.2.7:50112") ?? false, "not in the status line:\n"
+        // Listed once, with its address; the status line counts the attempts instead of repeating the line.
+        XCTAssertEqual(lines.filter { $0.contains("Wrong code from 192.0.2.7:50112") }.count, 1, terminal.lastFrame)
+        XCTAssertTrue(lines.last?.contains("1 failed attempt to join") ?? false, "not in the status line:\n"
                       + terminal.lastFrame)
         XCTAssertTrue(terminal.lastFrame.contains("Code: 482 913"), "the code stays shown:\n\(terminal.lastFrame)")
 
@@ -84,6 +86,7 @@ final class PrivateHostScreenTests: XCTestCase {
         XCTAssertTrue(frame.contains("Wrong code from 192.0.2.8:50113"), frame)
         XCTAssertTrue(frame.contains("Wrong code from [2001:db8::9]:50114"), frame)
         XCTAssertTrue(frame.contains("Failed attempt from 192.0.2.10:50115: not TLS"), frame)
+        XCTAssertTrue(frame.split(separator: "\n").last?.contains("4 failed attempts to join") ?? false, frame)
     }
 
     func testAnOpenHostShowsNoCodeAndTheCodeGoesWhenTheMatchBegins() throws {
