@@ -114,8 +114,9 @@ public struct Form: Hashable, Sendable {
                 return .none
             case .gameName(let name):
                 offeredName = name
-                error = "'\(DisplayText.escaped(name))' looks like a game name, not an address: press s to search "
-                    + "for it on the local network"
+                // Two lines: the second, what to do, never wraps in the middle.
+                error = "'\(DisplayText.escaped(name))' looks like a game name, not an address:\n"
+                    + "press s to search for it on the local network"
                 return .none
             case .address:
                 break

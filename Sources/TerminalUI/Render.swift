@@ -303,7 +303,8 @@ extension AppModel {
         }
         let width = size.columns - left - 1
         if let error = form.error {
-            for (index, line) in wrap(error, width: width).prefix(2).enumerated() {
+            let lines = error.split(separator: "\n").flatMap { wrap(String($0), width: width) }
+            for (index, line) in lines.prefix(3).enumerated() {
                 canvas.put(line, row: 12 + index, column: left, style: .error)
             }
         } else if let check = form.addressCheck {  // said as the address is typed
