@@ -89,13 +89,17 @@ final class SettingsRelaunchTests: XCTestCase {
         try tmux.literal("first", "alice")
         XCTAssertNotNil(tmux.waitFor("first", text: "'alice' looks like a game name, not an address."),
                         tmux.screen("first"))
+        try tmux.literal("first", " game")
+        try tmux.keys("first", "C-w")  // deletes the word before the cursor
+        XCTAssertNotNil(tmux.waitFor("first", text: " alice _"), tmux.screen("first"))
         try tmux.keys("first", "C-u")  // clears the field
         XCTAssertNotNil(tmux.waitFor("first") { !$0.contains("alice") }, tmux.screen("first"))
-        try tmux.literal("first", "127.0.0.1:99999")
+        try tmux.literal("first", "27.0.0.1:99999")
         let malformed = try XCTUnwrap(tmux.waitFor("first", text: "'99999' is not a port number"), tmux.screen("first"))
         print("The join field with a malformed port:\n\(malformed)")
-        try tmux.keys("first", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
-        try tmux.literal("first", "9")
+        try tmux.keys("first", "BSpace", "BSpace", "BSpace", "BSpace", "Home")
+        try tmux.literal("first", "1")  // at the start
+        try tmux.keys("first", "End")
         let typed = try XCTUnwrap(tmux.waitFor("first", text: "Joins 127.0.0.1:9"), tmux.screen("first"))
         print("The join field:\n\(typed)")
         try tmux.keys("first", "Enter")  // nobody listens on port 9: the join fails, the address is kept
