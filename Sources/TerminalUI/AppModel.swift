@@ -138,6 +138,9 @@ public struct AppModel: Sendable {
     public private(set) var privacy: PrivacyInfo?
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
     public private(set) var suspended: NetworkGame?
+    /// Settings › Your name being edited (its cursor); nil or out of date (another text) means the name with the
+    /// cursor at its end.
+    var nameEditor: LineEditor?
     /// A one-line message shown in the status line until the next key or timer.
     public var flash: String?
     var seed: UInt64
@@ -566,16 +569,13 @@ public struct AppModel: Sendable {
 
     private mutating func handleSettings(_ key: Key, selected: Int) -> [AppEffect] {
         let row = SettingsRow(rawValue: selected) ?? .difficulty
-        if row == .name {  // the name is edited in place: letters are text here
-            switch key {
-            case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
-                if PlayerName.fits(settings.name + String(c)) { settings.name.append(c) }  // 63 bytes, as --name
+        if row == .name, key != .up, key != .down {
+            // The name is edited in place, as a line (63 bytes, as --name): letters are text here.
+            var editor = currentNameEditor
+            if editor.handle(key) == .edited {
+                settings.name = editor.text
+                nameEditor = editor
                 return []
-            case .backspace, .delete:
-                if !settings.name.isEmpty { settings.name.removeLast() }
-                return []
-            default:
-                break
             }
         }
         switch key {
@@ -616,6 +616,12 @@ public struct AppModel: Sendable {
             break
         }
         return []
+    }
+
+    /// The Settings name field's editor, in step with the name.
+    var currentNameEditor: LineEditor {
+        if let nameEditor, nameEditor.text == settings.name { return nameEditor }
+        return LineEditor(settings.name, limit: .playerName)
     }
 
     private func cycle<T: CaseIterable & Equatable>(_ value: T, _ step: Int) -> T {

@@ -421,7 +421,8 @@ extension AppModel {
         let rows: [(SettingsRow, String, String)] = [
             (.difficulty, "Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
             (.starter, "Who starts", "< \(settings.starter.rawValue) >"),
-            (.name, "Your name", DisplayText.escaped(settings.name) + (selected == SettingsRow.name.rawValue ? "_" : "")),
+            (.name, "Your name", Self.fieldView(currentNameEditor, width: width - 15,
+                                                editing: selected == SettingsRow.name.rawValue).text),
             (.colors, "Colours", settings.colors ? "< on >" : "< off >"),
             (.keyHints, "Key hints", settings.keyHints ? "< shown >" : "< hidden >"),
             (.localNetwork, "Local Network", network),
@@ -435,6 +436,10 @@ extension AppModel {
             canvas.put(DisplayWidth.truncate(line, to: width).padding(toLength: width, withPad: " ", startingAt: 0),
                        row: 4 + index + (row.rawValue >= SettingsRow.localNetwork.rawValue ? 2 : 0), column: left,
                        style: style)
+        }
+        if selected == SettingsRow.name.rawValue,
+           let cursor = Self.fieldView(currentNameEditor, width: width - 15, editing: true).cursor {
+            canvas.restyle(row: 4 + SettingsRow.name.rawValue, column: left + 15 + cursor, width: 1, style: .cursor)
         }
         canvas.put("Privacy › Local Network", row: privacyRow, column: left, style: .bold)
         var row = privacyRow + 4

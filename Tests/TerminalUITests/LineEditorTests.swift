@@ -294,3 +294,28 @@ final class ColoursAndHintsTests: XCTestCase {
         XCTAssertTrue(on.colors)
     }
 }
+
+/// Settings › Your name is a line editor too.
+final class SettingsNameEditorTests: XCTestCase {
+    func testTheNameIsEditedAsALine() {
+        var model = AppModel(settings: UISettings(name: "Zoë Bell"), size: TerminalSize(rows: 24, columns: 80), seed: 1)
+        _ = model.handle(.key(.character("t")))
+        _ = model.handle(.key(.down))
+        _ = model.handle(.key(.down))
+        XCTAssertTrue(model.render(unicode: true).text.contains("Your name      Zoë Bell_"))
+        _ = model.handle(.key(.control("w")))
+        XCTAssertEqual(model.settings.name, "Zoë ")
+        _ = model.handle(.key(.home))
+        _ = model.handle(.key(.character("q")))  // a letter, not Quit, on this row
+        XCTAssertEqual(model.settings.name, "qZoë ")
+        _ = model.handle(.key(.delete))  // at the cursor, after the q
+        XCTAssertEqual(model.settings.name, "qoë ")
+        _ = model.handle(.key(.right))
+        _ = model.handle(.key(.left))
+        _ = model.handle(.key(.control("u")))
+        XCTAssertEqual(model.settings.name, "oë ")
+        XCTAssertEqual(model.handle(.key(.down)), [.saveSettings(model.settings)], "saved when leaving the field")
+        guard case .settings(let row) = model.screen else { return XCTFail("left Settings") }
+        XCTAssertEqual(row, AppModel.SettingsRow.colors.rawValue)
+    }
+}
