@@ -442,7 +442,7 @@ extension AppModel {
             canvas.restyle(row: 4 + SettingsRow.name.rawValue, column: left + 15 + cursor, width: 1, style: .cursor)
         }
         canvas.put("Privacy › Local Network", row: privacyRow, column: left, style: .bold)
-        var row = privacyRow + 4
+        var row = privacyRow + 3  // right under Reset: the dim lines stand apart, and a small window keeps them
         var info: [String] = []
         if let privacy {
             if let error = privacy.manifestError {
