@@ -10,7 +10,8 @@ public struct Form: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         case none, cancel, submit
         /// Join the game with this (Bonjour) name, as the Search screen does: the text was a name, not an address,
-        /// and the person said so (s or Enter after the form offered it).
+        /// and the person said so (s or Enter after the form offered it). The text as typed (trimmed): the join
+        /// reads it as `tictactoe join` does (escapes such as `\x1b` turned back, once).
         case joinByName(String)
     }
 
@@ -22,7 +23,7 @@ public struct Form: Hashable, Sendable {
     /// 0: name, 1: port/address.
     public var field = 1
     public var error: String?
-    /// The game name the form offered to search for (after Enter on a name): s or Enter joins it by name.
+    /// The text the form offered to search for as a game name (after Enter on a name): s or Enter joins it.
     public private(set) var offeredName: String?
 
     init(kind: Kind, settings: UISettings, privateGame: Bool = false) {
@@ -50,7 +51,8 @@ public struct Form: Hashable, Sendable {
     var address: String { second.trimmingCharacters(in: .whitespaces) }
 
     /// What the join form says under the address while it is typed: (text, whether it is an error); nil when there is
-    /// nothing to say (nothing typed, or the host form).
+    /// nothing to say (nothing typed, or the host form). The text quotes what was typed: it is escaped where it is
+    /// drawn (`DisplayText.escaped`), as `error` is.
     public var addressCheck: (text: String, isError: Bool)? {
         guard kind == .join else { return nil }
         switch JoinTarget.check(second) {
@@ -61,7 +63,7 @@ public struct Form: Hashable, Sendable {
         case .invalid(let problem):
             return (Self.sentence(problem.why) + ". Type HOST:PORT, [IPv6]:PORT or an IP address.", true)
         case .gameName(let name):
-            return ("'\(DisplayText.escaped(name))' looks like a game name, not an address.", false)
+            return ("'\(name)' looks like a game name, not an address.", false)
         }
     }
 
@@ -113,9 +115,9 @@ public struct Form: Hashable, Sendable {
                 error = addressCheck?.text
                 return .none
             case .gameName(let name):
-                offeredName = name
+                offeredName = address
                 // Two lines: the second, what to do, never wraps in the middle.
-                error = "'\(DisplayText.escaped(name))' looks like a game name, not an address:\n"
+                error = "'\(name)' looks like a game name, not an address:\n"
                     + "press s to search for it on the local network"
                 return .none
             case .address:

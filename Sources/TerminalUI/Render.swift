@@ -303,7 +303,8 @@ extension AppModel {
         }
         let width = size.columns - left - 1
         if let error = form.error {
-            let lines = error.split(separator: "\n").flatMap { wrap(String($0), width: width) }
+            // Escaped (it may quote what was typed) line by line: the \n between them is the form's own.
+            let lines = error.split(separator: "\n").flatMap { wrap(DisplayText.escaped(String($0)), width: width) }
             for (index, line) in lines.prefix(3).enumerated() {
                 canvas.put(line, row: 12 + index, column: left, style: .error)
             }

@@ -319,3 +319,21 @@ final class SettingsNameEditorTests: XCTestCase {
         XCTAssertEqual(row, AppModel.SettingsRow.colors.rawValue)
     }
 }
+
+/// What was typed is shown escaped, once, in the join form's lines.
+final class JoinFormEscapingTests: XCTestCase {
+    func testAControlCharacterInANameIsShownEscapedOnce() {
+        var model = AppModel(settings: UISettings(name: "t"), size: TerminalSize(rows: 30, columns: 100), seed: 1)
+        _ = model.handle(.key(.character("a")))
+        for c in #"a\x1bb"# { _ = model.handle(.key(.character(c))) }  // as `browse` prints an escape
+        XCTAssertTrue(model.render(unicode: true).text.contains(#"'a\x1bb' looks like a game name"#),
+                      model.render(unicode: true).text)
+        _ = model.handle(.key(.enter))
+        let frame = model.render(unicode: true).text
+        XCTAssertTrue(frame.contains(#"'a\x1bb' looks like a game name, not an address:"#), frame)
+        XCTAssertFalse(frame.contains("\u{1B}"), "no raw escape on the screen")
+        let effects = model.handle(.key(.character("s")))
+        XCTAssertEqual(effects.last, .checkNetwork(.join(name: "t", address: #"a\x1bb"#)),
+                       "the text as typed: the join reads it as `tictactoe join` does")
+    }
+}
