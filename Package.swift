@@ -70,7 +70,8 @@ let package = Package(
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
-        // connection goes through (NWConnection-like). No NIO: front ends can use these types.
+        // connection goes through (NWConnection-like), and what a typed join target is (`JoinTarget`: an address or a
+        // game's name, one rule for the CLI and the TUI). No NIO: front ends can use these types.
         .target(name: "GameProtocol", dependencies: ["GameRules"]),
         // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(

@@ -6,6 +6,8 @@ import TerminalUI
 public final class CursesTerminal: Terminal {
     public private(set) var unicode = false
     public private(set) var colors = false
+    /// Colours were started (the terminal has them and they were wanted): the Colours setting can turn them on.
+    private var colorsAvailable = false
     private var started = false
 
     public init() {}
@@ -49,8 +51,13 @@ public final class CursesTerminal: Terminal {
             init_pair(5, Int16(COLOR_RED), -1)  // errors
             init_pair(6, Int16(COLOR_GREEN), -1)  // results, shortcut letters
             init_pair(7, Int16(COLOR_MAGENTA), -1)  // title
+            colorsAvailable = true
             colors = true
         }
+    }
+
+    public func useColors(_ on: Bool) {
+        colors = colorsAvailable && on
     }
 
     public func stop() {
@@ -139,6 +146,8 @@ public final class CursesTerminal: Terminal {
         case 10, 13: return .enter
         case 27: return .escape
         case 8, 127: return .backspace
+        case 1...26:  // Ctrl-A … Ctrl-Z (those above excepted)
+            return .control(Character(Unicode.Scalar(UInt8(value) + 0x60)))
         default:
             guard value >= 32, let scalar = Unicode.Scalar(value) else { return nil }
             return .character(Character(scalar))

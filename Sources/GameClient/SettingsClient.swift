@@ -7,18 +7,27 @@ public struct StoredSettings: Sendable, Hashable {
     /// `you`, `computer` or `alternate`.
     public var starter: String?
     public var port: Int?
-    /// The address last joined.
+    /// The address last joined (written for older versions, which read only this; `addressHistory` is newer).
     public var lastAddress: String?
+    /// The addresses joined, newest first.
+    public var addressHistory: [String]?
+    /// Colours on or off in the TUI.
+    public var colors: Bool?
+    /// The TUI's key-hint line shown or hidden.
+    public var keyHints: Bool?
 
     public init(
         name: String? = nil, difficulty: String? = nil, starter: String? = nil, port: Int? = nil,
-        lastAddress: String? = nil
+        lastAddress: String? = nil, addressHistory: [String]? = nil, colors: Bool? = nil, keyHints: Bool? = nil
     ) {
         self.name = name
         self.difficulty = difficulty
         self.starter = starter
         self.port = port
         self.lastAddress = lastAddress
+        self.addressHistory = addressHistory
+        self.colors = colors
+        self.keyHints = keyHints
     }
 }
 

@@ -12,7 +12,13 @@ public struct UISettings: Hashable, Sendable {
     public var starter: Starter = .alternate
     public var name: String
     public var port: Int = 7878
-    public var lastAddress: String = ""
+    /// The addresses joined by address, newest first (at most `AddressHistory.limit`, each once): ↑/↓ in Join by
+    /// address.
+    public var addressHistory: [String] = []
+    /// Colours on (the default) or off; off, or `--no-color`/`NO_COLOR`, draws with bold, dim and reverse only.
+    public var colors = true
+    /// The key-hint line above the status line shown (the default) or hidden.
+    public var keyHints = true
 
     /// `name` in NFC, cut to 63 bytes at a character boundary (`PlayerName.fitted`), as the name field keeps it.
     public init(name: String) {
@@ -29,13 +35,18 @@ public struct UISettings: Hashable, Sendable {
         if let difficulty = stored.difficulty.flatMap(Difficulty.init(rawValue:)) { self.difficulty = difficulty }
         if let starter = stored.starter.flatMap(Starter.init(rawValue:)) { self.starter = starter }
         if let port = stored.port, (0...65535).contains(port) { self.port = port }
-        if let address = stored.lastAddress { lastAddress = address }
+        if let history = stored.addressHistory ?? stored.lastAddress.map({ [$0] }) {
+            addressHistory = AddressHistory.cleaned(history)  // a file of an older version: its last address
+        }
+        if let colors = stored.colors { self.colors = colors }
+        if let keyHints = stored.keyHints { self.keyHints = keyHints }
     }
 
     /// What is kept between launches.
     public var stored: StoredSettings {
         StoredSettings(
-            name: name, difficulty: difficulty.rawValue, starter: starter.rawValue, port: port, lastAddress: lastAddress)
+            name: name, difficulty: difficulty.rawValue, starter: starter.rawValue, port: port,
+            lastAddress: addressHistory.first, addressHistory: addressHistory, colors: colors, keyHints: keyHints)
     }
 }
 
@@ -127,6 +138,9 @@ public struct AppModel: Sendable {
     public private(set) var privacy: PrivacyInfo?
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
     public private(set) var suspended: NetworkGame?
+    /// Settings › Your name being edited (its cursor); nil or out of date (another text) means the name with the
+    /// cursor at its end.
+    var nameEditor: LineEditor?
     /// A one-line message shown in the status line until the next key or timer.
     public var flash: String?
     var seed: UInt64
@@ -259,6 +273,11 @@ public struct AppModel: Sendable {
                 return []
             case .submit:
                 return submit(form)
+            case .joinByName(let name):
+                // The same way as choosing the game on the Search screen.
+                settings.name = form.name
+                screen = .network(NetworkGame(role: .joiner, localName: form.name, target: name))
+                return saveIfChanged() + [.checkNetwork(.join(name: form.name, address: name))]
             }
         case .code(var entry):
             switch entry.handle(key) {
@@ -287,7 +306,7 @@ public struct AppModel: Sendable {
             if key == .character("t"), !game.inMatch, !game.isOver {
                 // Settings while waiting (e.g. for local network permission): the host or join keeps waiting.
                 suspended = game
-                screen = .settings(selected: 3)
+                screen = .settings(selected: SettingsRow.localNetwork.rawValue)
                 return [.loadPrivacyInfo]
             }
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
@@ -466,7 +485,7 @@ public struct AppModel: Sendable {
                                           security: form.privateGame ? .private : .open))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
-            settings.lastAddress = form.address
+            settings.addressHistory = AddressHistory.adding(form.address, to: settings.addressHistory)
             screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))
             return saveIfChanged() + [.checkNetwork(.join(name: form.name, address: form.address))]
         }
@@ -532,28 +551,31 @@ public struct AppModel: Sendable {
 
     // MARK: Settings
 
-    static let settingsRows = 5
+    /// The rows of Settings, top to bottom.
+    public enum SettingsRow: Int, CaseIterable, Sendable {
+        case difficulty, starter, name, colors, keyHints, localNetwork, reset
+    }
+
+    static let settingsRows = SettingsRow.allCases.count
 
     /// `.saveSettings` when the settings differ from those last saved; nothing while the name is being typed (it
     /// is saved when the person leaves the field or the screen).
     private mutating func saveIfChanged() -> [AppEffect] {
-        if case .settings(selected: 2) = screen { return [] }
+        if case .settings(selected: SettingsRow.name.rawValue) = screen { return [] }
         guard settings != persisted else { return [] }
         persisted = settings
         return [.saveSettings(settings)]
     }
 
     private mutating func handleSettings(_ key: Key, selected: Int) -> [AppEffect] {
-        if selected == 2 {  // the name is edited in place: letters are text here
-            switch key {
-            case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
-                if PlayerName.fits(settings.name + String(c)) { settings.name.append(c) }  // 63 bytes, as --name
+        let row = SettingsRow(rawValue: selected) ?? .difficulty
+        if row == .name, key != .up, key != .down {
+            // The name is edited in place, as a line (63 bytes, as --name): letters are text here.
+            var editor = currentNameEditor
+            if editor.handle(key) == .edited {
+                settings.name = editor.text
+                nameEditor = editor
                 return []
-            case .backspace, .delete:
-                if !settings.name.isEmpty { settings.name.removeLast() }
-                return []
-            default:
-                break
             }
         }
         switch key {
@@ -573,25 +595,33 @@ public struct AppModel: Sendable {
             screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)
         case .down, .character("j"), .tab:
             screen = .settings(selected: (selected + 1) % Self.settingsRows)
-        case .enter where selected == 2:
-            screen = .settings(selected: 3)
+        case .enter where row == .name:
+            screen = .settings(selected: selected + 1)
         case .left, .right, .enter, .character(" "), .character("h"), .character("l"):
             let step = key == .left || key == .character("h") ? -1 : 1
-            switch selected {
-            case 0: settings.difficulty = cycle(settings.difficulty, step)
-            case 1: settings.starter = cycle(settings.starter, step)
-            case 3:
+            switch row {
+            case .difficulty: settings.difficulty = cycle(settings.difficulty, step)
+            case .starter: settings.starter = cycle(settings.starter, step)
+            case .colors: settings.colors.toggle()
+            case .keyHints: settings.keyHints.toggle()
+            case .localNetwork:
                 // The Local Network toggle: on iOS, Settings › Privacy › Local Network › TicTacToe.
                 let allowed = privacy?.state == .allowed
                 return [.setLocalNetwork(allowed: !allowed)]
-            case 4:
+            case .reset:
                 if key == .enter || key == .character(" ") { return [.resetLocalNetwork] }
-            default: break
+            case .name: break
             }
         default:
             break
         }
         return []
+    }
+
+    /// The Settings name field's editor, in step with the name.
+    var currentNameEditor: LineEditor {
+        if let nameEditor, nameEditor.text == settings.name { return nameEditor }
+        return LineEditor(settings.name, limit: .playerName)
     }
 
     private func cycle<T: CaseIterable & Equatable>(_ value: T, _ step: Int) -> T {

@@ -2,27 +2,42 @@ import GameProtocol
 import GameClient
 import Foundation
 
-/// The Host a game / Host a private game / Join by address form: the player name and the port or address.
+/// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
+/// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person
+/// types whether the text is an address `tictactoe join` would connect to, a malformed one (why), or a game's name.
 public struct Form: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case host, join }
-    public enum Outcome { case none, cancel, submit }
+    public enum Outcome: Hashable, Sendable {
+        case none, cancel, submit
+        /// Join the game with this (Bonjour) name, as the Search screen does: the text was a name, not an address,
+        /// and the person said so (s or Enter after the form offered it). The text as typed (trimmed): the join
+        /// reads it as `tictactoe join` does (escapes such as `\x1b` turned back, once).
+        case joinByName(String)
+    }
 
     public let kind: Kind
     /// Host a private game: joiners need the code the host's screen shows.
     public let privateGame: Bool
-    public var name: String
-    public var second: String
+    public var nameField: LineEditor
+    public var secondField: LineEditor
     /// 0: name, 1: port/address.
     public var field = 1
     public var error: String?
+    /// The text the form offered to search for as a game name (after Enter on a name): s or Enter joins it.
+    public private(set) var offeredName: String?
 
     init(kind: Kind, settings: UISettings, privateGame: Bool = false) {
         self.kind = kind
         self.privateGame = privateGame
-        self.name = settings.name
-        self.second = kind == .host ? String(settings.port) : settings.lastAddress
-        if kind == .join && settings.lastAddress.isEmpty { field = 1 }
+        nameField = LineEditor(settings.name, limit: .playerName)  // 63 bytes, as --name
+        switch kind {
+        case .host: secondField = LineEditor(String(settings.port), limit: .characters(5))
+        case .join: secondField = LineEditor("", limit: .characters(100), history: settings.addressHistory)
+        }
     }
+
+    public var name: String { nameField.text }
+    public var second: String { secondField.text }
 
     public var secondLabel: String { kind == .host ? "Port" : "Address (host:port)" }
     public var title: String {
@@ -35,57 +50,85 @@ public struct Form: Hashable, Sendable {
     var port: Int? { Int(second.trimmingCharacters(in: .whitespaces)) }
     var address: String { second.trimmingCharacters(in: .whitespaces) }
 
+    /// What the join form says under the address while it is typed: (text, whether it is an error); nil when there is
+    /// nothing to say (nothing typed, or the host form). The text quotes what was typed: it is escaped where it is
+    /// drawn (`DisplayText.escaped`), as `error` is.
+    public var addressCheck: (text: String, isError: Bool)? {
+        guard kind == .join else { return nil }
+        switch JoinTarget.check(second) {
+        case .empty:
+            return nil
+        case .address(let endpoint):
+            return ("Joins \(endpoint)", false)
+        case .invalid(let problem):
+            return (Self.sentence(problem.why) + ". Type HOST:PORT, [IPv6]:PORT or an IP address.", true)
+        case .gameName(let name):
+            return ("'\(name)' looks like a game name, not an address.", false)
+        }
+    }
+
     mutating func handle(_ key: Key) -> Outcome {
         error = nil
+        if let offered = offeredName {
+            offeredName = nil
+            if key == .character("s") || key == .enter { return .joinByName(offered) }
+        }
         switch key {
         case .escape:
             return .cancel
-        case .tab, .down, .up, .backTab:
+        case .tab, .backTab:
+            field = 1 - field
+        case .down where field == 0, .up where field == 0:
+            field = 1
+        case .up where secondField.history.isEmpty || kind == .host, .down where secondField.recalled == nil:
             field = 1 - field
         case .enter:
             if field == 0 {
                 field = 1
                 return .none
             }
-            return validate() ? .submit : .none
-        case .backspace, .delete:
-            if field == 0 { if !name.isEmpty { name.removeLast() } } else if !second.isEmpty { second.removeLast() }
-        case .character(let c) where !c.isNewline && DisplayWidth.of(c) > 0:
-            if field == 0 {
-                if PlayerName.fits(name + String(c)) { name.append(c) }  // 63 bytes, as --name
-            } else if second.count < 100 {
-                second.append(c)
-            }
+            return validate()
         default:
-            break
+            if field == 0 { nameField.handle(key) } else { secondField.handle(key) }
         }
         return .none
     }
 
-    private mutating func validate() -> Bool {
+    private mutating func validate() -> Outcome {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             error = "Type a name for yourself"
             field = 0
-            return false
+            return .none
         }
         switch kind {
         case .host:
             guard let port, (0...65535).contains(port) else {
                 error = "The port is a number from 1 to 65535 (0: any free port)"
-                return false
+                return .none
             }
         case .join:
-            guard !address.isEmpty else {
+            switch JoinTarget.check(second) {
+            case .empty:
                 error = "Type the host's address, e.g. 192.0.2.10 or 192.0.2.10:7878"
-                return false
-            }
-            do {
-                _ = try Endpoint(parsing: address)
-            } catch {
-                self.error = "\(error)"
-                return false
+                return .none
+            case .invalid:
+                error = addressCheck?.text
+                return .none
+            case .gameName(let name):
+                offeredName = address
+                // Two lines: the second, what to do, never wraps in the middle.
+                error = "'\(name)' looks like a game name, not an address:\n"
+                    + "press s to search for it on the local network"
+                return .none
+            case .address:
+                break
             }
         }
-        return true
+        return .submit
+    }
+
+    /// `text` with a capital first letter.
+    private static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
     }
 }

@@ -41,7 +41,13 @@ extension AppModel {
             status = "Against the computer (\(game.difficulty.rawValue))"
         case .form(let form):
             renderForm(&canvas, form)
-            hints = "Tab switches field · Enter \(form.kind == .host ? "starts hosting" : "joins") · Esc back"
+            if form.offeredName != nil {
+                hints = "s or Enter searches for it · any other key edits · Esc back"
+            } else if form.kind == .join && form.field == 1 {
+                hints = "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back"
+            } else {
+                hints = "Tab switches field · Enter \(form.kind == .host ? "starts hosting" : "joins") · Esc back"
+            }
         case .code(let entry):
             renderCodeEntry(&canvas, entry)
             hints = "Enter joins with this code · Esc back"
@@ -79,7 +85,9 @@ extension AppModel {
         if let flash { status = flash }
         if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
             .replacingOccurrences(of: "←/→", with: "left/right") }
-        canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
+        if settings.keyHints {  // Settings › Key hints
+            canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
+        }
         canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 1, column: 0, style: .status)
         canvas.put(DisplayWidth.truncate(status, to: size.columns - 2), row: size.rows - 1, column: 1, style: .status)
         if let prompt {
@@ -283,16 +291,27 @@ extension AppModel {
     private func renderForm(_ canvas: inout Canvas, _ form: Form) {
         canvas.putCentered(form.title, row: 3, style: .bold)
         let left = max(1, (size.columns - 40) / 2)
-        let fields = [("Name", form.name), (form.secondLabel, form.second)]
+        let fields = [("Name", form.nameField), (form.secondLabel, form.secondField)]
         for (index, field) in fields.enumerated() {
             let row = 6 + index * 3
             canvas.put(field.0, row: row, column: left, style: .dim)
-            let value = DisplayWidth.truncate(field.1, to: 36) + (index == form.field ? "_" : "")
+            let editing = index == form.field
+            let (value, cursor) = Self.fieldView(field.1, width: 36, editing: editing)
             canvas.put(" " + value.padding(toLength: 38, withPad: " ", startingAt: 0), row: row + 1, column: left,
-                       style: index == form.field ? .selected : .normal)
+                       style: editing ? .selected : .normal)
+            if let cursor { canvas.restyle(row: row + 1, column: left + 1 + cursor, width: 1, style: .cursor) }
         }
+        let width = size.columns - left - 1
         if let error = form.error {
-            canvas.put(DisplayWidth.truncate(error, to: size.columns - left - 1), row: 13, column: left, style: .error)
+            // Escaped (it may quote what was typed) line by line: the \n between them is the form's own.
+            let lines = error.split(separator: "\n").flatMap { wrap(DisplayText.escaped(String($0)), width: width) }
+            for (index, line) in lines.prefix(3).enumerated() {
+                canvas.put(line, row: 12 + index, column: left, style: .error)
+            }
+        } else if let check = form.addressCheck {  // said as the address is typed
+            for (index, line) in wrap(DisplayText.escaped(check.text), width: width).prefix(2).enumerated() {
+                canvas.put(line, row: 12 + index, column: left, style: check.isError ? .error : .dim)
+            }
         }
         if form.kind == .host {
             let text = form.privateGame
@@ -300,6 +319,22 @@ extension AppModel {
                 : "Others join you at the addresses shown next."
             canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 15, column: left, style: .dim)
         }
+    }
+
+    /// What a text field shows of `editor` in `width` columns: the text (escaped; while editing, a `_` after it when
+    /// the cursor is at its end), scrolled so the cursor is in view, and the cursor's column when it is on a
+    /// character (nil when not editing or at the end, where the `_` shows it).
+    static func fieldView(_ editor: LineEditor, width: Int, editing: Bool) -> (text: String, cursor: Int?) {
+        guard editing else { return (DisplayWidth.truncate(DisplayText.escaped(editor.text), to: width), nil) }
+        var before = editor.characters[..<editor.cursor].map { DisplayText.escaped(String($0)) }
+        let after = editor.characters[editor.cursor...].map { DisplayText.escaped(String($0)) }
+        // Scroll: drop characters before the cursor until it (and the character under it) fit.
+        let under = DisplayWidth.of(after.first ?? "_")
+        while !before.isEmpty, DisplayWidth.of(before.joined()) + under > width { before.removeFirst() }
+        let start = before.joined()
+        let column = DisplayWidth.of(start)
+        if after.isEmpty { return (start + "_", nil) }
+        return (DisplayWidth.truncate(start + after.joined(), to: width), column)
     }
 
     private func renderCodeEntry(_ canvas: inout Canvas, _ entry: CodeEntry) {
@@ -384,21 +419,31 @@ extension AppModel {
         case .notDetermined?: network = "< not asked yet >"
         case nil: network = "…"
         }
-        let rows = [
-            ("Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
-            ("Who starts", "< \(settings.starter.rawValue) >"),
-            ("Your name", DisplayText.escaped(settings.name) + (selected == 2 ? "_" : "")),
-            ("Local Network", network),
-            ("Reset", "ask again next time (Enter)"),
+        let rows: [(SettingsRow, String, String)] = [
+            (.difficulty, "Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
+            (.starter, "Who starts", "< \(settings.starter.rawValue) >"),
+            (.name, "Your name", Self.fieldView(currentNameEditor, width: width - 15,
+                                                editing: selected == SettingsRow.name.rawValue).text),
+            (.colors, "Colours", settings.colors ? "< on >" : "< off >"),
+            (.keyHints, "Key hints", settings.keyHints ? "< shown >" : "< hidden >"),
+            (.localNetwork, "Local Network", network),
+            (.reset, "Reset", "ask again next time (Enter)"),
         ]
-        for (index, row) in rows.enumerated() {
+        let privacyRow = 4 + SettingsRow.localNetwork.rawValue + 1  // a blank line, the heading, then its rows
+        for (row, label, value) in rows {
+            let index = row.rawValue
             let style: Style = index == selected ? .selected : .normal
-            let line = row.0.padding(toLength: 15, withPad: " ", startingAt: 0) + row.1
+            let line = label.padding(toLength: 15, withPad: " ", startingAt: 0) + value
             canvas.put(DisplayWidth.truncate(line, to: width).padding(toLength: width, withPad: " ", startingAt: 0),
-                       row: 4 + index + (index >= 3 ? 2 : 0), column: left, style: style)
+                       row: 4 + index + (row.rawValue >= SettingsRow.localNetwork.rawValue ? 2 : 0), column: left,
+                       style: style)
         }
-        canvas.put("Privacy › Local Network", row: 8, column: left, style: .bold)
-        var row = 12
+        if selected == SettingsRow.name.rawValue,
+           let cursor = Self.fieldView(currentNameEditor, width: width - 15, editing: true).cursor {
+            canvas.restyle(row: 4 + SettingsRow.name.rawValue, column: left + 15 + cursor, width: 1, style: .cursor)
+        }
+        canvas.put("Privacy › Local Network", row: privacyRow, column: left, style: .bold)
+        var row = privacyRow + 3  // right under Reset: the dim lines stand apart, and a small window keeps them
         var info: [String] = []
         if let privacy {
             if let error = privacy.manifestError {

@@ -3,6 +3,9 @@ public enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
     case enter, escape, backspace, delete, tab, backTab, home, end
+    /// A control key other than those above: Ctrl-A is `.control("a")` (Ctrl-H, Ctrl-I, Ctrl-J, Ctrl-M and Ctrl-[
+    /// arrive as Backspace, Tab, Enter, Enter and Esc).
+    case control(Character)
     /// The window changed size.
     case resize
     /// A mouse click at a screen position (0-based).
@@ -29,8 +32,12 @@ public protocol Terminal: AnyObject {
     var size: TerminalSize { get }
     /// Whether box-drawing characters can be shown (a UTF-8 locale).
     var unicode: Bool { get }
-    /// Whether colours are in use (the terminal has them and neither NO_COLOR nor --no-color said no).
+    /// Whether colours are in use (the terminal has them, neither NO_COLOR nor --no-color said no, and the
+    /// Colours setting is on).
     var colors: Bool { get }
+    /// The Colours setting: off draws with bold, dim and reverse only (no colour pairs); on uses colours again when
+    /// `start(colors:)` could start them. Takes effect at the next `present`.
+    func useColors(_ on: Bool)
     /// Shows a frame.
     func present(_ canvas: Canvas)
     /// Sleeps until a key is ready, `wakeDescriptor` becomes readable, or `timeout` seconds pass (nil: no limit).

@@ -80,6 +80,7 @@ public final class UIApp {
         var dirty = true
         while true {
             if dirty {
+                terminal.useColors(model.settings.colors)  // the Colours setting, as it is now
                 terminal.present(model.render(unicode: terminal.unicode))
                 dirty = false
             }

@@ -119,7 +119,20 @@ public struct SettingsFile: Sendable {
             difficulty: object["difficulty"] as? String,
             starter: object["who_starts"] as? String,
             port: (object["port"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) },
-            lastAddress: object["last_address"] as? String)
+            lastAddress: object["last_address"] as? String,
+            addressHistory: (object["address_history"] as? [Any]).map { $0.compactMap { $0 as? String } },
+            colors: boolean(object["colors"]),
+            keyHints: boolean(object["key_hints"]))
+    }
+
+    /// A JSON `true` or `false`, not a number (Foundation reads both as NSNumber): compared as JSON text.
+    private static func boolean(_ value: Any?) -> Bool? {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: [value]) else { return nil }
+        switch String(decoding: data, as: UTF8.self) {
+        case "[true]": return true
+        case "[false]": return false
+        default: return nil
+        }
     }
 
     /// The bytes written: `settings` over `object` (the file's other keys), keys sorted, one line.
@@ -129,6 +142,7 @@ public struct SettingsFile: Sendable {
         let fields: [(String, Any?)] = [
             ("name", settings.name), ("difficulty", settings.difficulty), ("who_starts", settings.starter),
             ("port", settings.port), ("last_address", settings.lastAddress),
+            ("address_history", settings.addressHistory), ("colors", settings.colors), ("key_hints", settings.keyHints),
         ]
         for (key, value) in fields { object[key] = value }
         let data =

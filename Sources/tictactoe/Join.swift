@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bonjour
+import GameProtocol
 import LocalNetworkPrivacy
 import TicTacToeApp
 

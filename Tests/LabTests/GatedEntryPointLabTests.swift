@@ -157,8 +157,9 @@ final class GatedEntryPointLabTests: LabTestCase {
     enum TUIEntry {
         case host
         case search
-        /// Join by address with an address, or with a Bonjour name typed into the same form.
-        case join(String)
+        /// Join by address with an address, or with a Bonjour name typed into the same form (`byName`: the form says
+        /// it looks like a game name, and s searches for it).
+        case join(String, byName: Bool = false)
     }
 
     private func open(_ entry: TUIEntry, in tui: LabTUI, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -169,11 +170,16 @@ final class GatedEntryPointLabTests: LabTestCase {
             try tui.keys("Enter")  // the default port, 7878
         case .search:
             try tui.keys("s")
-        case .join(let target):
+        case .join(let target, let byName):
             try tui.keys("a")
             XCTAssertNotNil(tui.waitFor("Address (host:port)"), "no join form:\n\(tui.screen)", file: file, line: line)
             try tui.literal(target)
             try tui.keys("Enter")
+            if byName {
+                XCTAssertNotNil(tui.waitFor("press s to search"), "no offer to search:\n\(tui.screen)", file: file,
+                                line: line)
+                try tui.keys("s")
+            }
         }
     }
 
@@ -505,7 +511,7 @@ final class GatedEntryPointLabTests: LabTestCase {
             file: file, line: line)
         let monitor = try avahiMonitor()
         let target = byName ? registered : "\(Lab.address(of: "host-a")):\(port)"
-        let (tui, config) = try openAndCheckWaiting(.join(target), state, monitor: monitor, file: file, line: line)
+        let (tui, config) = try openAndCheckWaiting(.join(target, byName: byName), state, monitor: monitor, file: file, line: line)
         XCTAssertTrue(host.events(named: "connected").isEmpty, "host-a saw a joiner: \(host.output)",
                       file: file, line: line)
         XCTAssertEqual(Lab.sockets(of: host.process.processIdentifier, on: "host-a").filter { !$0.isListening }
@@ -570,7 +576,8 @@ final class GatedEntryPointLabTests: LabTestCase {
         XCTAssertNotNil(tui.waitFor("Play against the computer"), tui.screen)
         try tui.keys("a")
         XCTAssertNotNil(tui.waitFor("Address (host:port)"), tui.screen)
-        XCTAssertTrue(tui.screen.contains(target), "the last address is not offered:\n\(tui.screen)")
+        try tui.keys("Up")  // the field starts empty; ↑ recalls the last address joined
+        XCTAssertNotNil(tui.waitFor(target), "the last address is not recalled:\n\(tui.screen)")
         try tui.keys("Enter")
         XCTAssertNotNil(tui.waitFor { screenWords($0).contains(Undecided.denied.reason) },
                         "the new join does not wait:\n\(tui.screen)")

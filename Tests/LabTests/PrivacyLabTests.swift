@@ -107,7 +107,7 @@ final class PrivacyLabTests: LabTestCase {
             throw Lab.LabError.failed("settings")
         }
         // Down, not j: on the name row letters are typed into the name.
-        try tui.keys("Down", "Down", "Down")
+        try tui.keys("Down", "Down", "Down", "Down", "Down")
         usleep(300_000)
         let toggled = ContinuousClock.now
         try tui.keys("Enter")

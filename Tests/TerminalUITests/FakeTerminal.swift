@@ -41,10 +41,16 @@ final class FakeTerminal: Terminal {
         self.script = script
     }
 
+    /// What `start(colors:)` was told: whether the Colours setting can turn colours on.
+    private var colorsAvailable = false
+
     func start(colors: Bool) throws {
         started = true
+        colorsAvailable = colors
         self.colors = colors
     }
+
+    func useColors(_ on: Bool) { colors = colorsAvailable && on }
 
     func stop() { stopped = true }
 

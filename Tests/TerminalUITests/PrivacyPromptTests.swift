@@ -88,7 +88,9 @@ final class PrivacyPromptTests: XCTestCase {
     func testSettingsShowsAndTogglesLocalNetwork() throws {
         let privacy = FakePrivacy()
         privacy.state = .denied
-        let terminal = FakeTerminal(script: [.keys("t"), .key(.down), .key(.down), .key(.down), .key(.enter)])
+        let terminal = FakeTerminal(script: [
+            .keys("t"), .key(.down), .key(.down), .key(.down), .key(.down), .key(.down), .key(.enter),
+        ])
         try runApp(terminal, privacy: privacy)
         XCTAssertEqual(privacy.state, .allowed)
         let frame = terminal.lastFrame
@@ -111,7 +113,7 @@ final class SettingsWhileWaitingTests: XCTestCase {
         privacy.state = .denied
         let reason = "local network permission denied: turn on Local Network in Settings › Privacy, or run `tictactoe privacy grant`"
         let terminal = FakeTerminal(script: [
-            .keys("a"), .keys("alice"), .key(.enter),
+            .keys("a"), .keys("alice"), .key(.enter), .keys("s"),  // a game name: s searches for it
             .network(.report(.connectionState(.waiting(.notAllowed(reason))))),
             .keys("t"), .key(.right),
             .network(.report(.connected(peerName: "alice", address: "198.18.0.11:7878", role: .joiner))),

@@ -47,7 +47,7 @@ final class SettingsPersistenceTests: XCTestCase {
         _ = model.handle(.key(.character("a")))  // Join by address: the address field first
         for character in "10.0.0.2:7878" { _ = model.handle(.key(.character(character))) }
         let effects = model.handle(.key(.enter))
-        XCTAssertEqual(saved(effects).map(\.lastAddress), ["10.0.0.2:7878"])
+        XCTAssertEqual(saved(effects).map(\.addressHistory), [["10.0.0.2:7878"]])
         XCTAssertEqual(effects.last, .checkNetwork(.join(name: "tester", address: "10.0.0.2:7878")))
     }
 
@@ -60,7 +60,7 @@ final class SettingsPersistenceTests: XCTestCase {
         XCTAssertEqual(settings.difficulty, .easy)
         XCTAssertEqual(settings.starter, .computer)
         XCTAssertEqual(settings.port, 7990)
-        XCTAssertEqual(settings.lastAddress, "10.0.0.2:7878")
+        XCTAssertEqual(settings.addressHistory, ["10.0.0.2:7878"], "an older file's last address starts the history")
         XCTAssertEqual(UISettings(stored: settings.stored, defaultName: "fallback"), settings, "round trip")
 
         let odd = UISettings(

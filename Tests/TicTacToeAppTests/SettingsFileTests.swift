@@ -14,7 +14,37 @@ final class SettingsFileTests: XCTestCase {
     }
 
     private let sample = StoredSettings(
-        name: "Zoë", difficulty: "easy", starter: "computer", port: 7990, lastAddress: "[fe80::1%eth0]:7878")
+        name: "Zoë", difficulty: "easy", starter: "computer", port: 7990, lastAddress: "[fe80::1%eth0]:7878",
+        addressHistory: ["[fe80::1%eth0]:7878", "192.0.2.10:7990", "localhost"], colors: false, keyHints: false)
+
+    func testTheNewFieldsAreWrittenAndReadBack() throws {
+        let file = SettingsFile(directory: try directory())
+        try file.save(sample)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
+        XCTAssertEqual(object["address_history"] as? [String], ["[fe80::1%eth0]:7878", "192.0.2.10:7990", "localhost"])
+        XCTAssertEqual(object["colors"] as? Bool, false)
+        XCTAssertEqual(object["key_hints"] as? Bool, false)
+        XCTAssertEqual(object["last_address"] as? String, "[fe80::1%eth0]:7878", "for older versions")
+        XCTAssertEqual(file.load().settings, sample)
+    }
+
+    func testAnOlderFileWithoutTheNewFieldsLoads() throws {
+        let file = SettingsFile(directory: try directory())
+        // What the first version with settings.json wrote: no history, colours or key hints.
+        let text = #"{"difficulty":"easy","last_address":"10.0.0.2:7878","name":"Zoë","port":7990,"#
+            + #""version":1,"who_starts":"computer"}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
+        let loaded = file.load()
+        XCTAssertNil(loaded.warning)
+        XCTAssertEqual(
+            loaded.settings,
+            StoredSettings(name: "Zoë", difficulty: "easy", starter: "computer", port: 7990, lastAddress: "10.0.0.2:7878"))
+        // A history with entries of the wrong type keeps its strings.
+        try Data(#"{"version":1,"address_history":["a:1",3,null,"b:2"],"colors":true}"#.utf8)
+            .write(to: URL(fileURLWithPath: file.path))
+        XCTAssertEqual(file.load().settings, StoredSettings(addressHistory: ["a:1", "b:2"], colors: true))
+    }
 
     func testARoundTripInTheConfigDirectoryLeavesNoTemporaryFiles() throws {
         let directory = try directory()
@@ -86,7 +116,8 @@ final class SettingsFileTests: XCTestCase {
 
     func testFieldsNotUnderstoodKeepTheirDefaultsAndUnknownKeysAreKept() throws {
         let file = SettingsFile(directory: try directory())
-        let text = #"{"version": 1, "name": 7, "difficulty": "easy", "port": "x", "colours": {"x": "red"}, "key_hints": false}"#
+        let text = #"{"version": 1, "name": 7, "difficulty": "easy", "port": "x", "colours": {"x": "red"}, "#
+            + #""key_hints": 0, "colors": "no", "address_history": "10.0.0.2", "sound": false}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
         let loaded = file.load()
         XCTAssertNil(loaded.warning)
@@ -95,7 +126,7 @@ final class SettingsFileTests: XCTestCase {
         let object = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
         XCTAssertEqual(object["colours"] as? [String: String], ["x": "red"], "a newer tictactoe's keys survive")
-        XCTAssertEqual(object["key_hints"] as? Bool, false)
+        XCTAssertEqual(object["sound"] as? Bool, false)
         XCTAssertEqual(object["name"] as? String, "Zoë")
         XCTAssertEqual(file.load().settings, sample)
     }

@@ -25,13 +25,15 @@ scene_play() {
     not_heard "^host-a  Avahi"
     shot waiting-1-denied "host-a declined: Search waits and says why, and shows no game although host-b advertises one: a denied app does not browse." A
 
-    step "host-a: join $NAME_B by name (q, a, $NAME_B, Enter)"
+    step "host-a: join $NAME_B by name (q, a, $NAME_B, Enter, then s: it looks like a game name, search for it)"
     keys A q
     expect A "Join by address"
     keys A a
     expect A "Address (host:port)"
     type_text A "$NAME_B"
     keys A Enter
+    expect A "press s to search"
+    keys A s
     expect A "Joining $NAME_B as $NAME_A"
     expect A "Waiting: local network permission denied: turn on Local Network in Settings"
     settle 2
@@ -43,7 +45,7 @@ scene_play() {
     expect S "Search for games"
     keys S t
     expect S "Privacy › Local Network"
-    keys S Down Down Down
+    keys S Down Down Down Down Down
     expect S "< Off >"
     expect S "Decision: $(config_dir host-a)/local-network.json"
     shot waiting-3-settings "host-a's Settings › Privacy › Local Network (a second TicTacToe on host-a, same user and decision file): Off." S

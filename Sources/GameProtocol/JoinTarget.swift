@@ -1,5 +1,4 @@
-import GameProtocol
-import LocalNetworkPrivacy
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -43,5 +42,36 @@ public enum JoinTarget: Sendable, Hashable {
         let address = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
         return inet_pton(AF_INET, text, &buffer) == 1
             || (inet_pton(AF_INET6, address, &buffer) == 1 && (address == text || text.contains(":")))
+    }
+}
+
+extension JoinTarget {
+    /// What a join field says about its text while the person types it, by the same rule as `tictactoe join`
+    /// (`init(parsing:)`), so the CLI and the TUI agree on what is an address.
+    public enum Check: Sendable, Hashable {
+        /// Nothing typed (spaces only).
+        case empty
+        /// An address that would be joined: the endpoint with its port (the default port when none was typed).
+        case address(Endpoint)
+        /// Looks like an address but is not a valid one (a port out of range, a missing `]`): why.
+        case invalid(AddressError)
+        /// Not an address: a game's (Bonjour) name, as `tictactoe join NAME` would look it up.
+        case gameName(String)
+    }
+
+    /// `text` (surrounding spaces ignored) checked as `tictactoe join` reads it.
+    public static func check(_ text: String) -> Check {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return .empty }
+        do {
+            switch try JoinTarget(parsing: trimmed) {
+            case .address(let endpoint): return .address(endpoint)
+            case .bonjour(let name): return .gameName(name)
+            }
+        } catch let error as AddressError {
+            return .invalid(error)
+        } catch {
+            return .invalid(AddressError("\(error)"))
+        }
     }
 }
