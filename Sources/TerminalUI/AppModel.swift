@@ -5,7 +5,28 @@ import GameClient
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
-    public enum Difficulty: String, Hashable, Sendable, CaseIterable { case perfect, easy }
+    /// The computer's strength, weakest first (←/→ cycle through them); the raw value is its one name, as in
+    /// `--player` and settings.json (values stored by earlier versions, "perfect" and "easy", load as they were).
+    public enum Difficulty: String, Hashable, Sendable, CaseIterable {
+        case easy, medium, perfect
+
+        /// The shared match's level of the same name.
+        var strength: ComputerMatch.Strength {
+            switch self {
+            case .easy: return .easy
+            case .medium: return .medium
+            case .perfect: return .perfect
+            }
+        }
+
+        init(_ strength: ComputerMatch.Strength) {
+            switch strength {
+            case .easy: self = .easy
+            case .medium: self = .medium
+            case .perfect: self = .perfect
+            }
+        }
+    }
     public enum Starter: String, Hashable, Sendable, CaseIterable { case you, computer, alternate }
 
     public var difficulty: Difficulty = .perfect

@@ -385,7 +385,7 @@ extension AppModel {
         case nil: network = "…"
         }
         let rows = [
-            ("Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
+            ("Difficulty", "< \(settings.difficulty.rawValue) >"),
             ("Who starts", "< \(settings.starter.rawValue) >"),
             ("Your name", DisplayText.escaped(settings.name) + (selected == 2 ? "_" : "")),
             ("Local Network", network),
