@@ -294,6 +294,11 @@ public struct AppModel: Sendable {
                 return [.checkNetwork(.join(name: entry.name, address: entry.target))]
             }
         case .network(var game):
+            if game.isOver {
+                // A failure screen (or a host's after a match): `r` tries again, Enter goes back like q and Esc.
+                if key == .character("r"), game.retry != nil { return again(game) }
+                if key == .enter { return leaveNetworkGame() }
+            }
             if key == .character("q") || key == .escape {
                 if game.inMatch {  // leaving forfeits: ask first
                     confirmation = Confirmation(.leave, gameInProgress: game.phase == .playing)
@@ -315,6 +320,11 @@ public struct AppModel: Sendable {
             screen = .network(game)
             return effects
         case .search(var search):
+            if key == .character("r"), search.cannotSearch {
+                // The failure screen of Search: search again from the start (asking the gate again).
+                screen = .search(SearchState())
+                return [.stopBrowsing, .checkNetwork(.search)]
+            }
             switch search.handle(key) {
             case .none:
                 screen = .search(search)
@@ -375,6 +385,19 @@ public struct AppModel: Sendable {
             if !game.inMatch { confirmation = nil }
         case .resign:
             if !game.canResign { confirmation = nil }
+        }
+    }
+
+    /// Hosts or joins again what `game` hosted or joined: after a failure, or (a host) to serve the next joiner after
+    /// a match. Asks the gate again, as the first time did.
+    private mutating func again(_ game: NetworkGame) -> [AppEffect] {
+        let next = game.again()
+        screen = .network(next)
+        switch next.role {
+        case .host:
+            return [.checkNetwork(.host(name: next.localName, port: next.requestedPort ?? settings.port))]
+        case .joiner:
+            return [.checkNetwork(.join(name: next.localName, address: next.target))]
         }
     }
 
@@ -484,7 +507,7 @@ public struct AppModel: Sendable {
         case .host:
             settings.port = form.port ?? settings.port
             screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)",
-                                          security: form.privateGame ? .private : .open))
+                                          security: form.privateGame ? .private : .open, port: settings.port))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
             settings.lastAddress = form.address

@@ -47,12 +47,19 @@ public struct NetworkGame: Sendable {
     public private(set) var failedAttempts: [String] = []
     /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
     private(set) var codeRefused = false
+    /// The port a host was asked to listen on (0: any free one); nil for a joiner.
+    let requestedPort: Int?
+    /// The port the host listened on (from `.listening`), so that hosting again keeps the port joiners were told.
+    public private(set) var listenedPort: Int?
+    /// Whether a peer played a match with us here (it connected).
+    public private(set) var playedMatch = false
 
     /// The most failed attempts the host's screen lists.
     static let attemptsShown = 3
 
     init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
-         code: String? = nil) {
+         code: String? = nil, port: Int? = nil) {
+        self.requestedPort = port
         self.role = role
         self.localName = localName
         self.target = target
@@ -65,6 +72,33 @@ public struct NetworkGame: Sendable {
     public var isOver: Bool {
         if case .ended = phase { return true }
         return false
+    }
+
+    /// What `r` does on an ended screen, if anything: a host serves the next joiner (after a match) or tries to host
+    /// again (after a failure), a joiner whose join failed tries the same target again. A host waits until its last
+    /// session has finished (closed its listener) once it has listened, so the port is free to listen on again.
+    public enum Retry: Sendable, Hashable {
+        case waitForAnotherPlayer
+        case retry
+    }
+
+    public var retry: Retry? {
+        guard case .ended(_, let failed) = phase, !codeRefused else { return nil }
+        switch role {
+        case .host:
+            guard networkFinished || listenedPort == nil else { return nil }
+            return playedMatch ? .waitForAnotherPlayer : .retry
+        case .joiner:
+            return failed ? .retry : nil
+        }
+    }
+
+    /// The same host or join again, from the start: the port the host listened on (else the one asked for), the same
+    /// target, code and security for a joiner.
+    func again() -> NetworkGame {
+        let port = listenedPort ?? requestedPort
+        return NetworkGame(role: role, localName: localName, target: port.map { "port \($0)" } ?? target,
+                           security: security, code: code, port: port)
     }
 
     /// Whether a peer is connected (so leaving must say bye).
@@ -140,6 +174,7 @@ public struct NetworkGame: Sendable {
             connection = line
         case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
+                listenedPort = port
                 phase = .listening(port: port)
                 joinAddresses = addresses
                 connection = "Waiting for a joiner on port \(port)"
@@ -157,6 +192,7 @@ public struct NetworkGame: Sendable {
             default: break
             }
         case .connected(let name, _, _, _):
+            playedMatch = true
             peerName = DisplayText.escaped(name)
             connection = "Playing against \(peer)"
             phase = .playing

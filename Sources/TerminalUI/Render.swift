@@ -52,12 +52,18 @@ extension AppModel {
             switch game.phase {
             case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
             case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
-            case .ended: hints = "q back to the menu"
+            case .ended:
+                switch game.retry {
+                case .waitForAnotherPlayer?: hints = "Wait for another player? r waits · Enter or q back to the menu"
+                case .retry?: hints = "r retry · Enter or q back to the menu"
+                case nil: hints = "q back to the menu"
+                }
             default: hints = "t settings (the wait goes on) · q cancel"
             }
         case .search(let search):
             renderSearch(&canvas, search)
             hints = "↑/↓ choose · Enter joins · a join by address · q back"
+            if search.cannotSearch { hints = "r search again · a join by address · q back" }
             switch search.status {
             case .starting: status = "Searching for games…"
             case .available: status = search.games.isEmpty ? "Searching: no games yet" : "\(search.games.count) game(s) found"
