@@ -524,6 +524,7 @@ extension AppModel {
             "          (1 top-left … 9 bottom-right); click",
             "Games     r rematch, R resign (network, asks)",
             "          q leaves (asks in a network match)",
+            "Failed    r tries again, Enter back to the menu",
             "Anywhere  ? this help, Esc back (asks at the",
             "          menu), Ctrl-C quits at once",
             "",

@@ -46,6 +46,12 @@ final class RetryScreenTests: XCTestCase {
         XCTAssertEqual(network(model)?.phase, .playing)
     }
 
+    func testTheHelpNamesTheRetryKey() {
+        var model = model()
+        _ = model.handle(.key(.character("?")))
+        XCTAssertTrue(text(model).contains("Failed    r tries again, Enter back to the menu"), text(model))
+    }
+
     func testEnterOnAFailureScreenGoesBackToTheMenu() {
         var model = model()
         joinByAddress(&model)
