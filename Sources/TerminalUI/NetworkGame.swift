@@ -74,14 +74,18 @@ public struct NetworkGame: Sendable {
         return false
     }
 
-    /// What `r` does on an ended screen, if anything: a host serves the next joiner (after a match) or tries to host
-    /// again (after a failure), a joiner whose join failed tries the same target again. A host waits until its last
-    /// session has finished (closed its listener) once it has listened, so the port is free to listen on again.
+    /// What `r` does on an ended screen.
     public enum Retry: Sendable, Hashable {
+        /// A host after a match: listen again for the next joiner.
         case waitForAnotherPlayer
+        /// After a failure: host or join the same again.
         case retry
     }
 
+    /// What `r` does here, if anything: a host serves the next joiner (after a match) or tries to host again (after a
+    /// failure); a joiner whose join failed tries the same target again (a join refused for its code asks for the code
+    /// instead). A host that has listened waits until its session has finished (closed its listener), so that the port
+    /// is free to listen on again.
     public var retry: Retry? {
         guard case .ended(_, let failed) = phase, !codeRefused else { return nil }
         switch role {
