@@ -5,11 +5,14 @@ import GameRules
 /// moves.
 public struct ComputerMatch: Sendable {
     /// How well the computer plays.
+    /// The levels, weakest first; each has one name in the CLI (`--player`, `--computer`) and the terminal UI.
     public enum Strength: String, Sendable, Hashable, CaseIterable {
-        /// Minimax: never loses.
-        case perfect
-        /// Random legal moves.
+        /// Random legal moves (`RandomPlayer`).
         case easy
+        /// The perfect move 7 times in 10, otherwise a random legal one (`MediumPlayer`).
+        case medium
+        /// Minimax: never loses (`PerfectPlayer`).
+        case perfect
     }
 
     /// Who moves first in each game.
@@ -17,12 +20,24 @@ public struct ComputerMatch: Sendable {
 
     private enum Opponent: Sendable {
         case perfect(PerfectPlayer<SplitMix64>)
+        case medium(MediumPlayer<SplitMix64>)
         case easy(RandomPlayer<SplitMix64>)
+
+        init(_ strength: Strength, seed: UInt64) {
+            switch strength {
+            case .perfect: self = .perfect(PerfectPlayer(rng: SplitMix64(seed: seed)))
+            case .medium: self = .medium(MediumPlayer(rng: SplitMix64(seed: seed)))
+            case .easy: self = .easy(RandomPlayer(rng: SplitMix64(seed: seed)))
+            }
+        }
 
         mutating func choose(in game: Game) -> Int? {
             switch self {
             case .perfect(var player):
                 defer { self = .perfect(player) }
+                return try? player.chooseMove(in: game)
+            case .medium(var player):
+                defer { self = .medium(player) }
                 return try? player.chooseMove(in: game)
             case .easy(var player):
                 defer { self = .easy(player) }
@@ -46,8 +61,7 @@ public struct ComputerMatch: Sendable {
     public init(strength: Strength, starter: Starter, seed: UInt64) {
         self.strength = strength
         self.starter = starter
-        opponent = strength == .perfect
-            ? .perfect(PerfectPlayer(rng: SplitMix64(seed: seed))) : .easy(RandomPlayer(rng: SplitMix64(seed: seed)))
+        opponent = Opponent(strength, seed: seed)
     }
 
     public var isHumanTurn: Bool { !game.isOver && game.turn == humanMark }
@@ -82,8 +96,8 @@ public struct ComputerMatch: Sendable {
     /// The computer's move (played), or nil when it is not its turn.
     public mutating func computerMove() -> Int? {
         guard isComputerTurn, let cell = opponent.choose(in: game) else { return nil }
-        // Not `(try? game.play(…)) != nil`: play returns the result, nil while the game goes on.
-        do { _ = try game.play(cell, by: humanMark.opponent) } catch { return nil }
+        // Not `try?`: `play` returns the result only when the move ends the game (nil otherwise).
+        do { try game.play(cell, by: humanMark.opponent) } catch { return nil }
         record()
         return cell
     }

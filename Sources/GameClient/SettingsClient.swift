@@ -2,7 +2,7 @@
 /// understood), and the front end uses its default for it. The front end maps these to its own settings.
 public struct StoredSettings: Sendable, Hashable {
     public var name: String?
-    /// `perfect` or `easy`.
+    /// `easy`, `medium` or `perfect` (`ComputerMatch.Strength`).
     public var difficulty: String?
     /// `you`, `computer` or `alternate`.
     public var starter: String?

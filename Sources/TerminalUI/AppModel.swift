@@ -5,7 +5,28 @@ import GameClient
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
-    public enum Difficulty: String, Hashable, Sendable, CaseIterable { case perfect, easy }
+    /// The computer's strength, weakest first (←/→ cycle through them); the raw value is its one name, as in
+    /// `--player` and settings.json (values stored by earlier versions, "perfect" and "easy", load as they were).
+    public enum Difficulty: String, Hashable, Sendable, CaseIterable {
+        case easy, medium, perfect
+
+        /// The shared match's level of the same name.
+        var strength: ComputerMatch.Strength {
+            switch self {
+            case .easy: return .easy
+            case .medium: return .medium
+            case .perfect: return .perfect
+            }
+        }
+
+        init(_ strength: ComputerMatch.Strength) {
+            switch strength {
+            case .easy: self = .easy
+            case .medium: self = .medium
+            case .perfect: self = .perfect
+            }
+        }
+    }
     public enum Starter: String, Hashable, Sendable, CaseIterable { case you, computer, alternate }
 
     public var difficulty: Difficulty = .perfect
@@ -292,6 +313,11 @@ public struct AppModel: Sendable {
                 return [.checkNetwork(.join(name: entry.name, address: entry.target))]
             }
         case .network(var game):
+            if game.isOver {
+                // A failure screen (or a host's after a match): `r` tries again, Enter goes back like q and Esc.
+                if key == .character("r"), game.retry != nil { return again(game) }
+                if key == .enter { return leaveNetworkGame() }
+            }
             if key == .character("q") || key == .escape {
                 if game.inMatch {  // leaving forfeits: ask first
                     confirmation = Confirmation(.leave, gameInProgress: game.phase == .playing)
@@ -313,6 +339,11 @@ public struct AppModel: Sendable {
             screen = .network(game)
             return effects
         case .search(var search):
+            if key == .character("r"), search.cannotSearch {
+                // The failure screen of Search: search again from the start (asking the gate again).
+                screen = .search(SearchState())
+                return [.stopBrowsing, .checkNetwork(.search)]
+            }
             switch search.handle(key) {
             case .none:
                 screen = .search(search)
@@ -373,6 +404,19 @@ public struct AppModel: Sendable {
             if !game.inMatch { confirmation = nil }
         case .resign:
             if !game.canResign { confirmation = nil }
+        }
+    }
+
+    /// Hosts or joins again what `game` hosted or joined: after a failure, or (a host) to serve the next joiner after
+    /// a match. Asks the gate again, as the first time did.
+    private mutating func again(_ game: NetworkGame) -> [AppEffect] {
+        let next = game.again()
+        screen = .network(next)
+        switch next.role {
+        case .host:
+            return [.checkNetwork(.host(name: next.localName, port: next.requestedPort ?? settings.port))]
+        case .joiner:
+            return [.checkNetwork(.join(name: next.localName, address: next.target))]
         }
     }
 
@@ -482,7 +526,7 @@ public struct AppModel: Sendable {
         case .host:
             settings.port = form.port ?? settings.port
             screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)",
-                                          security: form.privateGame ? .private : .open))
+                                          security: form.privateGame ? .private : .open, port: settings.port))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:
             settings.addressHistory = AddressHistory.adding(form.address, to: settings.addressHistory)

@@ -13,7 +13,7 @@ public struct ComputerGame: Sendable {
     public var wins: Int { match.wins }
     public var losses: Int { match.losses }
     public var draws: Int { match.draws }
-    public var difficulty: UISettings.Difficulty { match.strength == .perfect ? .perfect : .easy }
+    public var difficulty: UISettings.Difficulty { UISettings.Difficulty(match.strength) }
 
     /// Seconds the computer "thinks", so its move can be seen arriving.
     static let thinkingTime = 0.35
@@ -25,7 +25,7 @@ public struct ComputerGame: Sendable {
         case .computer: starter = .computer
         case .alternate: starter = .alternate
         }
-        match = ComputerMatch(strength: settings.difficulty == .perfect ? .perfect : .easy, starter: starter, seed: seed)
+        match = ComputerMatch(strength: settings.difficulty.strength, starter: starter, seed: seed)
     }
 
     public var isHumanTurn: Bool { match.isHumanTurn }

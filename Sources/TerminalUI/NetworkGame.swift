@@ -49,12 +49,19 @@ public struct NetworkGame: Sendable {
     public private(set) var failedAttemptCount = 0
     /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
     private(set) var codeRefused = false
+    /// The port a host was asked to listen on (0: any free one); nil for a joiner.
+    let requestedPort: Int?
+    /// The port the host listened on (from `.listening`), so that hosting again keeps the port joiners were told.
+    public private(set) var listenedPort: Int?
+    /// Whether a peer played a match with us here (it connected).
+    public private(set) var playedMatch = false
 
     /// The most failed attempts the host's screen lists.
     static let attemptsShown = 3
 
     init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
-         code: String? = nil) {
+         code: String? = nil, port: Int? = nil) {
+        self.requestedPort = port
         self.role = role
         self.localName = localName
         self.target = target
@@ -67,6 +74,37 @@ public struct NetworkGame: Sendable {
     public var isOver: Bool {
         if case .ended = phase { return true }
         return false
+    }
+
+    /// What `r` does on an ended screen.
+    public enum Retry: Sendable, Hashable {
+        /// A host after a match: listen again for the next joiner.
+        case waitForAnotherPlayer
+        /// After a failure: host or join the same again.
+        case retry
+    }
+
+    /// What `r` does here, if anything: a host serves the next joiner (after a match) or tries to host again (after a
+    /// failure); a joiner whose join failed tries the same target again (a join refused for its code asks for the code
+    /// instead). A host that has listened waits until its session has finished (closed its listener), so that the port
+    /// is free to listen on again.
+    public var retry: Retry? {
+        guard case .ended(_, let failed) = phase, !codeRefused else { return nil }
+        switch role {
+        case .host:
+            guard networkFinished || listenedPort == nil else { return nil }
+            return playedMatch ? .waitForAnotherPlayer : .retry
+        case .joiner:
+            return failed ? .retry : nil
+        }
+    }
+
+    /// The same host or join again, from the start: the port the host listened on (else the one asked for), the same
+    /// target, code and security for a joiner.
+    func again() -> NetworkGame {
+        let port = listenedPort ?? requestedPort
+        return NetworkGame(role: role, localName: localName, target: port.map { "port \($0)" } ?? target,
+                           security: security, code: code, port: port)
     }
 
     /// Whether a peer is connected (so leaving must say bye).
@@ -164,6 +202,7 @@ public struct NetworkGame: Sendable {
             connection = "\(count) to join; still waiting for a joiner"
         case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
+                listenedPort = port
                 phase = .listening(port: port)
                 joinAddresses = addresses
                 // The screen says it waits, and on which port: the status line says how the game is protected.
@@ -186,6 +225,7 @@ public struct NetworkGame: Sendable {
             default: break
             }
         case .connected(let name, _, _, _):
+            playedMatch = true
             peerName = DisplayText.escaped(name)
             connection = "Playing against \(peer)"
             phase = .playing

@@ -58,12 +58,18 @@ extension AppModel {
             switch game.phase {
             case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
             case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
-            case .ended: hints = "q back to the menu"
+            case .ended:
+                switch game.retry {
+                case .waitForAnotherPlayer?: hints = "Wait for another player? r waits · Enter or q back to the menu"
+                case .retry?: hints = "r retry · Enter or q back to the menu"
+                case nil: hints = "q back to the menu"
+                }
             default: hints = "t settings (the wait goes on) · q cancel"
             }
         case .search(let search):
             renderSearch(&canvas, search)
             hints = "↑/↓ choose · Enter joins · a join by address · q back"
+            if search.cannotSearch { hints = "r search again · a join by address · q back" }
             switch search.status {
             case .starting: status = "Searching for games…"
             case .available: status = search.games.isEmpty ? "Searching: no games yet" : "\(search.games.count) game(s) found"
@@ -420,7 +426,7 @@ extension AppModel {
         case nil: network = "…"
         }
         let rows: [(SettingsRow, String, String)] = [
-            (.difficulty, "Difficulty", "< \(settings.difficulty == .perfect ? "perfect" : "easy (random)") >"),
+            (.difficulty, "Difficulty", "< \(settings.difficulty.rawValue) >"),
             (.starter, "Who starts", "< \(settings.starter.rawValue) >"),
             (.name, "Your name", Self.fieldView(currentNameEditor, width: width - 15,
                                                 editing: selected == SettingsRow.name.rawValue).text),
@@ -563,6 +569,7 @@ extension AppModel {
             "          (1 top-left … 9 bottom-right); click",
             "Games     r rematch, R resign (network, asks)",
             "          q leaves (asks in a network match)",
+            "Failed    r tries again, Enter back to the menu",
             "Anywhere  ? this help, Esc back (asks at the",
             "          menu), Ctrl-C quits at once",
             "",

@@ -27,6 +27,14 @@ public struct SearchState: Sendable, Hashable {
 
     public init() {}
 
+    /// Whether searching failed or Bonjour is unavailable: the screen offers `r` to search again.
+    public var cannotSearch: Bool {
+        switch status {
+        case .failed, .unavailable: return true
+        case .starting, .available, .waiting: return false
+        }
+    }
+
     mutating func apply(_ update: DiscoveryUpdate) {
         switch update {
         case .available:

@@ -23,12 +23,7 @@ public struct LineGame {
         write: @escaping (String) -> Void = { CheckedOutput.standardOutput.writeLine($0) }
     ) throws {
         self.human = HumanLinePlayer(input: input)
-        let strength: ComputerMatch.Strength
-        switch computer {
-        case .perfect: strength = .perfect
-        case .random: strength = .easy
-        default: throw LineGameError.notAComputer(computer)
-        }
+        guard let strength = computer.strength else { throw LineGameError.notAComputer(computer) }
         let starter: ComputerMatch.Starter
         switch first {
         case .you: starter = .you
@@ -36,7 +31,7 @@ public struct LineGame {
         case .alternate: starter = .alternate
         }
         self.match = ComputerMatch(strength: strength, starter: starter, seed: seed)
-        self.computerName = strength == .easy ? "computer (easy)" : "computer (perfect)"
+        self.computerName = "computer (\(strength.rawValue))"
         self.input = input
         self.write = write
         self.unicode = unicode
@@ -95,7 +90,7 @@ public enum LineGameError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAComputer(let spec): return "the computer plays perfect or random, not \(spec)"
+        case .notAComputer(let spec): return "the computer plays easy, medium or perfect, not \(spec)"
         }
     }
 }

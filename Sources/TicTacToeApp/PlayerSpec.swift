@@ -1,17 +1,24 @@
 import Foundation
+import GameClient
 import GameRules
 
-/// A `--player` value: `perfect`, `random`, `script:FILE` (cells 1-9 in reading order), or `human` (line mode).
+/// A `--player` value: a computer (`easy`, `medium` or `perfect`; `random` is another name for `easy`),
+/// `script:FILE` (cells 1-9 in reading order), or `human` (line mode).
 public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
+    /// Never loses (`PerfectPlayer`).
     case perfect
-    case random
+    /// The perfect move 7 times in 10, otherwise a random legal one (`MediumPlayer`).
+    case medium
+    /// Random legal moves (`RandomPlayer`); also spelled `random`.
+    case easy
     case script(path: String)
     case human
 
     public init?(parsing argument: String) {
         switch argument {
         case "perfect": self = .perfect
-        case "random", "easy": self = .random
+        case "medium": self = .medium
+        case "easy", "random": self = .easy
         case "human": self = .human
         default:
             guard argument.hasPrefix("script:"), argument.count > "script:".count else { return nil }
@@ -19,10 +26,21 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The computer's strength, or nil for a script or a person.
+    public var strength: ComputerMatch.Strength? {
+        switch self {
+        case .perfect: return .perfect
+        case .medium: return .medium
+        case .easy: return .easy
+        case .script, .human: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .perfect: return "perfect"
-        case .random: return "random"
+        case .medium: return "medium"
+        case .easy: return "easy"
         case .script(let path): return "script:\(path)"
         case .human: return "human"
         }
@@ -33,7 +51,9 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .perfect:
             return PerfectPlayer(rng: SplitMix64(seed: seed))
-        case .random:
+        case .medium:
+            return MediumPlayer(rng: SplitMix64(seed: seed))
+        case .easy:
             return RandomPlayer(rng: SplitMix64(seed: seed))
         case .human:
             return HumanLinePlayer(input: input ?? LineInput.standardInput)

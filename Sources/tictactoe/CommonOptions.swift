@@ -18,7 +18,7 @@ struct MatchArguments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Who plays: perfect, random, script:FILE (cells 1-9, reading order, used in turn), or human (line mode).",
+            "Who plays: a computer, easy (random moves; random is another name for it), medium (the perfect move 7 times in 10, seeded) or perfect (never loses); script:FILE (cells 1-9, reading order, used in turn); or human (line mode).",
             valueName: "player"
         )
     )
@@ -44,7 +44,7 @@ struct MatchArguments: ParsableArguments {
         try Self.validate(name: name)
         try OptionRanges.moveDelay.check(moveDelay)
         if player == .human && headless {
-            throw ValidationError("--headless plays without a person: choose --player perfect, random or script:FILE")
+            throw ValidationError("--headless plays without a person: choose --player easy, medium, perfect or script:FILE")
         }
     }
 

@@ -29,7 +29,7 @@ struct Play: ParsableCommand {
     @Option(help: MatchArguments.nameHelp)
     var name: String?
 
-    @Option(help: "Line mode: the computer's strength, perfect (never loses) or random (easy).")
+    @Option(help: "Line mode: the computer's strength: easy (random moves; random is another name for it), medium (the perfect move 7 times in 10) or perfect (never loses).")
     var computer: PlayerSpec = .perfect
 
     @Option(help: "Line mode: who moves first, you, computer, or alternate.")
@@ -49,8 +49,8 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         try MatchArguments.validate(name: name)
-        guard computer == .perfect || computer == .random else {
-            throw ValidationError("--computer must be perfect or random")
+        guard computer.strength != nil else {
+            throw ValidationError("--computer must be easy, medium or perfect")
         }
     }
 

@@ -17,8 +17,8 @@ final class SettingsRelaunchTests: XCTestCase {
         try tmux.start("first", tuiCommand("--name solo", configDirectory: config))
         let before = try settingsScreen(tmux, "first")
         XCTAssertTrue(before.contains("< perfect >"), before)
-        try tmux.keys("first", "Right")  // difficulty: perfect → easy
-        XCTAssertNotNil(tmux.waitFor("first", text: "easy (random)"), tmux.screen("first"))
+        try tmux.keys("first", "Right")  // difficulty: perfect → easy (the levels wrap: easy, medium, perfect)
+        XCTAssertNotNil(tmux.waitFor("first", text: "< easy >"), tmux.screen("first"))
         try tmux.keys("first", "Down", "Down", "BSpace", "BSpace", "BSpace", "BSpace")
         try tmux.literal("first", "Zoë 日本")
         try tmux.keys("first", "Down")  // leaving the field saves the name
@@ -34,7 +34,7 @@ final class SettingsRelaunchTests: XCTestCase {
         let menu = try XCTUnwrap(tmux.waitFor("second", text: "Playing as"), tmux.screen("second"))
         XCTAssertTrue(menu.contains("Playing as Zoë 日本"), menu)
         let after = try settingsScreen(tmux, "second")
-        XCTAssertTrue(after.contains("Difficulty     < easy (random) >"), after)
+        XCTAssertTrue(after.contains("Difficulty     < easy >"), after)
         XCTAssertTrue(after.contains("Your name      Zoë 日本"), after)
         XCTAssertTrue(after.contains("Who starts     < alternate >"), after)
         print("Settings after a relaunch:\n\(after)")
