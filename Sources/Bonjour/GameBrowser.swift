@@ -3,8 +3,10 @@ import LocalNetworkPrivacy
 import Logging
 
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
-/// across interfaces and IP versions, debounced, each instance resolved once to read its TXT record (games without
-/// our protocol version are listed as incompatible), our own instance hidden (`setHiddenNames`).
+/// across interfaces and IP versions, debounced, each instance resolved to read its TXT record, host and addresses
+/// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
+/// resolved again when Bonjour announces it again), our own instance hidden (`setHiddenNames`). A game is listed
+/// while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
@@ -19,7 +21,7 @@ public final class GameBrowser: GameBrowsing, Sendable {
         public var debounceMaxDelay: Duration = .milliseconds(400)
         /// Retry delays while the daemon is away.
         public var backoff = Backoff()
-        /// How long reading an instance's TXT record may take before it is listed as not answering.
+        /// How long resolving an instance (TXT record and addresses) may take before it is listed as not answering.
         public var classifyTimeout: Duration = .seconds(5)
 
         public init() {}
@@ -181,20 +183,21 @@ private final class BrowserState {
         changed()
     }
 
-    /// Resolves a new instance once to read its TXT record.
+    /// Resolves a new (or re-announced) instance: its TXT record, host and addresses.
     private func classify(_ name: String) {
         classifying[name]?.cancel()
         let operation = ResolveOperation(
-            name: name, type: serviceType, wantAddresses: false, timeout: configuration.classifyTimeout, loop: loop
+            name: name, type: serviceType, wantAddresses: true, timeout: configuration.classifyTimeout, loop: loop
         ) { [weak self] result in
             guard let self else { return }
             classifying[name] = nil
             switch result {
             case .success(let game):
-                registry.classify(name, as: game.compatibility)
+                registry.classify(
+                    name, as: game.compatibility, host: game.hostTarget, addresses: game.endpoints.map(\.host))
             case .failure(let error):
-                logger.debug("could not read the TXT record of \(name): \(error)")
-                registry.classify(name, as: .incompatible(reason: "does not answer"))
+                logger.debug("could not resolve \(name): \(error)")
+                registry.notAnswering(name)
             }
             changed()
         }
