@@ -51,6 +51,36 @@ public struct NetworkGame: Sendable {
     /// The most failed attempts the host's screen lists.
     static let attemptsShown = 3
 
+    /// How long a join may take before it says it failed (the app core's connect timeout for the TUI: resolving a
+    /// name and connecting to each of its addresses), counted down on the connecting screen.
+    public static let connectSeconds = 10
+    /// Seconds left of `connectSeconds` while connecting (nil: not counting: hosting, or not joining yet).
+    public private(set) var connectSecondsLeft: Int?
+    /// The addresses a joined name resolved to, in the order they are tried.
+    public private(set) var tryingAddresses: [String] = []
+
+    /// The connecting screen's line: what is being tried and how long it may still take.
+    public var connectingLine: String {
+        guard phase == .connecting, let left = connectSecondsLeft else { return connection }
+        return left > 0 ? "\(connection) (gives up in \(left) s)" : "\(connection) (giving up)"
+    }
+
+    /// The join started: count down from `connectSeconds`.
+    mutating func startCountdown() {
+        guard role == .joiner, phase == .connecting else { return }
+        connectSecondsLeft = Self.connectSeconds
+    }
+
+    /// A second passed while connecting; whether to count on.
+    mutating func countDown() -> Bool {
+        guard phase == .connecting, let left = connectSecondsLeft, left > 0 else {
+            connectSecondsLeft = nil
+            return false
+        }
+        connectSecondsLeft = left - 1
+        return left - 1 > 0
+    }
+
     init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
          code: String? = nil) {
         self.role = role
@@ -169,6 +199,12 @@ public struct NetworkGame: Sendable {
             phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
             connection = "Move refused: \(DisplayText.escaped(why))"
+        case .discovery(.resolved(_, let addresses)):
+            tryingAddresses = addresses
+            if phase == .connecting, let first = addresses.first {
+                let more = addresses.count > 1 ? " (then \(addresses.count - 1) more)" : ""
+                connection = "Trying \(DisplayText.escaped(first))\(more)…"
+            }
         case .discovery(.advertised(let name, _)):
             advertisement = "Advertised as \(DisplayText.escaped(name))"
         case .discovery(.advertisingUnavailable(let message)):

@@ -48,7 +48,7 @@ extension AppModel {
             status = entry.status
         case .network(let game):
             renderNetwork(&canvas, game, unicode: unicode)
-            status = game.connection
+            status = game.connectingLine
             switch game.phase {
             case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
             case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
@@ -193,7 +193,7 @@ extension AppModel {
             switch game.phase {
             case .listening(let port): text = "Waiting for someone to join on port \(port)…"
             case .ended(let why, _): text = why
-            default: text = game.connection
+            default: text = game.connectingLine
             }
             let waiting = wrap(text, width: min(76, size.columns - 2))
             for (index, line) in waiting.enumerated() {

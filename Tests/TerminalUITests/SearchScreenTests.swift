@@ -61,6 +61,40 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertEqual(network.joined.map(\.address), [])
     }
 
+    /// A game whose host does not answer is listed as such, with where it was, after the joinable ones; selecting
+    /// it tries it again: the connecting screen shows the address being tried and counts down the 10 s the join may
+    /// take.
+    func testADeadHostIsListedNotAnsweringAndSelectingItCountsDown() throws {
+        let listed = [
+            GameListing(name: "日本語のゲーム", state: .notAnswering(since: .seconds(5)), host: "host-b.local.",
+                        addresses: ["10.99.0.12"]),
+            GameListing(name: "日本語のゲーム-2", state: .joinable(.open), host: "host-c.local.", addresses: ["10.99.0.13"]),
+            GameListing(name: "mine", state: .joinable(.open), host: "here.local.", addresses: ["10.99.0.11"],
+                        isThisMachine: true),
+        ]
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.enter),
+            .network(.report(.discovery(.resolved(name: "日本語のゲーム", addresses: ["10.99.0.12:7990"])))),
+            .wait(1), .wait(1), .wait(1),
+        ])
+        try runApp(terminal, network: network)
+        let list = try XCTUnwrap(terminal.frames.first { $0.text.contains("2 games, 1 not joinable") }).text
+        let lines = list.split(separator: "\n").map(String.init)
+        XCTAssertNotNil(lines.first { $0.contains("日本語のゲーム-2") && $0.contains("host-c.local 10.99.0.13") }, list)
+        XCTAssertNotNil(lines.first { $0.contains("mine") && $0.contains("this machine") }, list)
+        let dead = try XCTUnwrap(lines.firstIndex { $0.contains("host-b.local 10.99.0.12") && $0.contains("(not answering)") }, list)
+        let joinable = ["mine", "日本語のゲーム-2"].compactMap { name in lines.firstIndex { $0.contains(name) } }
+        XCTAssertEqual(joinable.count, 2, list)
+        XCTAssertTrue(joinable.allSatisfy { $0 < dead }, "joinable first: \(list)")
+        XCTAssertEqual(network.joined.first?.address, "日本語のゲーム", "selecting it tries it again")
+        let texts = terminal.frames.map(\.text)
+        XCTAssertNotNil(texts.first { $0.contains("Connecting to 日本語のゲーム… (gives up in 10 s)") }, texts.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 9 s)") }, texts.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 7 s)") }, texts.last ?? "")
+        XCTAssertTrue(terminal.lastFrame.contains("Trying 10.99.0.12:7990… (giving up)"), terminal.lastFrame)
+    }
+
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
