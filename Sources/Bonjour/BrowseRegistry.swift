@@ -63,6 +63,14 @@ public struct BrowseRegistry: Sendable {
         record(name, .notAnswering)
     }
 
+    /// Tries a name that did not answer again (its lookup is pending until the answer); false when it is gone or
+    /// was not "not answering".
+    public mutating func retry(_ name: String) -> Bool {
+        guard instances[name]?.isPresent == true, instances[name]?.lookup == .notAnswering else { return false }
+        instances[name]?.lookup = .pending
+        return true
+    }
+
     private mutating func record(_ name: String, _ lookup: DiscoveredGame.Lookup) {
         guard instances[name]?.isPresent == true else { return }
         instances[name]?.lookup = lookup

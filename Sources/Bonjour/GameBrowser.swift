@@ -5,7 +5,8 @@ import Logging
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
 /// across interfaces and IP versions, debounced, each instance resolved to read its TXT record, host and addresses
 /// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
-/// resolved again when Bonjour announces it again), our own instance hidden (`setHiddenNames`). A game is listed
+/// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed), our own
+/// instance hidden (`setHiddenNames`). A game is listed
 /// while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
@@ -23,6 +24,9 @@ public final class GameBrowser: GameBrowsing, Sendable {
         public var backoff = Backoff()
         /// How long resolving an instance (TXT record and addresses) may take before it is listed as not answering.
         public var classifyTimeout: Duration = .seconds(5)
+        /// How long a game that did not answer waits before it is tried again, for as long as Bonjour lists it (a
+        /// host that comes back is not always announced again: its records may have stayed in the daemon's cache).
+        public var notAnsweringRetry: Duration = .seconds(15)
 
         public init() {}
     }
@@ -95,6 +99,8 @@ private final class BrowserState {
     private var flushTimer: DNSSDLoop.TimerID?
     private var hidden: Set<String> = []
     private var classifying: [String: ResolveOperation] = [:]
+    /// Games not answering, each with the timer that tries it again.
+    private var retryTimers: [String: DNSSDLoop.TimerID] = [:]
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
 
@@ -178,6 +184,7 @@ private final class BrowserState {
             logger.trace("remove \(name) on \(interface)")
             if registry.remove(name, interface: interface) == .disappeared {
                 classifying.removeValue(forKey: name)?.cancel()
+                loop.cancelTimer(retryTimers.removeValue(forKey: name))
             }
         }
         changed()
@@ -186,6 +193,7 @@ private final class BrowserState {
     /// Resolves a new (or re-announced) instance: its TXT record, host and addresses.
     private func classify(_ name: String) {
         classifying[name]?.cancel()
+        loop.cancelTimer(retryTimers.removeValue(forKey: name))
         let operation = ResolveOperation(
             name: name, type: serviceType, wantAddresses: true, timeout: configuration.classifyTimeout, loop: loop
         ) { [weak self] result in
@@ -198,6 +206,14 @@ private final class BrowserState {
             case .failure(let error):
                 logger.debug("could not resolve \(name): \(error)")
                 registry.notAnswering(name)
+                retryTimers[name] = loop.schedule(after: configuration.notAnsweringRetry) { [weak self] in
+                    guard let self else { return }
+                    retryTimers[name] = nil
+                    if registry.retry(name) {
+                        classify(name)
+                        changed()
+                    }
+                }
             }
             changed()
         }
@@ -219,6 +235,8 @@ private final class BrowserState {
         browseRef = nil
         for operation in classifying.values { operation.cancel() }
         classifying = [:]
+        for timer in retryTimers.values { loop.cancelTimer(timer) }
+        retryTimers = [:]
         registry.flush()
         debouncer.reset()
         loop.cancelTimer(flushTimer)

@@ -51,6 +51,11 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.games(), [DiscoveredGame(
             name: "dead", lookup: .answered(.compatible(.open), host: "h.local.", addresses: ["10.0.0.1"]))])
         XCTAssertEqual(registry.add("dead", interface: 3), .unchanged, "answered: another interface changes nothing")
+        XCTAssertFalse(registry.retry("dead"), "only a name not answering is tried again")
+        registry.notAnswering("dead")
+        XCTAssertTrue(registry.retry("dead"), "the browser's periodic retry")
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "dead", lookup: .pending)])
+        XCTAssertFalse(registry.retry("gone"))
     }
 
     func testRemovesNeverAddedAreIgnored() {
