@@ -5,8 +5,9 @@ import Logging
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
 /// across interfaces and IP versions, debounced, each instance resolved to read its TXT record, host and addresses
 /// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
-/// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed), our own
-/// instance hidden (`setHiddenNames`). A game is listed
+/// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed; a game that
+/// answered is looked up again quietly every `refreshInterval`, so that one whose host went away is not listed as
+/// joinable for as long as its service record stays cached), our own instance hidden (`setHiddenNames`). A game is listed
 /// while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
@@ -27,6 +28,9 @@ public final class GameBrowser: GameBrowsing, Sendable {
         /// How long a game that did not answer waits before it is tried again, for as long as Bonjour lists it (a
         /// host that comes back is not always announced again: its records may have stayed in the daemon's cache).
         public var notAnsweringRetry: Duration = .seconds(15)
+        /// How often a game that answered is looked up again (quietly: it stays listed as it was unless the answer
+        /// changes, or there is none).
+        public var refreshInterval: Duration = .seconds(20)
 
         public init() {}
     }
@@ -99,7 +103,7 @@ private final class BrowserState {
     private var flushTimer: DNSSDLoop.TimerID?
     private var hidden: Set<String> = []
     private var classifying: [String: ResolveOperation] = [:]
-    /// Games not answering, each with the timer that tries it again.
+    /// Listed games, each with the timer that looks it up again (`notAnsweringRetry`, `refreshInterval`).
     private var retryTimers: [String: DNSSDLoop.TimerID] = [:]
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
@@ -203,6 +207,11 @@ private final class BrowserState {
             case .success(let game):
                 registry.classify(
                     name, as: game.compatibility, host: game.hostTarget, addresses: game.endpoints.map(\.host))
+                retryTimers[name] = loop.schedule(after: configuration.refreshInterval) { [weak self] in
+                    guard let self else { return }
+                    retryTimers[name] = nil
+                    if registry.isPresent(name) { classify(name) }  // quietly: listed as it was meanwhile
+                }
             case .failure(let error):
                 logger.debug("could not resolve \(name): \(error)")
                 registry.notAnswering(name)

@@ -316,7 +316,9 @@ public struct AppModel: Sendable {
                 // after the host turned the join away, exit 13).
                 return askForCode(toJoin: name, as: settings.name, because: .privateGame) + [.stopBrowsing]
             case .join(let name):
-                screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: name))
+                var joining = NetworkGame(role: .joiner, localName: settings.name, target: name)
+                if let listed = search.selectedGame { joining.joining(listedAt: listed.place) }
+                screen = .network(joining)
                 return [.stopBrowsing, .checkNetwork(.join(name: settings.name, address: name))]
             case .notJoinable(let why):
                 screen = .search(search)

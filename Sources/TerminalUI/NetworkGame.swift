@@ -65,6 +65,13 @@ public struct NetworkGame: Sendable {
         return left > 0 ? "\(connection) (gives up in \(left) s)" : "\(connection) (giving up)"
     }
 
+    /// Joining a game the list showed at `place` (its host and address): the connecting screen says where, until the
+    /// name is resolved afresh.
+    mutating func joining(listedAt place: String) {
+        guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
+        connection = "Connecting to \(DisplayText.escaped(target)) at \(DisplayText.escaped(place))…"
+    }
+
     /// The join started: count down from `connectSeconds`.
     mutating func startCountdown() {
         guard role == .joiner, phase == .connecting else { return }
@@ -176,7 +183,7 @@ public struct NetworkGame: Sendable {
             }
         case .connectionState(let state):
             switch state {
-            case .preparing: connection = "Connecting to \(target)…"
+            case .preparing where tryingAddresses.isEmpty: connection = "Connecting to \(target)…"
             case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(.wrongCode):
                 refuseCode()

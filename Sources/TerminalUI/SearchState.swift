@@ -27,6 +27,9 @@ public struct SearchState: Sendable, Hashable {
 
     public init() {}
 
+    /// The game the cursor is on.
+    public var selectedGame: GameListing? { games.indices.contains(selected) ? games[selected] : nil }
+
     mutating func apply(_ update: DiscoveryUpdate) {
         switch update {
         case .available:

@@ -89,7 +89,7 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(joinable.allSatisfy { $0 < dead }, "joinable first: \(list)")
         XCTAssertEqual(network.joined.first?.address, "日本語のゲーム", "selecting it tries it again")
         let texts = terminal.frames.map(\.text)
-        XCTAssertNotNil(texts.first { $0.contains("Connecting to 日本語のゲーム… (gives up in 10 s)") }, texts.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Connecting to 日本語のゲーム at host-b.local 10.99.0.12… (gives up in 10 s)") }, texts.last ?? "")
         XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 9 s)") }, texts.last ?? "")
         XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 7 s)") }, texts.last ?? "")
         XCTAssertTrue(terminal.lastFrame.contains("Trying 10.99.0.12:7990… (giving up)"), terminal.lastFrame)
