@@ -4,16 +4,15 @@ import GameProtocol
 /// browse feeds it what Bonjour lists (`update`), the time comes from the caller's clock, as a `Duration` since the
 /// list began.
 ///
-/// A game is listed while Bonjour lists it. "Not answering" is a state with the time of the last failed attempt
-/// (a resolve, or a selection that could not connect); it is tried again on the next selection (`retry`) or when
-/// Bonjour announces it again (the browse then reports it looked up afresh). Joinable games come first, then the
-/// rest, each group by name.
+/// A game is listed while Bonjour lists it. "Not answering" is a state with the time of the last failed attempt to
+/// look it up; it is tried again when Bonjour announces it again and every so often while listed (the browse then
+/// reports it looked up afresh, and a new failure gets a new time), and a selection in the TUI is an attempt of its
+/// own (joining looks the name up afresh, within the connect timeout). Joinable games come first, then the rest,
+/// each group by name.
 public struct GameList: Sendable, Hashable {
     public private(set) var games: [GameListing] = []
     /// This machine's own addresses: a game at one of them is "this machine".
     public var localAddresses: Set<String>
-    /// Names being tried again after a selection: the browse's older "not answering" does not overwrite that.
-    private var retrying: Set<String> = []
 
     public init(localAddresses: Set<String> = []) {
         self.localAddresses = Set(localAddresses.map(Self.unscoped))
@@ -27,17 +26,13 @@ public struct GameList: Sendable, Hashable {
             let previous = games.first { $0.name == game.name }
             switch game.state {
             case .notAnswering:
-                if retrying.contains(game.name) {
-                    game.state = .lookingUp
-                } else if case .notAnswering(let since)? = previous?.state {
+                if case .notAnswering(let since)? = previous?.state {
                     game.state = .notAnswering(since: since)
                 } else {
                     game.state = .notAnswering(since: now)
                 }
-            case .lookingUp:
+            case .lookingUp, .joinable, .notJoinable:
                 break
-            case .joinable, .notJoinable:
-                retrying.remove(game.name)
             }
             if game.host == nil, let previous, !game.compatible {  // looked up again, or no answer: keep where it was
                 game.host = previous.host
@@ -46,25 +41,7 @@ public struct GameList: Sendable, Hashable {
             game.isThisMachine = game.isThisMachine || game.addresses.contains { localAddresses.contains(Self.unscoped($0)) }
             next.append(game)
         }
-        retrying.formIntersection(next.map(\.name))
         games = Self.ordered(next)
-    }
-
-    /// The player selected `name`: a game not answering is tried again (looked up until the attempt ends).
-    public mutating func retry(_ name: String) {
-        guard let index = games.firstIndex(where: { $0.name == name }),
-              case .notAnswering = games[index].state else { return }
-        retrying.insert(name)
-        games[index].state = .lookingUp
-        games = Self.ordered(games)
-    }
-
-    /// An attempt to reach `name` (a selection) got no answer at `now`: not answering since then.
-    public mutating func attemptFailed(_ name: String, at now: Duration) {
-        retrying.remove(name)
-        guard let index = games.firstIndex(where: { $0.name == name }) else { return }
-        games[index].state = .notAnswering(since: now)
-        games = Self.ordered(games)
     }
 
     /// A one-shot browse is over: a game still being looked up did not answer in time.

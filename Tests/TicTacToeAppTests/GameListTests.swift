@@ -39,12 +39,12 @@ final class GameListTests: XCTestCase {
                        "No games, 2 not joinable")
     }
 
-    /// "Not answering" carries the time of the last failed attempt: kept while the browse repeats it, set afresh by
-    /// a failed selection; a selection tries it again (looked up) and the browse's older verdict does not overwrite
-    /// that; an answer makes it joinable.
-    func testNotAnsweringIsAStateWithTheTimeOfTheLastFailure() async {
+    /// "Not answering" carries the time of the last failed attempt: kept while the browse repeats the same
+    /// failure; tried again (looked up: Bonjour announced it again, or the browser's periodic retry), a new failure
+    /// gets a new time; an answer makes it joinable, and where it was is kept while it does not answer.
+    func testNotAnsweringIsAStateWithTheTimeOfTheLastFailure() {
         var list = GameList()
-        list.update([listing("dead", .lookingUp, address: "10.0.0.7")], at: now)
+        list.update([listing("dead", .lookingUp)], at: now)
         XCTAssertEqual(list.games.first?.state, .lookingUp)
         clock.advance(by: .seconds(5))
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
@@ -53,24 +53,24 @@ final class GameListTests: XCTestCase {
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
         XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(5)), "the same failure, repeated")
         XCTAssertEqual(list.games.count, 1, "listed while Bonjour lists it")
-
-        list.retry("dead")  // the player selected it
-        XCTAssertEqual(list.games.first?.state, .lookingUp)
-        list.update([listing("dead", .notAnswering(since: .zero))], at: now)
-        XCTAssertEqual(list.games.first?.state, .lookingUp, "being tried again")
-        clock.advance(by: .seconds(10))
-        list.attemptFailed("dead", at: now)
-        XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(45)))
         XCTAssertEqual(list.summary, "No games, 1 not joinable")
 
-        // Bonjour announced it again and it answered.
+        list.update([listing("dead", .lookingUp)], at: now)  // tried again
+        XCTAssertEqual(list.games.first?.state, .lookingUp)
+        clock.advance(by: .seconds(5))
+        list.update([listing("dead", .notAnswering(since: .zero))], at: now)
+        XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(40)), "a new failure: a new time")
+
+        // It answered.
         list.update([listing("dead", .joinable(.open), address: "10.0.0.7")], at: now)
         XCTAssertEqual(list.games.first?.state, .joinable(.open))
         XCTAssertEqual(list.summary, "1 game")
-        clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(20))
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
-        XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(46)), "a new failure: a new time")
-        XCTAssertEqual(list.games.first?.host, "dead.local", "a game not answering keeps where it was")
+        XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(60)))
+        XCTAssertEqual(list.games.first?.place, "dead.local 10.0.0.7", "a game not answering keeps where it was")
+        list.update([listing("dead", .lookingUp)], at: now)
+        XCTAssertEqual(list.games.first?.place, "dead.local 10.0.0.7", "and while it is looked up again")
     }
 
     /// A one-shot browse ends: a game still looked up did not answer in time.
