@@ -59,9 +59,12 @@ public struct NetworkGame: Sendable {
     /// The addresses a joined name resolved to, in the order they are tried.
     public private(set) var tryingAddresses: [String] = []
 
+    /// Waiting for local network permission: the connect timeout has not started (it counts once access is allowed).
+    private var waitingForAccess = false
+
     /// The connecting screen's line: what is being tried and how long it may still take.
     public var connectingLine: String {
-        guard phase == .connecting, let left = connectSecondsLeft else { return connection }
+        guard phase == .connecting, !waitingForAccess, let left = connectSecondsLeft else { return connection }
         return left > 0 ? "\(connection) (gives up in \(left) s)" : "\(connection) (giving up)"
     }
 
@@ -78,12 +81,17 @@ public struct NetworkGame: Sendable {
         connectSecondsLeft = Self.connectSeconds
     }
 
-    /// A second passed while connecting; whether to count on.
+    /// A second passed while connecting; whether to count on. While waiting for permission it starts over.
     mutating func countDown() -> Bool {
-        guard phase == .connecting, let left = connectSecondsLeft, left > 0 else {
+        guard phase == .connecting, let left = connectSecondsLeft else {
             connectSecondsLeft = nil
             return false
         }
+        if waitingForAccess {
+            connectSecondsLeft = Self.connectSeconds
+            return true
+        }
+        guard left > 0 else { return false }
         connectSecondsLeft = left - 1
         return left - 1 > 0
     }
@@ -183,8 +191,12 @@ public struct NetworkGame: Sendable {
             }
         case .connectionState(let state):
             switch state {
-            case .preparing where tryingAddresses.isEmpty: connection = "Connecting to \(target)…"
-            case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
+            case .preparing where tryingAddresses.isEmpty:
+                waitingForAccess = false
+                connection = "Connecting to \(target)…"
+            case .waiting(let reason):
+                if case .notAllowed = reason { waitingForAccess = true }
+                connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(.wrongCode):
                 refuseCode()
             case .failed(let error):
@@ -207,6 +219,7 @@ public struct NetworkGame: Sendable {
         case .localMoveRejected(let why):
             connection = "Move refused: \(DisplayText.escaped(why))"
         case .discovery(.resolved(_, let addresses)):
+            waitingForAccess = false
             tryingAddresses = addresses
             if phase == .connecting, let first = addresses.first {
                 let more = addresses.count > 1 ? " (then \(addresses.count - 1) more)" : ""

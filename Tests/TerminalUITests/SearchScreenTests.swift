@@ -95,6 +95,25 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(terminal.lastFrame.contains("Trying 10.99.0.12:7990… (giving up)"), terminal.lastFrame)
     }
 
+    /// Waiting for local network permission is not part of the 10 s: the countdown starts once access is allowed
+    /// (the core's connect timeout counts from then too).
+    func testTheCountdownWaitsForPermission() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([GameListing(name: "alice", security: .open)])), .key(.enter),
+            .network(.report(.connectionState(.waiting(.notAllowed("local network permission denied"))))),
+            .wait(1), .wait(1), .wait(1), .wait(1),
+            .network(.report(.discovery(.resolved(name: "alice", addresses: ["10.99.0.12:7990"])))),
+            .wait(1),
+        ])
+        try runApp(terminal, network: network)
+        let texts = terminal.frames.map(\.text)
+        let waiting = texts.filter { $0.contains("Waiting: local network permission denied") }
+        XCTAssertFalse(waiting.isEmpty, texts.last ?? "")
+        XCTAssertTrue(waiting.allSatisfy { !$0.contains("gives up in") }, waiting.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 9 s)") }, texts.last ?? "")
+    }
+
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
