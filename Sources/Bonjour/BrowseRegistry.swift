@@ -1,12 +1,14 @@
 /// The browser's list, kept from dns_sd add/remove callbacks. Pure: no dns_sd calls, no clock.
 ///
 /// Avahi reports each instance once per interface and IP version, and removes it the same way, so each name keeps a
-/// count per interface; a name is present while any count is positive. A present name is listed once its TXT record
-/// was read (to tell compatible games from other programs of the same service type) or reading it failed.
+/// count per interface; a name is present while any count is positive. A present name is listed while it is present:
+/// first as `.pending`, then with what resolving it said (its TXT record tells compatible games from other programs
+/// of the same service type), or `.notAnswering` when resolving it failed. An add for a name that did not answer is
+/// a re-announcement: it is resolved again (`.appeared`).
 public struct BrowseRegistry: Sendable {
     /// What an add or remove did to a name.
     public enum Change: Sendable, Hashable {
-        /// First sighting: resolve it to read its TXT record.
+        /// First sighting, or a re-announcement of a name that did not answer: resolve it.
         case appeared
         /// Last sighting gone: stop resolving it.
         case disappeared
@@ -16,7 +18,7 @@ public struct BrowseRegistry: Sendable {
 
     private struct Instance {
         var presence: [UInt32: Int] = [:]
-        var compatibility: Compatibility?
+        var lookup: DiscoveredGame.Lookup = .pending
         var isPresent: Bool { presence.values.contains { $0 > 0 } }
     }
 
@@ -29,8 +31,10 @@ public struct BrowseRegistry: Sendable {
         var instance = instances[name] ?? Instance()
         let wasPresent = instance.isPresent
         instance.presence[interface, default: 0] += 1
+        let retry = instance.lookup == .notAnswering
+        if retry { instance.lookup = .pending }
         instances[name] = instance
-        return wasPresent ? .unchanged : .appeared
+        return wasPresent && !retry ? .unchanged : .appeared
     }
 
     /// A remove callback for `name` on `interface`. Removes never seen added are ignored.
@@ -47,10 +51,29 @@ public struct BrowseRegistry: Sendable {
         return .disappeared
     }
 
-    /// The TXT record of a present name was read (or reading it failed: pass `.incompatible(reason:)`).
-    public mutating func classify(_ name: String, as compatibility: Compatibility) {
+    /// A present name was resolved: what its TXT record says, its host and addresses.
+    public mutating func classify(
+        _ name: String, as compatibility: Compatibility, host: String = "", addresses: [String] = []
+    ) {
+        record(name, .answered(compatibility, host: host, addresses: addresses))
+    }
+
+    /// Resolving a present name got no answer in time: listed as not answering until it is announced again.
+    public mutating func notAnswering(_ name: String) {
+        record(name, .notAnswering)
+    }
+
+    /// Tries a name that did not answer again (its lookup is pending until the answer); false when it is gone or
+    /// was not "not answering".
+    public mutating func retry(_ name: String) -> Bool {
+        guard instances[name]?.isPresent == true, instances[name]?.lookup == .notAnswering else { return false }
+        instances[name]?.lookup = .pending
+        return true
+    }
+
+    private mutating func record(_ name: String, _ lookup: DiscoveredGame.Lookup) {
         guard instances[name]?.isPresent == true else { return }
-        instances[name]?.compatibility = compatibility
+        instances[name]?.lookup = lookup
     }
 
     /// Forgets everything (the daemon went away: its results are stale).
@@ -58,20 +81,18 @@ public struct BrowseRegistry: Sendable {
         instances = [:]
     }
 
-    /// Present names not classified yet.
+    /// Present names not resolved yet.
     public var unclassifiedNames: [String] {
-        instances.filter { $0.value.isPresent && $0.value.compatibility == nil }.map(\.key).sorted()
+        instances.filter { $0.value.isPresent && $0.value.lookup == .pending }.map(\.key).sorted()
     }
 
     public func isPresent(_ name: String) -> Bool { instances[name]?.isPresent == true }
 
-    /// The list to show: present and classified, hidden names left out, sorted by name (case-insensitively).
+    /// The list to show: every present name, hidden names left out, sorted by name (case-insensitively).
     public func games(hiding hidden: Set<String> = []) -> [DiscoveredGame] {
         instances.compactMap { name, instance -> DiscoveredGame? in
-            guard instance.isPresent, !hidden.contains(name), let compatibility = instance.compatibility else {
-                return nil
-            }
-            return DiscoveredGame(name: name, compatibility: compatibility)
+            guard instance.isPresent, !hidden.contains(name) else { return nil }
+            return DiscoveredGame(name: name, lookup: instance.lookup)
         }
         .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
     }

@@ -20,32 +20,56 @@ public enum Compatibility: Sendable, Hashable {
     }
 }
 
-/// One game on the local network, deduplicated by name across interfaces and IP versions.
+/// One game on the local network, deduplicated by name across interfaces and IP versions. It is listed while
+/// Bonjour lists it, whatever its resolve said (`lookup`).
 public struct DiscoveredGame: Sendable, Hashable, CustomStringConvertible {
-    /// The Bonjour instance name (what the host registered: the player's name, possibly renamed by Avahi).
-    public var name: String
-    public var compatibility: Compatibility
-
-    public init(name: String, compatibility: Compatibility) {
-        self.name = name
-        self.compatibility = compatibility
+    /// What resolving a listed name (SRV, TXT, then the host's addresses) has told so far.
+    public enum Lookup: Sendable, Hashable {
+        /// Not resolved yet (or resolving again).
+        case pending
+        /// Resolved: what its TXT record says, the host's mDNS name (`host-a.local.`) and its addresses.
+        case answered(Compatibility, host: String, addresses: [String])
+        /// Listed by Bonjour, but its last resolve got no answer in time (retried when Bonjour announces it again).
+        case notAnswering
     }
 
-    public var isJoinable: Bool { compatibility.isCompatible }
+    /// The Bonjour instance name (what the host registered: the player's name, possibly renamed by Avahi).
+    public var name: String
+    public var lookup: Lookup
+
+    public init(name: String, lookup: Lookup) {
+        self.name = name
+        self.lookup = lookup
+    }
+
+    /// A game whose resolve answered.
+    public init(name: String, compatibility: Compatibility, host: String = "", addresses: [String] = []) {
+        self.init(name: name, lookup: .answered(compatibility, host: host, addresses: addresses))
+    }
+
+    /// What its TXT record says; nil until it answered.
+    public var compatibility: Compatibility? {
+        if case .answered(let compatibility, _, _) = lookup { return compatibility }
+        return nil
+    }
+
+    public var isJoinable: Bool { compatibility?.isCompatible ?? false }
 
     public var description: String {
-        switch compatibility {
-        case .compatible(.open): return name
-        case .compatible(.private): return "\(name) (private)"
-        case .compatible(.plaintext): return "\(name) (unencrypted, protocol 1)"
-        case .incompatible(let reason): return "\(name) (incompatible: \(reason))"
+        switch lookup {
+        case .pending: return "\(name) (resolving)"
+        case .notAnswering: return "\(name) (not answering)"
+        case .answered(.compatible(.open), _, _): return name
+        case .answered(.compatible(.private), _, _): return "\(name) (private)"
+        case .answered(.compatible(.plaintext), _, _): return "\(name) (unencrypted, protocol 1)"
+        case .answered(.incompatible(let reason), _, _): return "\(name) (incompatible: \(reason))"
         }
     }
 }
 
 /// What a browser reports. Lists are debounced; after `.unavailable` the list is empty until the daemon is back.
 public enum BrowserEvent: Sendable, Hashable {
-    /// The current list of games (sorted by name, our own instance hidden).
+    /// The current list of games (sorted by name, our own instance hidden), each whatever its resolve said.
     case updated([DiscoveredGame])
     /// Browsing stopped working (no daemon); it is retried with backoff and resumes by itself.
     case unavailable(BonjourError)

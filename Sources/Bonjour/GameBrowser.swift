@@ -3,8 +3,12 @@ import LocalNetworkPrivacy
 import Logging
 
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
-/// across interfaces and IP versions, debounced, each instance resolved once to read its TXT record (games without
-/// our protocol version are listed as incompatible), our own instance hidden (`setHiddenNames`).
+/// across interfaces and IP versions, debounced, each instance resolved to read its TXT record, host and addresses
+/// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
+/// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed; a game that
+/// answered is looked up again quietly every `refreshInterval`, so that one whose host went away is not listed as
+/// joinable for as long as its service record stays cached), our own instance hidden (`setHiddenNames`). A game is listed
+/// while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
@@ -19,8 +23,14 @@ public final class GameBrowser: GameBrowsing, Sendable {
         public var debounceMaxDelay: Duration = .milliseconds(400)
         /// Retry delays while the daemon is away.
         public var backoff = Backoff()
-        /// How long reading an instance's TXT record may take before it is listed as not answering.
+        /// How long resolving an instance (TXT record and addresses) may take before it is listed as not answering.
         public var classifyTimeout: Duration = .seconds(5)
+        /// How long a game that did not answer waits before it is tried again, for as long as Bonjour lists it (a
+        /// host that comes back is not always announced again: its records may have stayed in the daemon's cache).
+        public var notAnsweringRetry: Duration = .seconds(15)
+        /// How often a game that answered is looked up again (quietly: it stays listed as it was unless the answer
+        /// changes, or there is none).
+        public var refreshInterval: Duration = .seconds(20)
 
         public init() {}
     }
@@ -93,6 +103,8 @@ private final class BrowserState {
     private var flushTimer: DNSSDLoop.TimerID?
     private var hidden: Set<String> = []
     private var classifying: [String: ResolveOperation] = [:]
+    /// Listed games, each with the timer that looks it up again (`notAnsweringRetry`, `refreshInterval`).
+    private var retryTimers: [String: DNSSDLoop.TimerID] = [:]
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
 
@@ -176,25 +188,41 @@ private final class BrowserState {
             logger.trace("remove \(name) on \(interface)")
             if registry.remove(name, interface: interface) == .disappeared {
                 classifying.removeValue(forKey: name)?.cancel()
+                loop.cancelTimer(retryTimers.removeValue(forKey: name))
             }
         }
         changed()
     }
 
-    /// Resolves a new instance once to read its TXT record.
+    /// Resolves a new (or re-announced) instance: its TXT record, host and addresses.
     private func classify(_ name: String) {
         classifying[name]?.cancel()
+        loop.cancelTimer(retryTimers.removeValue(forKey: name))
         let operation = ResolveOperation(
-            name: name, type: serviceType, wantAddresses: false, timeout: configuration.classifyTimeout, loop: loop
+            name: name, type: serviceType, wantAddresses: true, timeout: configuration.classifyTimeout, loop: loop
         ) { [weak self] result in
             guard let self else { return }
             classifying[name] = nil
             switch result {
             case .success(let game):
-                registry.classify(name, as: game.compatibility)
+                registry.classify(
+                    name, as: game.compatibility, host: game.hostTarget, addresses: game.endpoints.map(\.host))
+                retryTimers[name] = loop.schedule(after: configuration.refreshInterval) { [weak self] in
+                    guard let self else { return }
+                    retryTimers[name] = nil
+                    if registry.isPresent(name) { classify(name) }  // quietly: listed as it was meanwhile
+                }
             case .failure(let error):
-                logger.debug("could not read the TXT record of \(name): \(error)")
-                registry.classify(name, as: .incompatible(reason: "does not answer"))
+                logger.debug("could not resolve \(name): \(error)")
+                registry.notAnswering(name)
+                retryTimers[name] = loop.schedule(after: configuration.notAnsweringRetry) { [weak self] in
+                    guard let self else { return }
+                    retryTimers[name] = nil
+                    if registry.retry(name) {
+                        classify(name)
+                        changed()
+                    }
+                }
             }
             changed()
         }
@@ -216,6 +244,8 @@ private final class BrowserState {
         browseRef = nil
         for operation in classifying.values { operation.cancel() }
         classifying = [:]
+        for timer in retryTimers.values { loop.cancelTimer(timer) }
+        retryTimers = [:]
         registry.flush()
         debouncer.reset()
         loop.cancelTimer(flushTimer)

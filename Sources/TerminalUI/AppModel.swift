@@ -76,6 +76,8 @@ public enum TimerID: Hashable, Sendable {
     case computerMove
     case clearFlash
     case quitGrace
+    /// A second of the connecting screen's countdown.
+    case connectCountdown
 }
 
 /// Every input of the UI model.
@@ -193,6 +195,11 @@ public struct AppModel: Sendable {
             return []
         case .timer(.quitGrace):
             return [.quit(status: quitting ?? 0)]
+        case .timer(.connectCountdown):
+            guard case .network(var game) = screen else { return [] }
+            let more = game.countDown()
+            screen = .network(game)
+            return more ? [.schedule(.connectCountdown, after: 1)] : []
         case .timer(.computerMove):
             guard case .computer(var game) = screen else { return [] }
             let effects = game.computerMoves()
@@ -359,7 +366,9 @@ public struct AppModel: Sendable {
                 // after the host turned the join away, exit 13).
                 return askForCode(toJoin: name, as: settings.name, because: .privateGame) + [.stopBrowsing]
             case .join(let name):
-                screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: name))
+                var joining = NetworkGame(role: .joiner, localName: settings.name, target: name)
+                if let listed = search.selectedGame { joining.joining(listedAt: listed.place) }
+                screen = .network(joining)
                 return [.stopBrowsing, .checkNetwork(.join(name: settings.name, address: name))]
             case .notJoinable(let why):
                 screen = .search(search)
@@ -569,14 +578,19 @@ public struct AppModel: Sendable {
         }
     }
 
-    private func proceed(_ intent: NetworkIntent) -> [AppEffect] {
+    private mutating func proceed(_ intent: NetworkIntent) -> [AppEffect] {
         // What the intent does not say (the gate needs none of it) is on the network screen that asked.
         var game: NetworkGame?
         if case .network(let current) = screen { game = current }
         switch intent {
         case .search: return [.startBrowsing]
         case .host(let name, let port): return [.host(name: name, port: port, security: game?.security ?? .open)]
-        case .join(let name, let address): return [.join(name: name, address: address, code: game?.code)]
+        case .join(let name, let address):
+            // The join says within `NetworkGame.connectSeconds` whether it got through: counted down on the screen.
+            guard case .network(var joining) = screen else { return [.join(name: name, address: address, code: game?.code)] }
+            joining.startCountdown()
+            screen = .network(joining)
+            return [.join(name: name, address: address, code: game?.code), .schedule(.connectCountdown, after: 1)]
         }
     }
 

@@ -59,6 +59,51 @@ public struct NetworkGame: Sendable {
     /// The most failed attempts the host's screen lists.
     static let attemptsShown = 3
 
+    /// How long a join may take before it says it failed (the app core's connect timeout for the TUI: resolving a
+    /// name and connecting to each of its addresses), counted down on the connecting screen.
+    public static let connectSeconds = 10
+    /// Seconds left of `connectSeconds` while connecting (nil: not counting: hosting, or not joining yet).
+    public private(set) var connectSecondsLeft: Int?
+    /// The addresses a joined name resolved to, in the order they are tried.
+    public private(set) var tryingAddresses: [String] = []
+
+    /// Waiting for local network permission: the connect timeout has not started (it counts once access is allowed).
+    private var waitingForAccess = false
+
+    /// The connecting screen's line: what is being tried and how long it may still take.
+    public var connectingLine: String {
+        guard phase == .connecting, !waitingForAccess, let left = connectSecondsLeft else { return connection }
+        return left > 0 ? "\(connection) (gives up in \(left) s)" : "\(connection) (giving up)"
+    }
+
+    /// Joining a game the list showed at `place` (its host and address): the connecting screen says where, until the
+    /// name is resolved afresh.
+    mutating func joining(listedAt place: String) {
+        guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
+        connection = "Connecting to \(DisplayText.escaped(target)) at \(DisplayText.escaped(place))…"
+    }
+
+    /// The join started: count down from `connectSeconds`.
+    mutating func startCountdown() {
+        guard role == .joiner, phase == .connecting else { return }
+        connectSecondsLeft = Self.connectSeconds
+    }
+
+    /// A second passed while connecting; whether to count on. While waiting for permission it starts over.
+    mutating func countDown() -> Bool {
+        guard phase == .connecting, let left = connectSecondsLeft else {
+            connectSecondsLeft = nil
+            return false
+        }
+        if waitingForAccess {
+            connectSecondsLeft = Self.connectSeconds
+            return true
+        }
+        guard left > 0 else { return false }
+        connectSecondsLeft = left - 1
+        return left - 1 > 0
+    }
+
     init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
          code: String? = nil, port: Int? = nil) {
         self.requestedPort = port
@@ -139,7 +184,7 @@ public struct NetworkGame: Sendable {
     /// match or join), where it says only that it is over, so that no sentence appears twice.
     var statusLine: String {
         guard case .ended(let why, let failed) = phase, connection == why || connection.hasPrefix("Failed: ") else {
-            return connection
+            return connectingLine
         }
         if !failed { return "Match over" }
         return inMatchBefore ? "Disconnected" : "Not connected"
@@ -214,8 +259,12 @@ public struct NetworkGame: Sendable {
             }
         case .connectionState(let state):
             switch state {
-            case .preparing: connection = "Connecting to \(target)…"
-            case .waiting(let reason): connection = "Waiting: \(DisplayText.escaped(reason.description))"
+            case .preparing where tryingAddresses.isEmpty:
+                waitingForAccess = false
+                connection = "Connecting to \(target)…"
+            case .waiting(let reason):
+                if case .notAllowed = reason { waitingForAccess = true }
+                connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(.wrongCode):
                 refuseCode()
             case .failed(let error):
@@ -238,6 +287,13 @@ public struct NetworkGame: Sendable {
             phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
             connection = "Move refused: \(DisplayText.escaped(why))"
+        case .discovery(.resolved(_, let addresses)):
+            waitingForAccess = false
+            tryingAddresses = addresses
+            if phase == .connecting, let first = addresses.first {
+                let more = addresses.count > 1 ? " (then \(addresses.count - 1) more)" : ""
+                connection = "Trying \(DisplayText.escaped(first))\(more)…"
+            }
         case .discovery(.advertised(let name, _)):
             advertisement = "Advertised as \(DisplayText.escaped(name))"
         case .discovery(.advertisingUnavailable(let message)):

@@ -72,7 +72,7 @@ extension AppModel {
             if search.cannotSearch { hints = "r search again · a join by address · q back" }
             switch search.status {
             case .starting: status = "Searching for games…"
-            case .available: status = search.games.isEmpty ? "Searching: no games yet" : "\(search.games.count) game(s) found"
+            case .available: status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting(let reason): status = "Waiting: \(reason)"
             case .failed(let text): status = DisplayText.escaped(text)
@@ -207,7 +207,7 @@ extension AppModel {
             switch game.phase {
             case .listening(let port): text = "Waiting for someone to join on port \(port)…"
             case .ended(let why, _): text = why
-            default: text = game.connection
+            default: text = game.connectingLine
             }
             let waiting = wrap(text, width: min(76, size.columns - 2))
             for (index, line) in waiting.enumerated() {
@@ -364,7 +364,6 @@ extension AppModel {
 
     private func renderSearch(_ canvas: inout Canvas, _ search: SearchState) {
         canvas.putCentered("Search for games", row: 3, style: .bold)
-        let left = max(1, (size.columns - 70) / 2)
         switch search.status {
         case .unavailable(let message):
             canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
@@ -390,27 +389,17 @@ extension AppModel {
         case .available:
             break
         }
+        // The window's width: name, where it is (host and address, or "this machine") and state in columns, each cut
+        // with "…" (display width: wide characters count two); joinable games first (`GameList`).
+        let width = max(10, size.columns - 4)
+        let left = 2
         let visible = max(1, size.rows - 10)
         let first = max(0, min(search.selected - visible + 1, search.games.count - visible))
+        let rows = GameList.rows(search.games, width: width - 1)
         for (offset, game) in search.games.dropFirst(first).prefix(visible).enumerated() {
             let index = first + offset
-            let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 34)
-            var line = " " + name
-            let style: Style
-            switch game.security {
-            case .open?:
-                style = index == search.selected ? .selected : .normal
-            case .private?:  // joining asks for the host's code
-                line += "  [private]"
-                style = index == search.selected ? .selected : .normal
-            case .plaintext?:  // protocol 1: joinable only with --plaintext
-                line += "  [unencrypted]"
-                style = index == search.selected ? .selected : .normal
-            case nil:
-                line += "  (not joinable: \(DisplayWidth.truncate(DisplayText.escaped(game.reason ?? "incompatible"), to: 28)))"
-                style = index == search.selected ? .selected : .dim
-            }
-            canvas.put(DisplayWidth.fit(line, to: 70), row: 6 + offset, column: left, style: style)
+            let style: Style = index == search.selected ? .selected : game.compatible ? .normal : .dim
+            canvas.put(" " + rows[index], row: 6 + offset, column: left, style: style)
         }
     }
 

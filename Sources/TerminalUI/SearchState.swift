@@ -1,7 +1,7 @@
 import GameClient
 import GameProtocol
 
-/// Search for games: the live list from the Bonjour browser.
+/// Search for games: the live list from the Bonjour browser, as the app core's `GameList` orders and states it.
 public struct SearchState: Sendable, Hashable {
     public enum Status: Sendable, Hashable {
         case starting
@@ -35,6 +35,9 @@ public struct SearchState: Sendable, Hashable {
         }
     }
 
+    /// The game the cursor is on.
+    public var selectedGame: GameListing? { games.indices.contains(selected) ? games[selected] : nil }
+
     mutating func apply(_ update: DiscoveryUpdate) {
         switch update {
         case .available:
@@ -44,6 +47,7 @@ public struct SearchState: Sendable, Hashable {
             games = []
         case .games(let list):
             let current = games.indices.contains(selected) ? games[selected].name : nil
+            let list = GameList.ordered(list)  // joinable first (the core's list already is)
             games = list
             selected = current.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
             status = .available
@@ -69,6 +73,14 @@ public struct SearchState: Sendable, Hashable {
         case .enter, .character(" "):
             guard games.indices.contains(selected) else { return .none }
             let game = games[selected]
+            switch game.state {
+            case .notAnswering, .lookingUp:
+                // Selecting it is the next attempt: joining looks the name up afresh (and says within a fixed time
+                // if it still does not answer).
+                return .join(DisplayText.escaped(game.name))
+            case .joinable, .notJoinable:
+                break
+            }
             if !game.compatible {
                 let reason = game.reason ?? "incompatible"
                 let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 30)

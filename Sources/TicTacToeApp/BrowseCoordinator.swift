@@ -1,4 +1,5 @@
 import Bonjour
+import GameClient
 import LocalNetworkPrivacy
 
 /// What to browse for.
@@ -33,7 +34,7 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
         return reportFailure(error, reporter: reporter, stop: nil)
     }
     guard request.watch else {
-        return await browseGames(GameBrowser(capability: browse), request, reporter: reporter)
+        return await browseGames(GameBrowser(capability: browse), request, list: .onThisMachine(), reporter: reporter)
     }
     // Watching: the list at each change, for as long as asked; turning access off stops browsing at once (it waits,
     // saying why, and resumes when access is back), as the TUI's Search does.
@@ -59,7 +60,14 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
 
 /// Looks for `request.duration` with `browser` and reports the list at the end; without a daemon it ends at once with
 /// `.bonjourUnavailable`. (Watching goes through `searchGames`, which also follows the local network decision.)
-func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: MatchReporter) async -> ExitStatus {
+/// The list is `GameList`'s (the one every front end shows): a game still being looked up at the end is reported as
+/// not answering.
+func browseGames(
+    _ browser: GameBrowsing, _ request: BrowseRequest, list: GameList, clock: some Clock<Duration> = ContinuousClock(),
+    reporter: MatchReporter
+) async -> ExitStatus {
+    let start = clock.now
+    var list = list
     let events = browser.events()
     browser.start()
     let timer = Task {
@@ -68,11 +76,10 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
         browser.stop()  // ends the event stream
     }
     defer { timer.cancel() }
-    var latest: [DiscoveredGame] = []
     for await event in events {
         switch event {
         case .updated(let games):
-            latest = games
+            list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
         case .unavailable(let error):
             browser.stop()
             return reportFailure(error, reporter: reporter, stop: nil)
@@ -80,8 +87,9 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
             break
         }
     }
-    if latest.isEmpty { reporter.report(.discovery(.noGames)) }
-    for game in latest { reporter.report(.discovery(.game(GameListing(game)))) }
+    list.finish(at: start.duration(to: clock.now))
+    if list.games.isEmpty { reporter.report(.discovery(.noGames)) }
+    for game in list.games { reporter.report(.discovery(.game(game))) }
     return .success
 }
 
@@ -89,11 +97,14 @@ func browseGames(_ browser: GameBrowsing, _ request: BrowseRequest, reporter: Ma
 /// permission (saying why), browses, and when access is turned off (Settings, `privacy deny`) stops browsing at
 /// once, empties the list with the reason, and waits again. Returns false when it could not browse at all
 /// (`.failed`: NoAuth, no manifest).
+/// The list is `GameList`'s, on `clock`.
 @discardableResult
 public func searchGames(
-    gate: LocalNetworkGate, origin: OperationOrigin, onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
+    gate: LocalNetworkGate, origin: OperationOrigin, clock: some Clock<Duration> = ContinuousClock(),
+    onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
 ) async -> Bool {
     let access = LocalNetworkAccess(gate: gate)
+    let start = clock.now
     while !Task.isCancelled {
         let capability: BrowseCapability
         do {
@@ -113,11 +124,14 @@ public func searchGames(
         browser.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
+                var list = GameList.onThisMachine()
                 for await event in events {
                     switch event {
                     case .available: onUpdate(.available)
                     case .unavailable(let error): onUpdate(.unavailable(error.description))
-                    case .updated(let games): onUpdate(.games(games.map(GameListing.init)))
+                    case .updated(let games):
+                        list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
+                        onUpdate(.games(list.games))
                     }
                 }
             }

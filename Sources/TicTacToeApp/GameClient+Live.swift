@@ -57,12 +57,29 @@ extension InteractiveSession {
 }
 
 extension GameListing {
-    /// A discovered game as front ends list it.
+    /// A discovered game as front ends list it (`GameList` sets when a game not answering failed, and whether it is
+    /// on this machine).
     public init(_ game: DiscoveredGame) {
-        switch game.compatibility {
-        case .compatible(let security): self.init(name: game.name, security: security)
-        case .incompatible(let reason): self.init(name: game.name, notJoinableBecause: reason)
+        switch game.lookup {
+        case .pending:
+            self.init(name: game.name, state: .lookingUp)
+        case .notAnswering:
+            self.init(name: game.name, state: .notAnswering(since: .zero))
+        case .answered(let compatibility, let host, let addresses):
+            let state: State
+            switch compatibility {
+            case .compatible(let security): state = .joinable(security)
+            case .incompatible(let reason): state = .notJoinable(reason: reason)
+            }
+            self.init(name: game.name, state: state, host: host.isEmpty ? nil : host, addresses: addresses)
         }
+    }
+}
+
+extension GameList {
+    /// A list that knows this machine's addresses now (getifaddrs).
+    public static func onThisMachine() -> GameList {
+        GameList(localAddresses: Set(InterfaceAddress.current().map(\.address)))
     }
 }
 

@@ -19,14 +19,18 @@ public protocol HostAdvertising: Sendable {
 extension DiscoveryReport {
     static func safe(_ text: String) -> String { DisplayText.escaped(text) }
 
-    /// A game's line: its name, then how it is protected unless open (`(private: needs a code)`, `(unencrypted,
-    /// protocol 1)`), or why it cannot be joined.
+    /// A game's line: its name (whole, so that `tictactoe join NAME` accepts it), where it is (`on host-a.local
+    /// 10.0.0.2`, or `on this machine`), then how it is protected unless open (`(private: needs a code)`,
+    /// `(unencrypted, protocol 1)`), or why it cannot be joined now (`(not answering)`, `(not joinable: …)`).
     static func line(_ game: GameListing) -> String {
-        switch game.security {
-        case .open?: return safe(game.name)
-        case .private?: return "\(safe(game.name))  (private: needs a code)"
-        case .plaintext?: return "\(safe(game.name))  (unencrypted, protocol 1)"
-        case nil: return "\(safe(game.name))  (not joinable: \(safe(game.reason ?? "incompatible")))"
+        let place = game.place.isEmpty ? "" : "  on \(safe(game.place))"
+        switch game.state {
+        case .joinable(.open): return safe(game.name) + place
+        case .joinable(.private): return "\(safe(game.name))\(place)  (private: needs a code)"
+        case .joinable(.plaintext): return "\(safe(game.name))\(place)  (unencrypted, protocol 1)"
+        case .lookingUp: return "\(safe(game.name))\(place)  (looking it up)"
+        case .notAnswering: return "\(safe(game.name))\(place)  (not answering)"
+        case .notJoinable(let reason): return "\(safe(game.name))\(place)  (not joinable: \(safe(reason)))"
         }
     }
 
@@ -40,7 +44,8 @@ extension DiscoveryReport {
         case .game(let game): return (Self.line(game), false)
         case .noGames: return ("No games found on the local network.", false)
         case .games(let games):
-            let lines = games.isEmpty ? ["Games: none"] : ["Games:"] + games.map { "  " + Self.line($0) }
+            let lines = games.isEmpty
+                ? ["Games: none"] : ["Games: \(GameList.summary(of: games))"] + games.map { "  " + Self.line($0) }
             return (lines.joined(separator: "\n"), false)
         case .bonjourUnavailable(let message): return ("\(Self.safe(message)); retrying…", true)
         case .bonjourAvailable: return ("Bonjour is available; browsing.", false)

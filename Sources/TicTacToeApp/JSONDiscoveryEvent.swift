@@ -47,8 +47,10 @@ struct JSONDiscoveryEvent: Encodable {
 }
 
 /// A game as `browse --json` lists it: `name`, `compatible`, `private` (joining needs the host's code), `secure`
-/// (encrypted: protocol 2; false for a protocol 1 game and for one that cannot be joined), and `reason` for an
-/// incompatible one only (absent, not null, otherwise).
+/// (encrypted: protocol 2; false for a protocol 1 game and for one that cannot be joined), `reason` for one that
+/// cannot be joined now only (absent, not null, otherwise), `state` (`joinable`, `not-joinable`, `looking-up`,
+/// `not-answering`), `host` (its mDNS name, once resolved: absent before), `addresses` (once resolved; may be empty)
+/// and `this_machine` (one of the addresses is this machine's).
 struct JSONGameListing: Encodable {
     var game: GameListing
 
@@ -65,5 +67,18 @@ struct JSONGameListing: Encodable {
         try object.encode(game.isPrivate, forKey: "private")
         try object.encode(game.isSecure, forKey: "secure")
         try object.encodeIfPresent(game.reason, forKey: "reason")
+        try object.encode(Self.stateName(game.state), forKey: "state")
+        try object.encodeIfPresent(game.host, forKey: "host")
+        try object.encode(game.addresses, forKey: "addresses")
+        try object.encode(game.isThisMachine, forKey: "this_machine")
+    }
+
+    static func stateName(_ state: GameListing.State) -> String {
+        switch state {
+        case .joinable: return "joinable"
+        case .notJoinable: return "not-joinable"
+        case .lookingUp: return "looking-up"
+        case .notAnswering: return "not-answering"
+        }
     }
 }

@@ -95,7 +95,8 @@ public func joinMatch(
     reporter.report(.seed(options.seed))
     let access = LocalNetworkAccess(gate: gate)
     let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
-    let deadline = ContinuousClock.now + request.connectTimeout
+    // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
+    var accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
     let endpoints: [Endpoint]
     do {
         switch request.target {
@@ -103,7 +104,9 @@ public func joinMatch(
             let browse = try await access.obtain(
                 { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
                 onWaiting: onWaiting)
-            let game = try await resolve(name, with: GameResolver(capability: browse), until: deadline, stop: stop)
+            accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
+            let game = try await resolve(
+                name, with: GameResolver(capability: browse), until: accessAllowedDeadline, stop: stop)
             endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
             reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
             if let refusal = mismatch(game, request.security) {
@@ -126,10 +129,12 @@ public func joinMatch(
                     onWaiting: onWaiting)
             }
             endpoints = [endpoint]
+            accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
         }
     } catch {
         return reportFailure(error, reporter: reporter, stop: stop)
     }
+    let deadline = accessAllowedDeadline
     var lastFailure: Error = ConnectionError.unreachable("no address")
     /// A private host closes an attempt that comes too soon after another from this address (one a second, longer
     /// after its code was replaced) before its handshake: an encrypted joiner asks again while its time lasts.

@@ -7,11 +7,15 @@ struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the games on the local network (Bonjour) and exit.",
         discussion: """
-            Looks for hosts advertising _tictactoe._tcp for --timeout seconds, then prints one line per game (its \
-            name, which `tictactoe join NAME` accepts), or with --json one object per game: \
-            {"event":"game","name":…,"compatible":true} (incompatible ones add "reason"), or {"event":"no-games"}. \
-            With --watch it prints the whole list each time it changes until --timeout (0: until interrupted), and \
-            says when Bonjour becomes unavailable or available again (it keeps retrying by itself).
+            Looks for hosts advertising _tictactoe._tcp for --timeout seconds (default 3), then prints one line per \
+            game, joinable ones first: its name (which `tictactoe join NAME` accepts), where it is (host and \
+            address, or "this machine") and, unless it is open, its state ("private: needs a code", "not \
+            answering", "not joinable: …"). A game is listed while Bonjour lists it; one whose host did not answer \
+            within --timeout is listed as not answering. With --json one object per game: \
+            {"event":"game","name":…,"compatible":true,"state":"joinable","host":…,"addresses":[…],\
+            "this_machine":false} (games that cannot be joined now add "reason"), or {"event":"no-games"}. \
+            With --watch it prints the whole list each time it changes, until interrupted (or for --timeout seconds \
+            if given), and says when Bonjour becomes unavailable or available again (it keeps retrying by itself).
 
             Needs avahi-daemon: without it, browse exits with code 10 and says so.
 
@@ -20,10 +24,10 @@ struct Browse: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Seconds to look before printing the list, \(OptionRanges.browseTimeout.span) (with --watch: seconds to watch; 0: until interrupted).")
-    var timeout: Double = 3
+    @Option(help: "Seconds to look before printing the list, \(OptionRanges.browseTimeout.span) (default 3; with --watch: seconds to watch, default and 0: until interrupted).")
+    var timeout: Double?
 
-    @Flag(help: "Print the list each time it changes, and Bonjour's comings and goings, until --timeout.")
+    @Flag(help: "Print the list each time it changes, and Bonjour's comings and goings, until interrupted (or --timeout).")
     var watch = false
 
     @Flag(help: "Print one JSON object per line.")
@@ -34,16 +38,19 @@ struct Browse: AsyncParsableCommand {
 
     @OptionGroup var privacy: PrivacyArguments
 
+    /// Seconds to look (0: until interrupted): 3 for a one-shot browse, until interrupted with --watch.
+    var seconds: Double { timeout ?? (watch ? 0 : 3) }
+
     func validate() throws {
-        try OptionRanges.browseTimeout.check(timeout)
-        if !watch && timeout == 0 { throw ValidationError("--timeout 0 (forever) needs --watch") }
+        if let timeout { try OptionRanges.browseTimeout.check(timeout) }
+        if !watch && seconds == 0 { throw ValidationError("--timeout 0 (forever) needs --watch") }
     }
 
     func run() async throws {
         bootstrapHeadlessLogging(path: logFile)
         OutputFailure.endRun(stopping: nil)
         let request = BrowseRequest(
-            duration: timeout > 0 ? .seconds(timeout) : nil, watch: watch,
+            duration: seconds > 0 ? .seconds(seconds) : nil, watch: watch,
             waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
         let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")

@@ -16,11 +16,11 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.games(), [])
     }
 
-    func testUnclassifiedNamesWaitForTheirTXTRecord() {
+    func testUnclassifiedNamesAreListedWhileTheyAreLookedUp() {
         var registry = BrowseRegistry()
         _ = registry.add("bob", interface: 2)
         XCTAssertEqual(registry.unclassifiedNames, ["bob"])
-        XCTAssertEqual(registry.games(), [])
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "bob", lookup: .pending)], "listed while Bonjour lists it")
         registry.classify("bob", as: .incompatible(reason: "x"))
         XCTAssertEqual(registry.games(), [DiscoveredGame(name: "bob", compatibility: .incompatible(reason: "x"))])
         XCTAssertEqual(registry.unclassifiedNames, [])
@@ -32,9 +32,30 @@ final class BrowseRegistryTests: XCTestCase {
         registry.classify("bob", as: .compatible(.open))
         _ = registry.remove("bob", interface: 2)
         XCTAssertEqual(registry.add("bob", interface: 2), .appeared, "back: resolve it again")
-        XCTAssertEqual(registry.games(), [])
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "bob", lookup: .pending)])
         registry.classify("gone", as: .compatible(.open))  // a late answer for a name that left: ignored
         XCTAssertEqual(registry.unclassifiedNames, ["bob"])
+    }
+
+    /// A name whose resolve got no answer stays listed, as not answering; Bonjour announcing it again resolves it
+    /// again.
+    func testNotAnsweringIsAStateRetriedWhenAnnouncedAgain() {
+        var registry = BrowseRegistry()
+        _ = registry.add("dead", interface: 2)
+        registry.notAnswering("dead")
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "dead", lookup: .notAnswering)])
+        XCTAssertEqual(registry.unclassifiedNames, [])
+        XCTAssertEqual(registry.add("dead", interface: 2), .appeared, "re-announced: resolve it again")
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "dead", lookup: .pending)])
+        registry.classify("dead", as: .compatible(.open), host: "h.local.", addresses: ["10.0.0.1"])
+        XCTAssertEqual(registry.games(), [DiscoveredGame(
+            name: "dead", lookup: .answered(.compatible(.open), host: "h.local.", addresses: ["10.0.0.1"]))])
+        XCTAssertEqual(registry.add("dead", interface: 3), .unchanged, "answered: another interface changes nothing")
+        XCTAssertFalse(registry.retry("dead"), "only a name not answering is tried again")
+        registry.notAnswering("dead")
+        XCTAssertTrue(registry.retry("dead"), "the browser's periodic retry")
+        XCTAssertEqual(registry.games(), [DiscoveredGame(name: "dead", lookup: .pending)])
+        XCTAssertFalse(registry.retry("gone"))
     }
 
     func testRemovesNeverAddedAreIgnored() {

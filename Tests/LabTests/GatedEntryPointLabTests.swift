@@ -480,7 +480,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let monitor = try avahiMonitor()
         let (tui, config) = try openAndCheckWaiting(.search, state, monitor: monitor, file: file, line: line)
         try allow(tui, config: config, state)
-        XCTAssertNotNil(tui.waitFor { $0.contains("1 game(s) found") && $0.contains(name) },
+        XCTAssertNotNil(tui.waitFor { $0.contains("1 game") && $0.contains(name) },
                         "Search did not go on:\n\(tui.screen)", file: file, line: line)
         waitForAvahiCalls(["ServiceBrowserNew"], monitor: monitor, "TUI search", file: file, line: line)
     }

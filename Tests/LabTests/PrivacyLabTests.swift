@@ -147,7 +147,7 @@ final class PrivacyLabTests: LabTestCase {
         // OK: the browse starts (Avahi is called now) and alice's game on host-a is listed.
         try tui.keys("o")
         XCTAssertNotNil(monitor.waitForLine(timeout: 15) { $0.hasPrefix("method call") }, "no call to Avahi after OK")
-        let screen = tui.waitFor { $0.contains("1 game(s) found") && $0.contains(registered) }
+        let screen = tui.waitFor { $0.contains("1 game") && $0.contains(registered) }
         XCTAssertNotNil(screen, "alice's game is not listed:\n\(tui.screen)")
         XCTAssertFalse(tui.screen.contains("[ OK ]"), tui.screen)
         let called = Set(members(avahiCalls(monitor)))

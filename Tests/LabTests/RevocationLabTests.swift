@@ -334,7 +334,7 @@ final class RevocationLabTests: LabTestCase {
         XCTAssertNotNil(tui.waitFor("Play against the computer"), "no menu:\n\(tui.screen)\n\(tui.log)")
         XCTAssertNotNil(tui.findPID(), "no TUI process on host-b")
         try tui.keys("s")
-        XCTAssertNotNil(tui.waitFor { $0.contains("1 game(s) found") && $0.contains(name) },
+        XCTAssertNotNil(tui.waitFor { $0.contains("1 game") && $0.contains(name) },
                         "Search does not list '\(name)':\n\(tui.screen)")
         let browserNew = try XCTUnwrap(
             waitForCall(monitor, from: 0, timeout: 5) { isCall($0, interface: "Server", member: "ServiceBrowserNew") },
@@ -378,7 +378,7 @@ final class RevocationLabTests: LabTestCase {
 
         // On again: the list comes back by itself.
         let grant = set("grant", on: "host-b", config)
-        let back = tui.waitFor(timeout: 10) { $0.contains("1 game(s) found") && $0.contains(name) }
+        let back = tui.waitFor(timeout: 10) { $0.contains("1 game") && $0.contains(name) }
         XCTAssertNotNil(back, "the list did not come back after the grant:\n\(tui.screen)")
         if back != nil { print("privacy grant → listed again: ≤ \(ms(.now, since: grant.done))") }
         XCTAssertNotNil(waitForCall(monitor, from: settled, timeout: 5) {

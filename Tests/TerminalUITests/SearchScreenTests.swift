@@ -18,11 +18,15 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(frame.contains("alice"), frame)
         XCTAssertTrue(frame.contains("Zoë's game"), frame)
         XCTAssertTrue(frame.contains("Apple's TicTacToe  (not joinable: no protocol version)"), frame)
-        XCTAssertTrue(frame.contains("3 game(s) found"), frame)
+        XCTAssertTrue(frame.contains("2 games, 1 not joinable"), "only joinable games count as games: \(frame)")
+        let lines = frame.split(separator: "\n").map(String.init)
+        let order = ["alice", "Zoë's game", "Apple's TicTacToe"].map { name in lines.firstIndex { $0.contains(name) } ?? -1 }
+        XCTAssertEqual(order, order.sorted(), "joinable games first: \(frame)")
     }
 
     /// Private games (joining asks for the host's code) and unencrypted ones (protocol 1) are marked after the name,
-    /// wide names too; every row of the list, and so its highlight, is as wide as the others; both stay joinable.
+    /// wide names too (in a column as wide as the widest name); every row of the list, and so its highlight, is as
+    /// wide as the window's width allows (4 columns of margin); both stay joinable.
     func testSearchMarksPrivateAndUnencryptedGames() throws {
         let listed = [
             GameListing(name: "alice", security: .open),
@@ -32,35 +36,88 @@ final class SearchScreenTests: XCTestCase {
         ]
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
-            .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.enter),
+            .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.down), .key(.enter),
         ])
         try runApp(terminal, network: network)
-        let frame = try XCTUnwrap(terminal.frames.first { $0.text.contains("4 game(s) found") })
+        let frame = try XCTUnwrap(terminal.frames.first { $0.text.contains("4 games") })
         let lines = frame.text.split(separator: "\n").map(String.init)
         func row(_ name: String) -> String? { lines.first { $0.contains(name) } }
         XCTAssertEqual(row("alice")?.trimmingCharacters(in: .whitespaces), "alice", frame.text)
-        XCTAssertEqual(row("Bob's secret")?.trimmingCharacters(in: .whitespaces), "Bob's secret  [private]", frame.text)
+        XCTAssertEqual(row("Bob's secret")?.trimmingCharacters(in: .whitespaces), "Bob's secret    [private]", frame.text)
         XCTAssertEqual(row("黒田さんの対局")?.trimmingCharacters(in: .whitespaces), "黒田さんの対局  [private]",
                        frame.text)
-        XCTAssertEqual(row("Old timer")?.trimmingCharacters(in: .whitespaces), "Old timer  [unencrypted]", frame.text)
-        // The highlight covers the list's 70 columns on every row, a wide name's row (its characters count two) too.
+        XCTAssertEqual(row("Old timer")?.trimmingCharacters(in: .whitespaces), "Old timer       [unencrypted]", frame.text)
+        // The highlight covers the list's 96 columns on every row, a wide name's row (its characters count two) too.
         func highlighted(_ frame: Canvas, rowOf name: String) -> Int {
             let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
             guard let row = lines.firstIndex(where: { $0.contains(name) }) else { return 0 }
             return frame.cells[row].filter { $0.style == .selected }.count
         }
-        XCTAssertEqual(highlighted(frame, rowOf: "alice"), 70)
+        XCTAssertEqual(highlighted(frame, rowOf: "alice"), 96)
         let wideSelected = try XCTUnwrap(terminal.frames.first { highlighted($0, rowOf: "黒田さんの対局") > 0 })
-        XCTAssertEqual(highlighted(wideSelected, rowOf: "黒田さんの対局"), 70, wideSelected.text)
+        XCTAssertEqual(highlighted(wideSelected, rowOf: "黒田さんの対局"), 96, wideSelected.text)
         // Selecting a private game asks for its code before anything joins.
         XCTAssertTrue(terminal.lastFrame.contains("This game is private: enter its code"), terminal.lastFrame)
         XCTAssertEqual(network.joined.map(\.address), [])
     }
 
+    /// A game whose host does not answer is listed as such, with where it was, after the joinable ones; selecting
+    /// it tries it again: the connecting screen shows the address being tried and counts down the 10 s the join may
+    /// take.
+    func testADeadHostIsListedNotAnsweringAndSelectingItCountsDown() throws {
+        let listed = [
+            GameListing(name: "日本語のゲーム", state: .notAnswering(since: .seconds(5)), host: "host-b.local.",
+                        addresses: ["10.99.0.12"]),
+            GameListing(name: "日本語のゲーム-2", state: .joinable(.open), host: "host-c.local.", addresses: ["10.99.0.13"]),
+            GameListing(name: "mine", state: .joinable(.open), host: "here.local.", addresses: ["10.99.0.11"],
+                        isThisMachine: true),
+        ]
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.enter),
+            .network(.report(.discovery(.resolved(name: "日本語のゲーム", addresses: ["10.99.0.12:7990"])))),
+            .wait(1), .wait(1), .wait(1),
+        ])
+        try runApp(terminal, network: network)
+        let list = try XCTUnwrap(terminal.frames.first { $0.text.contains("2 games, 1 not joinable") }).text
+        let lines = list.split(separator: "\n").map(String.init)
+        XCTAssertNotNil(lines.first { $0.contains("日本語のゲーム-2") && $0.contains("host-c.local 10.99.0.13") }, list)
+        XCTAssertNotNil(lines.first { $0.contains("mine") && $0.contains("this machine") }, list)
+        let dead = try XCTUnwrap(lines.firstIndex { $0.contains("host-b.local 10.99.0.12") && $0.contains("(not answering)") }, list)
+        let joinable = ["mine", "日本語のゲーム-2"].compactMap { name in lines.firstIndex { $0.contains(name) } }
+        XCTAssertEqual(joinable.count, 2, list)
+        XCTAssertTrue(joinable.allSatisfy { $0 < dead }, "joinable first: \(list)")
+        XCTAssertEqual(network.joined.first?.address, "日本語のゲーム", "selecting it tries it again")
+        let texts = terminal.frames.map(\.text)
+        XCTAssertNotNil(texts.first { $0.contains("Connecting to 日本語のゲーム at host-b.local 10.99.0.12… (gives up in 10 s)") }, texts.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 9 s)") }, texts.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 7 s)") }, texts.last ?? "")
+        XCTAssertTrue(terminal.lastFrame.contains("Trying 10.99.0.12:7990… (giving up)"), terminal.lastFrame)
+    }
+
+    /// Waiting for local network permission is not part of the 10 s: the countdown starts once access is allowed
+    /// (the core's connect timeout counts from then too).
+    func testTheCountdownWaitsForPermission() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([GameListing(name: "alice", security: .open)])), .key(.enter),
+            .network(.report(.connectionState(.waiting(.notAllowed("local network permission denied"))))),
+            .wait(1), .wait(1), .wait(1), .wait(1),
+            .network(.report(.discovery(.resolved(name: "alice", addresses: ["10.99.0.12:7990"])))),
+            .wait(1),
+        ])
+        try runApp(terminal, network: network)
+        let texts = terminal.frames.map(\.text)
+        let waiting = texts.filter { $0.contains("Waiting: local network permission denied") }
+        XCTAssertFalse(waiting.isEmpty, texts.last ?? "")
+        XCTAssertTrue(waiting.allSatisfy { !$0.contains("gives up in") }, waiting.last ?? "")
+        XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990… (gives up in 9 s)") }, texts.last ?? "")
+    }
+
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
-            .keys("s"), .discovery(.games(games)), .key(.down), .key(.down), .key(.enter),
+            .keys("s"), .discovery(.games(games)), .key(.down), .key(.enter),
         ])
         try runApp(terminal, network: network)
         XCTAssertEqual(network.joined.first?.address, "Zoë's game")
@@ -74,14 +131,16 @@ final class SearchScreenTests: XCTestCase {
         let hostile = [GameListing(name: "evil\u{1B}]0;pwned\u{07}\u{202E}", security: .open)]
         let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(hostile)), .key(.enter)])
         try runApp(terminal, network: network)
-        let listed = terminal.frames.map(\.text).first { $0.contains("1 game(s) found") } ?? ""
+        let listed = terminal.frames.map(\.text).first { $0.contains("1 game") } ?? ""
         XCTAssertTrue(listed.contains(#"evil\x1b]0;pwned\x07\u202e"#), listed)
         XCTAssertEqual(network.joined.first?.address, #"evil\x1b]0;pwned\x07\u202e"#)
     }
 
     func testIncompatibleGamesAreNotJoined() throws {
         let network = FakeNetwork()
-        let terminal = FakeTerminal(script: [.keys("s"), .discovery(.games(games)), .key(.down), .key(.enter)])
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games(games)), .key(.down), .key(.down), .key(.enter),
+        ])
         try runApp(terminal, network: network)
         XCTAssertTrue(network.joined.isEmpty)
         XCTAssertTrue(terminal.lastFrame.contains("cannot be joined: no protocol version"), terminal.lastFrame)

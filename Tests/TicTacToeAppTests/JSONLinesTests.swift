@@ -205,10 +205,10 @@ final class JSONLinesTests: XCTestCase {
             #"{"event":"bonjour-unavailable","message":"no avahi-daemon"}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Ada", security: .open))),
-            #"{"compatible":true,"event":"game","name":"Ada","private":false,"secure":true}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Ada","private":false,"secure":true,"state":"joinable","this_machine":false}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Old", notJoinableBecause: "protocol 0"))),
-            #"{"compatible":false,"event":"game","name":"Old","private":false,"reason":"protocol 0","secure":false}"#)
+            #"{"addresses":[],"compatible":false,"event":"game","name":"Old","private":false,"reason":"protocol 0","secure":false,"state":"not-joinable","this_machine":false}"#)
     }
 
     /// `browse --json` marks private games (joining needs the host's code) and says which are encrypted: a protocol
@@ -216,16 +216,16 @@ final class JSONLinesTests: XCTestCase {
     func testGameEntriesSayPrivateAndSecure() throws {
         try assertLine(
             .discovery(.game(GameListing(name: "Bea", security: .private))),
-            #"{"compatible":true,"event":"game","name":"Bea","private":true,"secure":true}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Bea","private":true,"secure":true,"state":"joinable","this_machine":false}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Cy", security: .plaintext))),
-            #"{"compatible":true,"event":"game","name":"Cy","private":false,"secure":false}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Cy","private":false,"secure":false,"state":"joinable","this_machine":false}"#)
         try assertLine(
             .discovery(.games([
                 GameListing(name: "Bea", security: .private), GameListing(name: "Cy", security: .open),
             ])),
-            #"{"event":"games","games":[{"compatible":true,"name":"Bea","private":true,"secure":true},"#
-                + #"{"compatible":true,"name":"Cy","private":false,"secure":true}]}"#)
+            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Bea","private":true,"secure":true,"state":"joinable","this_machine":false},"#
+                + #"{"addresses":[],"compatible":true,"name":"Cy","private":false,"secure":true,"state":"joinable","this_machine":false}]}"#)
     }
 
     func testGamesListWithAnIncompatibleGame() throws {
@@ -234,10 +234,23 @@ final class JSONLinesTests: XCTestCase {
                 GameListing(name: "Ada", security: .open),
                 GameListing(name: "Bö/2", notJoinableBecause: "needs protocol version 3"),
             ])),
-            #"{"event":"games","games":[{"compatible":true,"name":"Ada","private":false,"secure":true},"#
-                + #"{"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","#
-                + #""secure":false}]}"#)
+            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Ada","private":false,"secure":true,"state":"joinable","this_machine":false},"#
+                + #"{"addresses":[],"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","#
+                + #""secure":false,"state":"not-joinable","this_machine":false}]}"#)
         try assertLine(.discovery(.games([])), #"{"event":"games","games":[]}"#)
+    }
+
+    /// A resolved game says where it is; one whose host does not answer says so (and why it cannot be joined now).
+    func testGameEntriesSayWhereAndWhetherTheyAnswer() throws {
+        try assertLine(
+            .discovery(.game(GameListing(
+                name: "Ada", state: .joinable(.open), host: "host-a.local.", addresses: ["10.0.0.2"], isThisMachine: true))),
+            #"{"addresses":["10.0.0.2"],"compatible":true,"event":"game","host":"host-a.local","name":"Ada","#
+                + #""private":false,"secure":true,"state":"joinable","this_machine":true}"#)
+        try assertLine(
+            .discovery(.game(GameListing(name: "Gone", state: .notAnswering(since: .seconds(4))))),
+            #"{"addresses":[],"compatible":false,"event":"game","name":"Gone","private":false,"#
+                + #""reason":"not answering","secure":false,"state":"not-answering","this_machine":false}"#)
     }
 
     func testResolved() throws {

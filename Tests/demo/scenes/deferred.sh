@@ -45,7 +45,7 @@ scene_play() {
 
     step "host-a: OK (o): it browses and finds host-b's game"
     keys A o
-    expect A "1 game(s) found" 20
+    expect A "1 game" 20
     expect A " $NAME_B"
     heard "^host-a  Avahi ◂ Server\.ServiceBrowserNew\(\"_tictactoe\._tcp\""
     shot deferred-5-found "host-a answered OK: it browses (ServiceBrowserNew) and host-b's game appears." A
