@@ -11,10 +11,10 @@ struct Browse: AsyncParsableCommand {
             game, joinable ones first: its name (which `tictactoe join NAME` accepts), where it is (host and \
             address, or "this machine") and, unless it is open, its state ("private: needs a code", "not \
             answering", "not joinable: …"). A game is listed while Bonjour lists it; one whose host did not answer \
-            within --timeout is listed as not answering. With --json one object per game: \
-            {"event":"game","name":…,"compatible":true,"state":"joinable","host":…,"addresses":[…],\
-            "this_machine":false} (games that cannot be joined now add "reason"), or {"event":"no-games"}. \
-            With --watch it prints the whole list each time it changes, until interrupted (or for --timeout seconds \
+            within --timeout is listed as not answering. With --json one object per game, with the keys event \
+            ("game"), name, compatible, state ("joinable", "looking-up", "not-answering" or "not-joinable"), \
+            private, secure, host, addresses and this_machine (games that cannot be joined now add reason), or {"event":"no-games"}; the README's \
+            JSON table lists them all. With --watch it prints the whole list each time it changes, until interrupted (or for --timeout seconds \
             if given), and says when Bonjour becomes unavailable or available again (it keeps retrying by itself).
 
             Needs avahi-daemon: without it, browse exits with code 10 and says so.
