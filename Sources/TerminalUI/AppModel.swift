@@ -161,6 +161,8 @@ public struct AppModel: Sendable {
     public private(set) var privacy: PrivacyInfo?
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
     public private(set) var suspended: NetworkGame?
+    /// Settings were opened from Search (t): Esc goes back to searching.
+    public private(set) var searchSuspended = false
     /// Settings › Your name being edited (its cursor); nil or out of date (another text) means the name with the
     /// cursor at its end.
     var nameEditor: LineEditor?
@@ -346,6 +348,13 @@ public struct AppModel: Sendable {
             screen = .network(game)
             return effects
         case .search(var search):
+            if key == .character("t") {
+                // Settings from Search, as from the waiting screens: e.g. to allow local network access; Esc comes
+                // back and searches again.
+                searchSuspended = true
+                screen = .settings(selected: SettingsRow.localNetwork.rawValue)
+                return [.stopBrowsing, .loadPrivacyInfo]
+            }
             if key == .character("r"), search.cannotSearch {
                 // The failure screen of Search: search again from the start (asking the gate again).
                 screen = .search(SearchState())
@@ -646,6 +655,10 @@ public struct AppModel: Sendable {
                     return askForCode(toJoin: waiting.target, as: waiting.localName,
                                       because: waiting.code == nil ? .privateGame : .wrongCode)
                 }
+            } else if searchSuspended {
+                searchSuspended = false
+                screen = .search(SearchState())
+                return [.checkNetwork(.search)]
             } else {
                 screen = .menu(selected: Self.menuIndex("t"))
             }

@@ -68,13 +68,13 @@ extension AppModel {
             }
         case .search(let search):
             renderSearch(&canvas, search)
-            hints = "↑/↓ choose · Enter joins · a join by address · q back"
-            if search.cannotSearch { hints = "r search again · a join by address · q back" }
+            hints = "↑/↓ choose · Enter joins · a join by address · t settings · q back"
+            if search.cannotSearch { hints = "r search again · a join by address · t settings · q back" }
             switch search.status {
             case .starting: status = "Searching for games…"
             case .available: status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
-            case .waiting(let reason): status = "Waiting: \(reason)"
+            case .waiting: status = "Waiting for local network access"  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
             }
         case .settings(let selected):
@@ -87,6 +87,7 @@ extension AppModel {
             case nil: break
             }
             if suspended != nil { hints = "↑/↓ choose · ←/→ or Enter change · Esc back to the waiting game" }
+            if searchSuspended { hints = "↑/↓ choose · ←/→ or Enter change · Esc back to the search" }
         }
         if let flash { status = flash }
         if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
@@ -374,9 +375,14 @@ extension AppModel {
             canvas.putCentered("Looking for games on the local network…", row: 6, style: .dim)
             return
         case .waiting(let reason):
-            // As on iOS, a browser without permission looks like nobody is around; one line says why.
-            let lines = wrap(reason, width: min(70, size.columns - 4))
-            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .dim) }
+            // As on iOS, a browser without permission looks like nobody is around; a few lines say why, and what to
+            // do: the reason as a sentence, wrapped at words to a readable width, and the way to Settings.
+            canvas.putCentered("Not searching: local network access is not allowed yet.", row: 6, style: .bold)
+            let sentence = NetworkGame.capitalized(NetworkGame.sentence(reason)) + "."
+            let lines = wrap(sentence, width: min(64, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
+            canvas.putCentered("Press t for Settings; the search starts by itself once access is allowed.",
+                               row: 9 + lines.count)
             return
         case .failed(let text):
             let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))

@@ -171,12 +171,13 @@ final class PrivacyLabTests: LabTestCase {
         XCTAssertNotNil(tui.waitFor("[ OK ]"), tui.screen)
         assertPromptShowsTheManifestText(tui)
         try tui.keys("d")
-        let screen = try XCTUnwrap(tui.waitFor { screenWords($0).contains("local network permission denied") },
+        let screen = try XCTUnwrap(tui.waitFor { screenWords($0).contains("Local network permission denied") },
                                    "no explanation:\n\(tui.screen)")
         let words = screenWords(screen)
         XCTAssertTrue(words.contains("Settings › Privacy") && words.contains("tictactoe privacy grant"),
                       "the waiting line does not say how to change it:\n\(screen)")
-        XCTAssertTrue(words.contains("Waiting: local network permission denied"), "status line:\n\(screen)")
+        XCTAssertTrue(words.contains("Waiting for local network access"), "status line:\n\(screen)")
+        XCTAssertTrue(words.contains("Press t for Settings"), "what to do:\n\(screen)")
         XCTAssertFalse(screen.contains("[ OK ]"), screen)
         sleep(2)
         XCTAssertEqual(avahiCalls(monitor), [], "calls to Avahi after Don't Allow")

@@ -345,7 +345,7 @@ final class RevocationLabTests: LabTestCase {
         let callsBefore = avahiMethodCalls(monitor).count
         let deny = set("deny", on: "host-b", config)
         let waiting = tui.waitFor(timeout: 5) { screen in
-            screenWords(screen).contains("Waiting: local network permission denied") && !screen.contains(name)
+            screenWords(screen).contains("Waiting for local network access") && !screen.contains(name)
         }
         let shown = ContinuousClock.now
         XCTAssertNotNil(waiting, "Search still browses after the deny:\n\(tui.screen)")

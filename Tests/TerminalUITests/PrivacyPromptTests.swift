@@ -47,8 +47,8 @@ final class PrivacyPromptTests: XCTestCase {
         try runApp(terminal, network: network, privacy: privacy)
         XCTAssertEqual(privacy.answers, [false])
         XCTAssertEqual(privacy.state, .denied)
-        XCTAssertTrue(terminal.lastFrame.contains("local network permission denied"), terminal.lastFrame)
-        XCTAssertTrue(terminal.lastFrame.contains("Waiting:"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Local network permission denied"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Waiting for local network access"), terminal.lastFrame)
     }
 
     func testNoAuthFailsAtOnceWithoutAPrompt() throws {
