@@ -60,7 +60,8 @@ extension AppModel {
             hints = "↑/↓ choose · Enter joins · a join by address · q back"
             switch search.status {
             case .starting: status = "Searching for games…"
-            case .available: status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
+            case .available:
+                status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting(let reason): status = "Waiting: \(reason)"
             case .failed(let text): status = DisplayText.escaped(text)
