@@ -7,8 +7,8 @@ import Logging
 /// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
 /// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed; a game that
 /// answered is looked up again quietly every `refreshInterval`, so that one whose host went away is not listed as
-/// joinable for as long as its service record stays cached), our own instance hidden (`setHiddenNames`). A game is listed
-/// while Bonjour lists it.
+/// joinable for as long as its service record stays cached), our own instance hidden (`setHiddenNames`). A game is
+/// listed while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.

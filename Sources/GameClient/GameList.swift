@@ -38,7 +38,8 @@ public struct GameList: Sendable, Hashable {
                 game.host = previous.host
                 game.addresses = previous.addresses
             }
-            game.isThisMachine = game.isThisMachine || game.addresses.contains { localAddresses.contains(Self.unscoped($0)) }
+            let local = game.addresses.contains { localAddresses.contains(Self.unscoped($0)) }
+            game.isThisMachine = game.isThisMachine || local
             next.append(game)
         }
         games = Self.ordered(next)

@@ -26,7 +26,9 @@ public struct GameListing: Sendable, Hashable {
     /// One of the addresses is one of this machine's own.
     public var isThisMachine: Bool
 
-    public init(name: String, state: State, host: String? = nil, addresses: [String] = [], isThisMachine: Bool = false) {
+    public init(
+        name: String, state: State, host: String? = nil, addresses: [String] = [], isThisMachine: Bool = false
+    ) {
         self.name = name
         self.state = state
         self.host = host.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }

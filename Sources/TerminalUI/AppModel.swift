@@ -596,10 +596,11 @@ public struct AppModel: Sendable {
         case .host(let name, let port): return [.host(name: name, port: port, security: game?.security ?? .open)]
         case .join(let name, let address):
             // The join says within `NetworkGame.connectSeconds` whether it got through: counted down on the screen.
-            guard case .network(var joining) = screen else { return [.join(name: name, address: address, code: game?.code)] }
+            let join = AppEffect.join(name: name, address: address, code: game?.code)
+            guard case .network(var joining) = screen else { return [join] }
             joining.startCountdown()
             screen = .network(joining)
-            return [.join(name: name, address: address, code: game?.code), .schedule(.connectCountdown, after: 1)]
+            return [join, .schedule(.connectCountdown, after: 1)]
         }
     }
 

@@ -72,7 +72,8 @@ extension AppModel {
             if search.cannotSearch { hints = "r search again · a join by address · t settings · q back" }
             switch search.status {
             case .starting: status = "Searching for games…"
-            case .available: status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
+            case .available:
+                status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting: status = "Waiting for local network access"  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)

@@ -24,10 +24,15 @@ struct Browse: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Seconds to look before printing the list, \(OptionRanges.browseTimeout.span) (default 3; with --watch: seconds to watch, default and 0: until interrupted).")
+    @Option(help: """
+        Seconds to look before printing the list, \(OptionRanges.browseTimeout.span) (default 3; with --watch: seconds \
+        to watch, default and 0: until interrupted).
+        """)
     var timeout: Double?
 
-    @Flag(help: "Print the list each time it changes, and Bonjour's comings and goings, until interrupted (or --timeout).")
+    @Flag(help: """
+        Print the list each time it changes, and Bonjour's comings and goings, until interrupted (or --timeout).
+        """)
     var watch = false
 
     @Flag(help: "Print one JSON object per line.")
