@@ -183,11 +183,19 @@ public struct NetworkGame: Sendable {
     /// The status line: what `connection` says, unless the screen already shows the same sentence in full (an ended
     /// match or join), where it says only that it is over, so that no sentence appears twice.
     var statusLine: String {
-        guard case .ended(let why, let failed) = phase, connection == why || connection.hasPrefix("Failed: ") else {
-            return connectingLine
+        switch phase {
+        case .ended(let why, let failed):
+            guard connection == why || connection.hasPrefix("Failed: ") else { return connection }
+            if !failed { return "Match over" }
+            return inMatchBefore ? "Disconnected" : "Not connected"
+        case .starting, .connecting:
+            // The screen shows `connectingLine` in full (what is tried, the countdown): only the state here.
+            if waitingForAccess { return "Waiting for local network access" }
+            if role == .host { return "Not listening yet" }
+            return connection.hasPrefix("Waiting") ? "Waiting to connect" : "Connecting"
+        default:
+            return connection
         }
-        if !failed { return "Match over" }
-        return inMatchBefore ? "Disconnected" : "Not connected"
     }
 
     /// Whether a peer was ever connected in this session (an ended screen then says "Disconnected").
@@ -263,7 +271,8 @@ public struct NetworkGame: Sendable {
                 waitingForAccess = false
                 connection = "Connecting to \(target)…"
             case .waiting(let reason):
-                if case .notAllowed = reason { waitingForAccess = true }
+                // Any other wait (unreachable, busy) comes after access was allowed.
+                if case .notAllowed = reason { waitingForAccess = true } else { waitingForAccess = false }
                 connection = "Waiting: \(DisplayText.escaped(reason.description))"
             case .failed(.wrongCode):
                 refuseCode()

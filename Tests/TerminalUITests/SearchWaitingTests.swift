@@ -46,4 +46,24 @@ final class SearchWaitingTests: XCTestCase {
         _ = model.handle(.key(.escape))
         guard case .menu = model.screen else { return XCTFail("not back at the menu: \(model.screen)") }
     }
+
+    /// A join that waits for permission, or for an unreachable host, says what it waits for once: in full on the
+    /// screen (with the countdown), and only the state in the status line.
+    func testAWaitingJoinSaysWhyOnce() {
+        var model = AppModel(settings: UISettings(name: "tester"), size: TerminalSize(rows: 30, columns: 100), seed: 1)
+        _ = model.handle(.key(.character("a")))
+        for character in "127.0.0.1:9" { _ = model.handle(.key(.character(character))) }
+        _ = model.handle(.key(.enter))
+        _ = model.handle(.gate(.allowed, .join(name: "tester", address: "127.0.0.1:9"), prompt: nil))
+        _ = model.handle(.network(.report(.connectionState(.waiting(.notAllowed(Self.reason))))))
+        var frame = model.render(unicode: true).text
+        XCTAssertEqual(frame.components(separatedBy: "permission denied").count, 2, frame)
+        XCTAssertEqual(frame.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) },
+                       "Waiting for local network access", frame)
+        _ = model.handle(.network(.report(.connectionState(.waiting(.peerUnreachable("connection refused", retryIn: 1))))))
+        frame = model.render(unicode: true).text
+        XCTAssertEqual(frame.components(separatedBy: "connection refused").count, 2, frame)
+        XCTAssertEqual(frame.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) },
+                       "Waiting to connect", frame)
+    }
 }
