@@ -45,7 +45,9 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unavailable: return Self.unavailableMessage
         case .notAllowed: return "Not allowed to access the network (Bonjour refused: kDNSServiceErr_NoAuth)"
-        case .notFound(let name): return "no game named '\(name)' answered on the local network"
+        case .notFound(let name):
+            return "no game named '\(name)' answered on the local network: its host may have quit (see the names "
+                + "`tictactoe browse` lists)"
         case .noAddress(let name): return "the host of '\(name)' did not say its address"
         case .failed(let code): return "Bonjour failed (dns_sd error \(code))"
         case .disabled: return "Bonjour is turned off (TICTACTOE_BONJOUR=off)"
