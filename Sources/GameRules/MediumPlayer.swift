@@ -20,15 +20,14 @@ public struct MediumPlayer<RNG: RandomNumberGenerator>: Player {
     ///
     /// - Throws: `MoveError.gameOver` if the game is over.
     public mutating func chooseMove(in game: Game) throws -> Int {
-        let cells = game.board.emptyCells
-        guard !game.isOver, !cells.isEmpty else {
+        guard !game.isOver else {
             throw MoveError.gameOver
         }
+        // The coin, then the move: each player's own choice, from the same generator.
         if rng.uniformIndex(below: Self.outOf) < Self.perfectOutOf {
-            let best = Minimax.bestMoves(for: game)
-            return best[rng.uniformIndex(below: best.count)]
+            return try PerfectPlayer.bestMove(in: game, using: &rng)
         }
-        return cells[rng.uniformIndex(below: cells.count)]
+        return try RandomPlayer.randomMove(in: game, using: &rng)
     }
 }
 

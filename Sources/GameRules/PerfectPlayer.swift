@@ -14,6 +14,11 @@ public struct PerfectPlayer<RNG: RandomNumberGenerator>: Player {
     ///
     /// - Throws: `MoveError.gameOver` if the game is over.
     public mutating func chooseMove(in game: Game) throws -> Int {
+        try Self.bestMove(in: game, using: &rng)
+    }
+
+    /// One of the best moves, chosen uniformly with `rng` (one draw): `MediumPlayer`'s perfect move too.
+    static func bestMove(in game: Game, using rng: inout RNG) throws -> Int {
         let best = Minimax.bestMoves(for: game)
         guard !best.isEmpty else {
             throw MoveError.gameOver

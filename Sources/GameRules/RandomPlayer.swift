@@ -11,6 +11,11 @@ public struct RandomPlayer<RNG: RandomNumberGenerator>: Player {
     ///
     /// - Throws: `MoveError.gameOver` if the game is over.
     public mutating func chooseMove(in game: Game) throws -> Int {
+        try Self.randomMove(in: game, using: &rng)
+    }
+
+    /// A uniformly chosen empty cell, drawn from `rng` (one draw): `MediumPlayer`'s other move too.
+    static func randomMove(in game: Game, using rng: inout RNG) throws -> Int {
         let cells = game.board.emptyCells
         guard !game.isOver, !cells.isEmpty else {
             throw MoveError.gameOver

@@ -6,19 +6,7 @@ import TicTacToeTestSupport
 final class TUIConfirmTests: XCTestCase {
     func testQInANetworkGameAsksThenNKeepsPlayingAndYLeaves() throws {
         let tmux = try Tmux()
-        try tmux.start("host", tuiCommand("--name alice"))
-        XCTAssertNotNil(tmux.waitFor("host", text: "Host a game"), tmux.screen("host"))
-        try tmux.keys("host", "h")
-        XCTAssertNotNil(tmux.waitFor("host", text: "Port"), tmux.screen("host"))
-        try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
-        try tmux.literal("host", "0")
-        try tmux.keys("host", "Enter")
-        XCTAssertNotNil(tmux.waitFor("host", text: "[ OK ]"), tmux.screen("host"))
-        try tmux.keys("host", "o")
-        let waiting = try XCTUnwrap(tmux.waitFor("host", text: "Waiting for someone to join on port"), tmux.screen("host"))
-        let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
-            String(waiting[$0].dropFirst(5))
-        })
+        let port = try tmux.hostOnAFreePort("host", as: "alice")
         // A headless joiner (X, first) plays perfect moves by itself and reports the match in JSON.
         let joiner = try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "1"])
         defer { joiner.terminate() }

@@ -41,20 +41,6 @@ final class TUIPrivateGameTests: XCTestCase {
         String(code.compactMap(\.wholeNumberValue).map { Character(String(($0 + 1) % 10)) })
     }
 
-    /// Plays the pane's side until the match is over: tries every cell in turn while it is the pane's turn.
-    private func playUntilOver(_ tmux: Tmux, _ pane: String, over: String) -> String? {
-        for _ in 0..<3 {
-            for cell in 1...9 {
-                guard let screen = tmux.waitFor(pane, timeout: 10, { $0.contains("Your turn") || $0.contains(over) })
-                else { return nil }
-                if screen.contains(over) { return screen }
-                try? tmux.keys(pane, String(cell))
-                _ = tmux.waitFor(pane, timeout: 2) { !$0.contains("Your turn") || $0.contains(over) }
-            }
-        }
-        return tmux.waitFor(pane, text: over)
-    }
-
     func testATUIPrivateHostShowsItsCodeAndAWrongCodeAndAHeadlessJoinerWithTheCodePlays() throws {
         let tmux = try Tmux()
         let log = directory + "/host.log"
@@ -98,7 +84,7 @@ final class TUIPrivateGameTests: XCTestCase {
         XCTAssertNotNil(tmux.waitFor("host", text: "Playing against bob"), tmux.screen("host"))
         let connected = try XCTUnwrap(joiner.waitForEvent("connected"), joiner.standardError)
         XCTAssertEqual(connected["secure"] as? Bool, true)
-        XCTAssertNotNil(playUntilOver(tmux, "host", over: "q back to the menu"), tmux.screen("host"))
+        XCTAssertNotNil(tmux.playUntilOver("host", over: "q back to the menu"), tmux.screen("host"))
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
         XCTAssertFalse(joiner.output.joined(separator: "\n").contains(code), "the joiner's transcript shows the code")
         // The UI's log never has the code (the screen is the only place it goes).
@@ -134,7 +120,7 @@ final class TUIPrivateGameTests: XCTestCase {
         try tmux.literal("join", "\(code.prefix(3)) \(code.dropFirst(3))")
         try tmux.keys("join", "Enter")
         XCTAssertNotNil(tmux.waitFor("join", text: "Playing against alice"), tmux.screen("join"))
-        XCTAssertNotNil(playUntilOver(tmux, "join", over: "q back to the menu"), tmux.screen("join"))
+        XCTAssertNotNil(tmux.playUntilOver("join", over: "q back to the menu"), tmux.screen("join"))
         XCTAssertEqual(host.waitForExit(), 0, host.standardError)
         // The headless host reported the missing and the wrong code with the address and kept serving; its
         // transcript has no code.

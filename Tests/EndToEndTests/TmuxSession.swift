@@ -17,3 +17,37 @@ func freshConfigDirectory() -> String {
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
+
+extension Tmux {
+    /// Plays the pane's side until `over` shows: tries every cell in turn while it is the pane's turn.
+    func playUntilOver(_ pane: String, over: String) -> String? {
+        for _ in 0..<3 {
+            for cell in 1...9 {
+                guard let screen = waitFor(pane, timeout: 10, { $0.contains("Your turn") || $0.contains(over) })
+                else { return nil }
+                if screen.contains(over) { return screen }
+                try? keys(pane, String(cell))
+                _ = waitFor(pane, timeout: 2) { !$0.contains("Your turn") || $0.contains(over) }
+            }
+        }
+        return waitFor(pane, text: over)
+    }
+
+    /// Starts the TUI in `pane` as `name`, hosts a game on a port the system picks (answering the prompt OK), and
+    /// returns that port, read from the waiting screen.
+    func hostOnAFreePort(_ pane: String, as name: String) throws -> String {
+        try start(pane, tuiCommand("--name \(name)"))
+        XCTAssertNotNil(waitFor(pane, text: "Host a game"), screen(pane))
+        try keys(pane, "h")
+        XCTAssertNotNil(waitFor(pane, text: "Port"), screen(pane))
+        try keys(pane, "BSpace", "BSpace", "BSpace", "BSpace")
+        try literal(pane, "0")
+        try keys(pane, "Enter")
+        XCTAssertNotNil(waitFor(pane, text: "[ OK ]"), screen(pane))
+        try keys(pane, "o")
+        let waiting = try XCTUnwrap(waitFor(pane, text: "Waiting for someone to join on port"), screen(pane))
+        return try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
+            String(waiting[$0].dropFirst(5))
+        })
+    }
+}

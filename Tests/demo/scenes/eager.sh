@@ -24,7 +24,8 @@ scene_play() {
 
     step "host-a: Don't Allow (d), a natural answer to a question out of nowhere"
     keys A d
-    expect A "local network permission denied: turn on Local Network in Settings › Privacy"
+    expect A "Not searching: local network access is not allowed yet."
+    expect A "Local network permission denied: turn on Local Network in"
     settle 1
     not_heard "^host-a  Avahi"
     shot eager-3-host-a-denied "host-a declined: Search for games waits and says why; it does not browse." A
@@ -41,7 +42,7 @@ scene_play() {
 
     step "host-a's list stays empty: it declined, so it does not browse"
     settle 2
-    expect A "local network permission denied"
+    expect A "Not searching: local network access is not allowed yet."
     expect_not A " $NAME_B"
     not_heard "^host-a  Avahi"
     shot eager-4-nothing-found "host-b hosts without a second prompt (the answer is remembered); host-a, which declined, sees no game and never called Avahi." A B

@@ -20,7 +20,8 @@ scene_play() {
     keys A s
     expect A "[ OK ]"
     keys A d
-    expect A "local network permission denied: turn on Local Network in Settings › Privacy"
+    expect A "Not searching: local network access is not allowed yet."
+    expect A "Local network permission denied: turn on Local Network in"
     settle 1
     not_heard "^host-a  Avahi"
     shot waiting-1-denied "host-a declined: Search waits and says why, and shows no game although host-b advertises one: a denied app does not browse." A
