@@ -76,8 +76,8 @@ extension MatchSession.End {
     /// `DisplayText.escaped`).
     public var text: String {
         switch self {
-        case .completed(.local): return "match over"
-        case .completed(.peer): return "match over (the opponent ended it)"
+        case .completed(.local): return "completed"
+        case .completed(.peer): return "the opponent ended it"
         case .peerLeft(let reason?) where reason == .seriesOver: return "the opponent left"
         case .peerLeft(let reason?): return "the opponent left (\(reason))"
         case .peerLeft(nil): return "the opponent left (connection closed)"

@@ -344,7 +344,8 @@ public struct NetworkGame: Sendable {
             case .forfeit, .timeout: return  // the match is over: no rematch
             default: break
             }
-            connection = "Game over: r for a rematch, n to stop, q to leave"
+            // The key line under the board says which keys answer: the status line only asks.
+            connection = "Game \(number) over: another game?"
         case .rematchOffered:
             peerOffered = true
             connection = "\(peer) offers a rematch: r to accept, n to decline"

@@ -113,7 +113,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             case .rematchOffered:
                 write("\(s.peerName) offers a rematch")
             case .matchOver(let end, let score):
-                // "Match over." alone when we ended it normally: its text would only repeat "match over".
+                // "Match over." alone when we ended it normally ("Match over: completed" says nothing more).
                 let why = end == .completed(by: .local) ? "" : ": \(DisplayText.escaped(end.text))"
                 let line = "Match over\(why). Score: \(s.scoreLine(score))"
                 if end.exitStatus == .success { write(line) } else { writeError(line) }

@@ -1,0 +1,36 @@
+import GameClient
+import GameProtocol
+import TicTacToeTestSupport
+@testable import TicTacToeApp
+import XCTest
+
+/// The transcript's closing lines read as sentences and say each thing once.
+final class TranscriptWordingTests: XCTestCase {
+    private func lines(_ reports: [MatchReport]) -> [String] {
+        let out = Recorder<String>()
+        let reporter = TranscriptReporter(localName: "me", write: { out.append($0) }, writeError: { out.append($0) })
+        reporter.report(.connected(peerName: "bob", address: "127.0.0.1:7878", role: .joiner))
+        for report in reports { reporter.report(report) }
+        return Array(out.all.dropFirst())
+    }
+
+    func testMatchOverLines() {
+        let score = MatchSession.Score(localWins: 1, peerWins: 0, draws: 0)
+        XCTAssertEqual(lines([.session(.matchOver(.completed(by: .local), score: score))]),
+                       ["Match over. Score: you 1, bob 0, draws 0"])
+        XCTAssertEqual(lines([.session(.matchOver(.completed(by: .peer), score: score))]),
+                       ["Match over: the opponent ended it. Score: you 1, bob 0, draws 0"])
+        XCTAssertEqual(lines([.session(.matchOver(.peerTimedOut("nothing heard from the peer for 4 s"), score: score))]),
+                       ["Match over: connection lost: nothing heard from the peer for 4 s. Score: you 1, bob 0, draws 0"])
+    }
+
+    func testTheSummaryCountsOneGameInTheSingular() {
+        let one = MatchSession.Score(localWins: 1, peerWins: 0, draws: 0)
+        let two = MatchSession.Score(localWins: 1, peerWins: 0, draws: 1)
+        let summary = { (score: MatchSession.Score) in
+            MatchReport.summary(.init(score: score, seed: 7, roundTripMilliseconds: nil, exit: .success, end: "completed"))
+        }
+        XCTAssertEqual(lines([summary(one)]), ["Summary: 1 game; you 1, bob 0, draws 0; seed 7"])
+        XCTAssertEqual(lines([summary(two)]), ["Summary: 2 games; you 1, bob 0, draws 1; seed 7"])
+    }
+}
