@@ -18,6 +18,8 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         /// The last connection failure written ("Connection failed: …"): the run's closing error that only repeats it
         /// is not written again.
         var lastFailure: String?
+        /// Where a join connects: the address typed, or the first one its name resolved to.
+        var connectingTo: String?
 
         func name(of side: MatchSession.Side) -> String { side == .local ? "you" : peerName }
         func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
@@ -29,17 +31,21 @@ public final class TranscriptReporter: MatchReporter, Sendable {
 
     private let state = Mutex(State())
     private let localName: String
+    /// A join's target as typed (an address or a game's name), for "Connecting to …".
+    private let target: String?
     private let write: @Sendable (String) -> Void
     private let writeError: @Sendable (String) -> Void
     private let unicode: Bool
 
     public init(
         localName: String,
+        target: String? = nil,
         unicode: Bool = false,
         write: @escaping @Sendable (String) -> Void = { CheckedOutput.standardOutput.writeLine($0) },
         writeError: @escaping @Sendable (String) -> Void = { CheckedOutput.standardError.writeLine($0) }
     ) {
         self.localName = DisplayText.escaped(localName)
+        self.target = target.map(DisplayText.escaped)
         self.unicode = unicode
         self.write = write
         self.writeError = writeError
@@ -75,7 +81,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         case .connectionState(let state):
             switch state {
             case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")
-            case .preparing: write("Connecting…")
+            case .preparing: write("Connecting to \(s.connectingTo ?? target ?? "the host")…")
             case .failed(let error):
                 s.lastFailure = error.description
                 writeError("Connection failed: \(DisplayText.escaped(error.description))")
@@ -133,6 +139,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         case .localMoveRejected(let why):
             writeError("Move refused: \(DisplayText.escaped(why))")
         case .discovery(let report):
+            if case .resolved(_, let addresses) = report, let first = addresses.first {
+                s.connectingTo = DisplayText.escaped(first)
+            }
             guard let (line, isProblem) = report.textLine else { return }
             if isProblem { writeError(line) } else { write(line) }
         }

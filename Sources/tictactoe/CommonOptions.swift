@@ -82,8 +82,9 @@ struct MatchArguments: ParsableArguments {
         return PlayerName.fitted(host.isEmpty ? user : "\(user)@\(host)")
     }
 
-    func reporter(name: String) -> MatchReporter {
-        json ? JSONLinesReporter() : TranscriptReporter(localName: name, unicode: Terminal.isUTF8)
+    /// The run's reporter; `target` is where a join connects (shown as "Connecting to TARGET…").
+    func reporter(name: String, target: String? = nil) -> MatchReporter {
+        json ? JSONLinesReporter() : TranscriptReporter(localName: name, target: target, unicode: Terminal.isUTF8)
     }
 }
 

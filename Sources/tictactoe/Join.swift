@@ -79,8 +79,13 @@ struct Join: AsyncParsableCommand {
         let signals = Signals.install(stop)
         OutputFailure.endRun(stopping: stop)
         defer { withExtendedLifetime(signals) {} }
-        let reporter = match.reporter(name: name)
         let target = try parsedEndpoint()
+        let shown: String
+        switch target {
+        case .address(let endpoint): shown = endpoint.description
+        case .bonjour(let game): shown = game
+        }
+        let reporter = match.reporter(name: name, target: shown)
         let security: JoinSecurity
         if plaintext {
             security = .plaintext

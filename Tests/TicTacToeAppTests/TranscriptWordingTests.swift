@@ -33,4 +33,16 @@ final class TranscriptWordingTests: XCTestCase {
         XCTAssertEqual(lines([summary(one)]), ["Summary: 1 game; you 1, bob 0, draws 0; seed 7"])
         XCTAssertEqual(lines([summary(two)]), ["Summary: 2 games; you 1, bob 0, draws 1; seed 7"])
     }
+
+    /// A join says where it connects: the address typed, or the first one the name resolved to.
+    func testConnectingSaysWhere() {
+        let out = Recorder<String>()
+        let byAddress = TranscriptReporter(localName: "me", target: "192.0.2.7:7878", write: { out.append($0) })
+        byAddress.report(.connectionState(.preparing))
+        let byName = TranscriptReporter(localName: "me", target: "Alice's game", write: { out.append($0) })
+        byName.report(.discovery(.resolved(name: "Alice's game", addresses: ["198.18.0.11:7878", "[fd00::11]:7878"])))
+        byName.report(.connectionState(.preparing))
+        XCTAssertEqual(out.all, ["Connecting to 192.0.2.7:7878…", "Found Alice's game at 198.18.0.11:7878, [fd00::11]:7878",
+                                 "Connecting to 198.18.0.11:7878…"])
+    }
 }
