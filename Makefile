@@ -26,7 +26,7 @@ SECONDS ?= 60
 # them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
 # strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

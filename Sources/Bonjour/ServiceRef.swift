@@ -6,6 +6,11 @@ import CDNSSD
 /// Deallocating inside one of its own callbacks would free what `DNSServiceProcessResult` is still using (and Avahi
 /// may deliver more callbacks from the same batch), so `cancel()` during processing only silences the callbacks and
 /// the deallocation happens when `DNSServiceProcessResult` returns.
+/// Avahi's allocations zeroed, once, before the first dns_sd call (see `tictactoe_avahi_zero_allocations` in
+/// CDNSSD's shim: the compatibility library's references are otherwise not zeroed, and a daemon that goes away can
+/// make it call a leftover pointer).
+private let zeroedAvahiAllocations: Void = tictactoe_avahi_zero_allocations()
+
 final class ServiceRef {
     private var ref: DNSServiceRef?
     private var source: DNSSDLoop.SourceID?
@@ -26,6 +31,7 @@ final class ServiceRef {
         _ create: (UnsafeMutablePointer<DNSServiceRef?>, UnsafeMutableRawPointer) -> DNSServiceErrorType
     ) -> Result<ServiceRef, BonjourError> {
         if BonjourSwitch.isDisabled { return .failure(.disabled) }
+        _ = zeroedAvahiAllocations
         var ref: DNSServiceRef?
         let code = create(&ref, Unmanaged.passUnretained(context).toOpaque())
         guard code == kDNSServiceErr_NoError, let ref else {

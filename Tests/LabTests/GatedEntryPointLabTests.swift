@@ -198,7 +198,8 @@ final class GatedEntryPointLabTests: LabTestCase {
                                        file: file, line: line)
             XCTAssertTrue(screen.contains("Don't Allow"), screen, file: file, line: line)
         case .denied:
-            let screen = try XCTUnwrap(tui.waitFor { screenWords($0).contains(state.reason) },
+            // Search says it as a sentence ("Local network permission denied: …"), a join after "Waiting: ".
+            let screen = try XCTUnwrap(tui.waitFor { screenWords($0).lowercased().contains(state.reason) },
                                        "\(entry) does not say it waits:\n\(tui.screen)", file: file, line: line)
             XCTAssertFalse(screen.contains("[ OK ]"), "a prompt although denied:\n\(screen)", file: file, line: line)
         }
