@@ -56,9 +56,11 @@ public struct UISettings: Hashable, Sendable {
         if let difficulty = stored.difficulty.flatMap(Difficulty.init(rawValue:)) { self.difficulty = difficulty }
         if let starter = stored.starter.flatMap(Starter.init(rawValue:)) { self.starter = starter }
         if let port = stored.port, (0...65535).contains(port) { self.port = port }
-        if let history = stored.addressHistory ?? stored.lastAddress.map({ [$0] }) {
-            addressHistory = AddressHistory.cleaned(history)  // a file of an older version: its last address
-        }
+        // A file of an older version has only the last address; one an older version wrote after a newer one may
+        // have a last address newer than the history it kept: it goes first.
+        var history = stored.addressHistory ?? []
+        if let last = stored.lastAddress, history.first != last { history = AddressHistory.adding(last, to: history) }
+        addressHistory = AddressHistory.cleaned(history)
         if let colors = stored.colors { self.colors = colors }
         if let keyHints = stored.keyHints { self.keyHints = keyHints }
     }
@@ -655,6 +657,10 @@ public struct AppModel: Sendable {
                 if waiting.role == .joiner, waiting.codeRefused {
                     return askForCode(toJoin: waiting.target, as: waiting.localName,
                                       because: waiting.code == nil ? .privateGame : .wrongCode)
+                }
+                // The countdown's timer found no network screen while Settings showed: it counts on from here.
+                if waiting.phase == .connecting, waiting.connectSecondsLeft != nil {
+                    return [.schedule(.connectCountdown, after: 1)]
                 }
             } else if searchSuspended {
                 searchSuspended = false

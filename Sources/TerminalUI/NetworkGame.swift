@@ -80,7 +80,7 @@ public struct NetworkGame: Sendable {
     /// name is resolved afresh.
     mutating func joining(listedAt place: String) {
         guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
-        connection = "Connecting to \(DisplayText.escaped(target)) at \(DisplayText.escaped(place))…"
+        connection = "Connecting to \(target) at \(DisplayText.escaped(place))…"  // `target` is shown escaped already
     }
 
     /// The join started: count down from `connectSeconds`.

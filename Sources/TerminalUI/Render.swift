@@ -337,7 +337,8 @@ extension AppModel {
         var before = editor.characters[..<editor.cursor].map { DisplayText.escaped(String($0)) }
         let after = editor.characters[editor.cursor...].map { DisplayText.escaped(String($0)) }
         // Scroll: drop characters before the cursor until it (and the character under it) fit.
-        let under = DisplayWidth.of(after.first ?? "_")
+        // When more follows the character under the cursor, the last column is the ellipsis: keep it free.
+        let under = DisplayWidth.of(after.first ?? "_") + (after.count > 1 ? 1 : 0)
         while !before.isEmpty, DisplayWidth.of(before.joined()) + under > width { before.removeFirst() }
         let start = before.joined()
         let column = DisplayWidth.of(start)
