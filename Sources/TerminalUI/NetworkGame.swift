@@ -70,10 +70,10 @@ public struct NetworkGame: Sendable {
     /// Waiting for local network permission: the connect timeout has not started (it counts once access is allowed).
     private var waitingForAccess = false
 
-    /// The connecting screen's line: what is being tried and how long it may still take.
-    public var connectingLine: String {
-        guard phase == .connecting, !waitingForAccess, let left = connectSecondsLeft else { return connection }
-        return left > 0 ? "\(connection) (gives up in \(left) s)" : "\(connection) (giving up)"
+    /// The connecting screen's countdown, under what is being tried (nil: not counting, or waiting for access).
+    public var countdownLine: String? {
+        guard phase == .connecting, !waitingForAccess, let left = connectSecondsLeft else { return nil }
+        return left > 0 ? "Gives up in \(left) s" : "Giving up"
     }
 
     /// Joining a game the list showed at `place` (its host and address): the connecting screen says where, until the
@@ -189,7 +189,7 @@ public struct NetworkGame: Sendable {
             if !failed { return "Match over" }
             return inMatchBefore ? "Disconnected" : "Not connected"
         case .starting, .connecting:
-            // The screen shows `connectingLine` in full (what is tried, the countdown): only the state here.
+            // The screen shows what is tried in full, and the countdown: only the state here.
             if waitingForAccess { return "Waiting for local network access" }
             if role == .host { return "Not listening yet" }
             return connection.hasPrefix("Waiting") ? "Waiting to connect" : "Connecting"

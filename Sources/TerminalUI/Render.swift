@@ -209,11 +209,14 @@ extension AppModel {
             switch game.phase {
             case .listening(let port): text = "Waiting for someone to join on port \(port)…"
             case .ended(let why, _): text = why
-            default: text = game.connectingLine
+            default: text = game.connection
             }
             let waiting = wrap(text, width: min(76, size.columns - 2))
             for (index, line) in waiting.enumerated() {
                 canvas.putCentered(line, row: 10 + index, style: .bold)
+            }
+            if let countdown = game.countdownLine {
+                canvas.putCentered(countdown, row: 10 + waiting.count, style: .dim)
             }
             if game.role == .host, !game.isOver, !game.inMatch {
                 renderPrivateCode(&canvas, game, unicode: unicode)
