@@ -3,19 +3,7 @@ import XCTest
 import TicTacToeTestSupport
 
 /// Real `tictactoe` processes playing each other over loopback.
-final class HeadlessMatchTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
-    }
-
+final class HeadlessMatchTests: ProcessTestCase {
     private func join(_ port: Int, _ extra: [String]) throws -> TicTacToeProcess {
         track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"] + extra))
     }

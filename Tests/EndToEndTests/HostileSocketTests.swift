@@ -5,19 +5,7 @@ import XCTest
 
 /// Sockets and silence against a real host: idle and trickling connections, an attacker that reconnects in a loop,
 /// a joiner that never moves.
-final class HostileSocketTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
-    }
-
+final class HostileSocketTests: ProcessTestCase {
     func testFiftyIdleSocketsAndAReconnectingAttackerBlockNoJoiner() throws {
         let joins = 20
         // The host pauses a little before its moves, so that the joins span several handshake deadlines (5 s), and

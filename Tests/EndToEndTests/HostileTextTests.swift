@@ -5,14 +5,7 @@ import XCTest
 /// Text from a hostile host reaches a headless joiner's terminal only escaped (`DisplayText.escaped`), and its JSON
 /// lines losslessly with every control and bidi character as a `\u` escape. The host is a fake (`RawHost`) that
 /// answers the real `tictactoe join` with what a tester would send.
-final class HostileTextTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class HostileTextTests: ProcessTestCase {
     /// Retitles the window (OSC 0 ended by BEL) and clears the screen (CSI 2J), then an 8-bit CSI and a
     /// right-to-left override.
     private let hostile = "go away \u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{202E}"

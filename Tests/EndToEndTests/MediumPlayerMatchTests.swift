@@ -4,14 +4,7 @@ import XCTest
 
 /// `--player medium` in real processes over loopback: seeded (the same seed, the same match), stronger than easy,
 /// never better than perfect.
-final class MediumPlayerMatchTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class MediumPlayerMatchTests: ProcessTestCase {
     /// A headless match of `games` games, the host playing `hostPlayer`: both summaries and the joiner's moves.
     private func match(host hostPlayer: String, join joinerPlayer: String, games: Int, seeds: (String, String))
         throws -> (host: [String: Any], joiner: [String: Any], moves: [String])

@@ -4,14 +4,7 @@ import XCTest
 import TicTacToeTestSupport
 
 /// A host faced with raw TCP peers that break the protocol, busy joiners, and peers that die.
-final class MisbehavingPeerTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class MisbehavingPeerTests: ProcessTestCase {
     private func host(_ extra: [String]) throws -> (TicTacToeProcess, Int) {
         let (host, port) = try startHost(["--plaintext"] + extra)  // raw v1 peers speak plaintext
         processes.append(host)

@@ -4,19 +4,7 @@ import TicTacToeTestSupport
 
 /// `--name` takes at most 63 bytes of UTF-8 after NFC (a DNS label) and sends its NFC form; an unknown command is a
 /// usage error that lists the commands.
-final class NameAndCommandTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
-    }
-
+final class NameAndCommandTests: ProcessTestCase {
     /// Bytes: Swift's `==` treats NFC and NFD as equal, the wire and the daemon do not.
     private func bytes(_ text: Any?) -> [UInt8] { Array((text as? String ?? "").utf8) }
 

@@ -14,7 +14,7 @@ import Glibc
 /// connection after connection, and a fake host sends them to `tictactoe join` processes, run after run. No crash (no
 /// exit by a signal), no hang (every connection and every process ends within its own deadline, a generous one used
 /// only to detect a hang), and the host still plays a real joiner afterwards. The counts are printed.
-final class RandomFrameTests: XCTestCase {
+final class RandomFrameTests: ProcessTestCase {
     static let hostConnections = 300
     static let joinerRuns = 60
     /// Hang detectors, not speed limits: a connection or a joiner that is still going after this long hangs.
@@ -26,12 +26,6 @@ final class RandomFrameTests: XCTestCase {
     /// has nothing to do with a peer on loopback.
     static let joinerExits: Set<Int32> = [0, 3, 4, 5, 6, 7]
 
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
 
     func testRandomFramesAgainstARunningHost() throws {
         // Protocol 1 (--plaintext, allowed on loopback): the random frames reach the game's frame decoder and match

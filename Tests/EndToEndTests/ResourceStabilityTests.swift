@@ -5,14 +5,7 @@ import XCTest
 
 /// A host that serves connection after connection keeps no file descriptor of a closed one and does not grow: 600
 /// connect/close cycles of every kind (closed at once, a match left at once, garbage) against a real host process.
-final class ResourceStabilityTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class ResourceStabilityTests: ProcessTestCase {
     func testSixHundredConnectCloseCyclesLeaveNoDescriptorBehindAndMemoryFlat() throws {
         // Protocol 1 (--plaintext, allowed on loopback): the raw peer's hellos reach matches. (A TLS variant of these
         // cycles is still to be written: see the session note.)

@@ -14,8 +14,7 @@ final class TUIConfirmTests: XCTestCase {
 
         try tmux.keys("host", "q")
         let asked = try XCTUnwrap(tmux.waitFor("host", text: "Leave the match?"), tmux.screen("host"))
-        let words = asked.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace)
-            .joined(separator: " ")
+        let words = screenWords(asked)
         XCTAssertTrue(words.contains("You forfeit the game in progress and the match ends."), asked)
         XCTAssertTrue(words.contains("Press y to leave, any other key to stay."), asked)
         print("the leave question:\n\(asked)")

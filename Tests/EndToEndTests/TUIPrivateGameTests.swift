@@ -105,12 +105,7 @@ final class TUIPrivateGameTests: XCTestCase {
         let code = try XCTUnwrap(shown, host.standardError).filter(\.isNumber)
 
         let tmux = try Tmux()
-        try tmux.start("join", tuiCommand("--name bob"))
-        XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"), tmux.screen("join"))
-        try tmux.keys("join", "a")
-        XCTAssertNotNil(tmux.waitFor("join", text: "Address"), tmux.screen("join"))
-        try tmux.literal("join", "127.0.0.1:\(port)")
-        try tmux.keys("join", "Enter")
+        try tmux.joinByAddress("join", as: "bob", "127.0.0.1:\(port)")
         // No code: the host runs a private game; the UI asks for its code.
         XCTAssertNotNil(tmux.waitFor("join", text: "This game is private: enter its code"), tmux.screen("join"))
         try tmux.literal("join", wrong(code))

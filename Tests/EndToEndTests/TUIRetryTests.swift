@@ -4,23 +4,11 @@ import XCTest
 
 /// Dead ends no more, in the real full-screen UI (tmux) on loopback: a failed join offers `r` and retrying reaches a
 /// host started meanwhile; after a match the TUI host waits for another player, and a second joiner gets a match.
-final class TUIRetryTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class TUIRetryTests: ProcessTestCase {
     func testAFailedJoinByAddressRetriesWithRAndReachesAHostStartedMeanwhile() throws {
         let port = try closedLoopbackPort()
         let tmux = try Tmux()
-        try tmux.start("join", tuiCommand("--name bob"))
-        XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"), tmux.screen("join"))
-        try tmux.keys("join", "a")
-        XCTAssertNotNil(tmux.waitFor("join", text: "Address"), tmux.screen("join"))
-        try tmux.literal("join", "127.0.0.1:\(port)")
-        try tmux.keys("join", "Enter")
+        try tmux.joinByAddress("join", as: "bob", "127.0.0.1:\(port)")
         let failed = try XCTUnwrap(tmux.waitFor("join", text: "r retry", timeout: 40), tmux.screen("join"))
         XCTAssertTrue(failed.contains("r retry · Enter or q back to the menu"), failed)
         XCTAssertTrue(failed.contains("Joining 127.0.0.1:\(port) as bob"), failed)

@@ -35,8 +35,7 @@ final class TUITests: XCTestCase {
         try tmux.keys("host", "Enter")
         // Deferred prompting: hosting on the LAN is the first thing that needs the local network.
         let prompt = try XCTUnwrap(tmux.waitFor("host", text: "[ OK ]"), tmux.screen("host"))
-        let words = prompt.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace)
-            .joined(separator: " ")
+        let words = screenWords(prompt)
         XCTAssertTrue(words.contains("“TicTacToe” would like to find and connect to devices on your local network."), prompt)
         XCTAssertTrue(words.contains("TicTacToe uses the local network to discover players around you."), prompt)
         try tmux.keys("host", "o")

@@ -50,4 +50,14 @@ extension Tmux {
             String(waiting[$0].dropFirst(5))
         })
     }
+
+    /// Starts the TUI in `pane` as `name` and joins `address` from Join by address (Enter pressed).
+    func joinByAddress(_ pane: String, as name: String, _ address: String) throws {
+        try start(pane, tuiCommand("--name \(name)"))
+        XCTAssertNotNil(waitFor(pane, text: "Join by address"), screen(pane))
+        try keys(pane, "a")
+        XCTAssertNotNil(waitFor(pane, text: "Address"), screen(pane))
+        try literal(pane, address)
+        try keys(pane, "Enter")
+    }
 }

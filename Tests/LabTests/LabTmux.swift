@@ -117,12 +117,6 @@ final class LabTUI {
 }
 
 /// Whitespace runs (newlines included) as single spaces, trimmed.
-func collapse(_ text: String) -> String {
-    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-}
-
-/// A screen's text with the box-drawing │ removed and whitespace collapsed.
-func screenWords(_ screen: String) -> String { collapse(screen.replacingOccurrences(of: "│", with: " ")) }
 
 func shellQuote(_ word: String) -> String {
     if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:@,+".contains($0) }) { return word }

@@ -86,3 +86,11 @@ public final class Tmux {
         Int32((try? run(["list-panes", "-t", name, "-F", "#{pane_pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
     }
 }
+
+/// `text` with every run of whitespace (line breaks included) made one space: a sentence the screen wrapped reads whole.
+public func collapse(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+/// A screen's text with the box-drawing │ removed and whitespace collapsed.
+public func screenWords(_ screen: String) -> String { collapse(screen.replacingOccurrences(of: "│", with: " ")) }
