@@ -87,13 +87,4 @@ final class MediumPlayerTests: XCTestCase {
             XCTAssertThrowsError(try x.chooseMove(in: game)) { XCTAssertEqual($0 as? MoveError, .gameOver) }
         }
     }
-
-    private func playOut<X: Player, O: Player>(_ x: inout X, _ o: inout O, firstMover: Mark = .x) throws -> Game {
-        var game = Game(firstMover: firstMover)
-        while !game.isOver {
-            let cell = game.turn == .x ? try x.chooseMove(in: game) : try o.chooseMove(in: game)
-            try game.play(cell, by: game.turn)
-        }
-        return game
-    }
 }

@@ -2,15 +2,6 @@ import GameRules
 import XCTest
 
 final class PlayerTests: XCTestCase {
-    /// Plays a whole game between two players and returns it.
-    private func playOut<X: Player, O: Player>(_ x: inout X, _ o: inout O, firstMover: Mark = .x) throws -> Game {
-        var game = Game(firstMover: firstMover)
-        while !game.isOver {
-            let cell = game.turn == .x ? try x.chooseMove(in: game) : try o.chooseMove(in: game)
-            try game.play(cell, by: game.turn)
-        }
-        return game
-    }
 
     func testRandomPlayerIsDeterministicForASeed() throws {
         var x1 = RandomPlayer(rng: SplitMix64(seed: 42))
