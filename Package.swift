@@ -17,6 +17,8 @@
 //          └─ LocalNetworkPrivacy  manifest, decision, THE gate: the only maker of LAN capabilities
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
+//
+//   Localization (the text in the user's language, `tr`): used by the manifest, both front ends and the app core
 
 import PackageDescription
 
@@ -69,6 +71,10 @@ let package = Package(
             ]),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
+        // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
+        // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and
+        // `tr`, the one lookup every message goes through. Foundation only.
+        .target(name: "Localization"),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like), and what a typed join target is (`JoinTarget`: an address or a
         // game's name, one rule for the CLI and the TUI). No NIO: front ends can use these types.
@@ -98,6 +104,7 @@ let package = Package(
             name: "LocalNetworkPrivacy",
             dependencies: [
                 "GameProtocol",
+                "Localization",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -121,7 +128,7 @@ let package = Package(
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
-        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol"]),
+        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol", "Localization"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
         // local-network operation through the gate).
@@ -133,6 +140,7 @@ let package = Package(
                 "GameProtocol",
                 "GamePairing",
                 "GameTransport",
+                "Localization",
                 "Bonjour",
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,6 +167,7 @@ let package = Package(
             name: "TerminalUI",
             dependencies: [
                 "GameClient",
+                "Localization",
                 "GamePairing",
                 "GameRules",
                 "GameProtocol",
@@ -177,6 +186,7 @@ let package = Package(
                 "Bonjour",
                 "GameProtocol",
                 "LocalNetworkPrivacy",
+                "Localization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -198,6 +208,7 @@ let package = Package(
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
         .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "GamePairingTests", dependencies: ["GamePairing"]),
         .testTarget(
             name: "GameProtocolTests",
@@ -226,13 +237,13 @@ let package = Package(
         .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
-                "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport",
+                "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport", "Localization",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol"]),
+            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization"]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "TicTacToeAppTests",

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Logging
 
 /// The app's declaration, read from an XML property list like an iOS app's Info.plist (`Assets/Info.plist`).
@@ -28,13 +29,41 @@ public struct AppManifest: Sendable, Hashable {
     /// The display name used when the manifest has neither `CFBundleDisplayName` nor `CFBundleName`.
     public static let fallbackDisplayName = "TicTacToe"
 
-    /// The prompt's title, as iOS words it.
-    public var promptTitle: String {
-        "“\(displayName)” would like to find and connect to devices on your local network."
+    /// The directory the manifest is in: its `<lang>.lproj/InfoPlist.strings` are beside it.
+    public var directory: String { (path as NSString).deletingLastPathComponent }
+
+    /// `key` in `localization`'s language, when its `InfoPlist.strings` is the one beside this manifest and has it.
+    private func localized(_ key: String, in localization: Localization) -> String? {
+        guard let directory = localization.directory,
+              (directory as NSString).standardizingPath == (self.directory as NSString).standardizingPath
+        else { return nil }
+        return localization.infoPlistValue(key)
     }
 
-    /// The text under the prompt's title: the usage description, or the default one.
-    public var promptMessage: String { usageDescription ?? Self.defaultUsageDescription }
+    /// `CFBundleDisplayName` in the user's language (`InfoPlist.strings`), else the manifest's.
+    public func localizedDisplayName(_ localization: Localization = .current) -> String {
+        localized("CFBundleDisplayName", in: localization) ?? displayName
+    }
+
+    /// `NSLocalNetworkUsageDescription` in the user's language (`InfoPlist.strings`), else the manifest's (nil when
+    /// the manifest has none: a translation alone does not make up a reason the app does not give).
+    public func localizedUsageDescription(_ localization: Localization = .current) -> String? {
+        guard usageDescription != nil else { return nil }
+        return localized("NSLocalNetworkUsageDescription", in: localization) ?? usageDescription
+    }
+
+    /// The prompt's title, as iOS words it, in the user's language.
+    public func promptTitle(_ localization: Localization = .current) -> String {
+        localization.text(Self.promptTitleText, [localizedDisplayName(localization)])
+    }
+
+    /// The prompt's title in English, `%@` the display name (the key of its translations).
+    public static let promptTitleText = "“%@” would like to find and connect to devices on your local network."
+
+    /// The text under the prompt's title: the usage description, or the default one, in the user's language.
+    public func promptMessage(_ localization: Localization = .current) -> String {
+        localizedUsageDescription(localization) ?? localization.text(Self.defaultUsageDescription)
+    }
 
     /// True when the manifest gives no usage description (the prompt uses `defaultUsageDescription`).
     public var usesDefaultUsageDescription: Bool { usageDescription == nil }

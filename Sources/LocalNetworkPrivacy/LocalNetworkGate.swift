@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Logging
+import Localization
 
 /// The one place every local-network operation passes through: browse, advertise, listen for LAN peers, connect to
 /// a non-loopback address. Nothing should reach Avahi or a socket unless `evaluate` says `.allowed` or `.exempt`.
@@ -103,11 +104,11 @@ public final class LocalNetworkGate: Sendable {
     public static func waitingReason(for authorization: LocalNetworkAuthorization) -> String {
         switch authorization {
         case .notDetermined:
-            return "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`"
+            return tr("local network permission not determined: answer the prompt, or run `tictactoe privacy grant`")
         case .denied:
-            return
+            return tr(
                 "local network permission denied: turn on Local Network in Settings › Privacy, "
-                + "or run `tictactoe privacy grant`"
+                    + "or run `tictactoe privacy grant`")
         case .allowed:
             return ""
         }
@@ -208,7 +209,7 @@ public final class LocalNetworkGate: Sendable {
     public func promptRequest(for operation: LocalNetworkOperation) throws -> LocalNetworkPromptRequest {
         let manifest = try manifest()
         return LocalNetworkPromptRequest(
-            title: manifest.promptTitle, message: manifest.promptMessage,
+            title: manifest.promptTitle(), message: manifest.promptMessage(),
             usesDefaultMessage: manifest.usesDefaultUsageDescription, operation: operation
         )
     }

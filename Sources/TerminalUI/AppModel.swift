@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameClient
+import Localization
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
@@ -567,15 +568,17 @@ public struct AppModel: Sendable {
         case .allowed, .exempt, .denied:
             return proceed(intent)
         case .needsPrompt:
-            let text = promptText ?? (title: "“TicTacToe” would like to find and connect to devices on your local network.",
+            let text = promptText ?? (title: tr("“%@” would like to find and connect to devices on your local network.",
+                                                 "TicTacToe"),
                                       message: "")
             prompt = PromptState(title: text.title, message: text.message, intent: intent)
             return []
         case .noAuth:
-            fail(intent, "\(LocalNetworkVerdict.noAuthMessage) (the service type is not declared in the app's Info.plist)")
+            fail(intent, tr("%@ (the service type is not declared in the app's Info.plist)",
+                            tr(LocalNetworkVerdict.noAuthMessage)))
             return []
         case .manifestError(let text):
-            fail(intent, "Cannot use the local network: \(text)")
+            fail(intent, tr("Cannot use the local network: %@", text))
             return []
         }
     }

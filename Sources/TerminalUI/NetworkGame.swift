@@ -1,6 +1,7 @@
 import GameProtocol
 import GameRules
 import GameClient
+import Localization
 
 /// A game against a person over the network, mirrored from the match's reports.
 public struct NetworkGame: Sendable {
@@ -190,7 +191,7 @@ public struct NetworkGame: Sendable {
             return inMatchBefore ? "Disconnected" : "Not connected"
         case .starting, .connecting:
             // The screen shows what is tried in full, and the countdown: only the state here.
-            if waitingForAccess { return "Waiting for local network access" }
+            if waitingForAccess { return tr("Waiting for local network access") }
             if role == .host { return "Not listening yet" }
             return connection.hasPrefix("Waiting") ? "Waiting to connect" : "Connecting"
         default:
@@ -370,7 +371,7 @@ public struct NetworkGame: Sendable {
                 phase = .ended(
                     "You ran out of time: the host allows only so long for a move or a rematch answer.", failed: true)
             case .localNetworkOff:
-                phase = .ended("Local network access was turned off: turn it on in Settings to play on the LAN.",
+                phase = .ended(tr("Local network access was turned off: turn it on in Settings to play on the LAN."),
                                failed: true)
             }
             if case .ended(let text, _) = phase { connection = text }

@@ -1,10 +1,14 @@
 import GameClient
+import Localization
 
 /// The usage-description prompt: a modal dialog, as iOS shows it.
 public struct PromptState: Sendable, Hashable {
     public var title: String
     public var message: String
     public let intent: NetworkIntent
+    /// The buttons' words, in the user's language (as iOS labels them).
+    public var deny = tr("Don't Allow")
+    public var ok = tr("OK")
     /// 0: Don't Allow, 1: OK.
     public var selected = 1
 

@@ -1,6 +1,7 @@
 import GameProtocol
 import GameRules
 import GameClient
+import Localization
 
 enum MenuLayout {
     static func firstRow(size: TerminalSize) -> Int { max(4, (size.rows - AppModel.menuItems.count) / 2 - 1) }
@@ -64,43 +65,43 @@ extension AppModel {
                 case .retry?: hints = "r retry · Enter or q back to the menu"
                 case nil: hints = "q back to the menu"
                 }
-            default: hints = "t settings (the wait goes on) · q cancel"
+            default: hints = tr("t settings (the wait goes on) · q cancel")
             }
         case .search(let search):
             renderSearch(&canvas, search)
-            hints = "↑/↓ choose · Enter joins · a join by address · t settings · q back"
-            if search.cannotSearch { hints = "r search again · a join by address · t settings · q back" }
+            hints = tr("↑/↓ choose · Enter joins · a join by address · t settings · q back")
+            if search.cannotSearch { hints = tr("r search again · a join by address · t settings · q back") }
             switch search.status {
             case .starting: status = "Searching for games…"
             case .available:
                 status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
-            case .waiting: status = "Waiting for local network access"  // the screen says why
+            case .waiting: status = tr("Waiting for local network access")  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
             }
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
-            hints = "↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back"
+            hints = tr("↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back")
             switch privacy?.state {
-            case .allowed?: status = "Local network access: allowed"
-            case .denied?: status = "Local network access: denied"
-            case .notDetermined?: status = "Local network access: not asked yet"
+            case .allowed?: status = tr("Local network access: allowed")
+            case .denied?: status = tr("Local network access: denied")
+            case .notDetermined?: status = tr("Local network access: not asked yet")
             case nil: break
             }
-            if suspended != nil { hints = "↑/↓ choose · ←/→ or Enter change · Esc back to the waiting game" }
-            if searchSuspended { hints = "↑/↓ choose · ←/→ or Enter change · Esc back to the search" }
+            if suspended != nil { hints = tr("↑/↓ choose · ←/→ or Enter change · Esc back to the waiting game") }
+            if searchSuspended { hints = tr("↑/↓ choose · ←/→ or Enter change · Esc back to the search") }
         }
         if let flash { status = flash }
+        if let prompt { hints = tr("←/→ choose · Enter answers · o %@ · d %@", prompt.ok, prompt.deny) }
         if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
             .replacingOccurrences(of: "←/→", with: "left/right") }
-        if settings.keyHints {  // Settings › Key hints
+        if settings.keyHints && prompt == nil {  // Settings › Key hints
             canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
         }
         canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 1, column: 0, style: .status)
         canvas.put(DisplayWidth.truncate(status, to: size.columns - 2), row: size.rows - 1, column: 1, style: .status)
         if let prompt {
             renderPrompt(&canvas, prompt, unicode: unicode)
-            hints = "←/→ choose · Enter answers · o OK · d Don't Allow"
             canvas.put(String(repeating: " ", count: size.columns), row: size.rows - 2, column: 0)
             canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
         }
@@ -382,11 +383,11 @@ extension AppModel {
         case .waiting(let reason):
             // As on iOS, a browser without permission looks like nobody is around; a few lines say why, and what to
             // do: the reason as a sentence, wrapped at words to a readable width, and the way to Settings.
-            canvas.putCentered("Not searching: local network access is not allowed yet.", row: 6, style: .bold)
-            let sentence = NetworkGame.capitalized(NetworkGame.sentence(reason)) + "."
+            canvas.putCentered(tr("Not searching: local network access is not allowed yet."), row: 6, style: .bold)
+            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
             let lines = wrap(sentence, width: min(64, size.columns - 4))
             for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
-            canvas.putCentered("Press t for Settings; the search starts by itself once access is allowed.",
+            canvas.putCentered(tr("Press t for Settings; the search starts by itself once access is allowed."),
                                row: 9 + lines.count)
             return
         case .failed(let text):
@@ -420,9 +421,9 @@ extension AppModel {
         let left = max(1, (size.columns - width) / 2)
         let network: String
         switch privacy?.state {
-        case .allowed?: network = "< On >"
-        case .denied?: network = "< Off >"
-        case .notDetermined?: network = "< not asked yet >"
+        case .allowed?: network = tr("< On >")
+        case .denied?: network = tr("< Off >")
+        case .notDetermined?: network = tr("< not asked yet >")
         case nil: network = "…"
         }
         let rows: [(SettingsRow, String, String)] = [
@@ -432,8 +433,8 @@ extension AppModel {
                                                 editing: selected == SettingsRow.name.rawValue).text),
             (.colors, "Colours", settings.colors ? "< on >" : "< off >"),
             (.keyHints, "Key hints", settings.keyHints ? "< shown >" : "< hidden >"),
-            (.localNetwork, "Local Network", network),
-            (.reset, "Reset", "ask again next time (Enter)"),
+            (.localNetwork, tr("Local Network"), network),
+            (.reset, tr("Reset"), tr("ask again next time (Enter)")),
         ]
         let privacyRow = 4 + SettingsRow.localNetwork.rawValue + 1  // a blank line, the heading, then its rows
         for (row, label, value) in rows {
@@ -448,19 +449,21 @@ extension AppModel {
            let cursor = Self.fieldView(currentNameEditor, width: width - 15, editing: true).cursor {
             canvas.restyle(row: 4 + SettingsRow.name.rawValue, column: left + 15 + cursor, width: 1, style: .cursor)
         }
-        canvas.put("Privacy › Local Network", row: privacyRow, column: left, style: .bold)
+        canvas.put(tr("Privacy › Local Network"), row: privacyRow, column: left, style: .bold)
         var row = privacyRow + 3  // right under Reset: the dim lines stand apart, and a small window keeps them
         var info: [String] = []
         if let privacy {
             if let error = privacy.manifestError {
-                info.append("Manifest: \(error)")
+                info.append(tr("Manifest: %@", error))
             } else {
-                info.append("Why: \(privacy.usageDescription ?? "(no NSLocalNetworkUsageDescription: a default is shown)")")
-                info.append("Declared services: \(privacy.services.isEmpty ? "none" : privacy.services.joined(separator: ", "))")
-                if let path = privacy.manifestPath { info.append("Manifest: \(path)") }
+                info.append(tr("Why: %@", privacy.usageDescription
+                    ?? tr("(no NSLocalNetworkUsageDescription: a default is shown)")))
+                info.append(tr("Declared services: %@",
+                               privacy.services.isEmpty ? tr("none") : privacy.services.joined(separator: ", ")))
+                if let path = privacy.manifestPath { info.append(tr("Manifest: %@", path)) }
             }
-            info.append("Decision: \(privacy.decisionFile)")
-            info.append("Debug log: \(privacy.logFile)")
+            info.append(tr("Decision: %@", privacy.decisionFile))
+            info.append(tr("Debug log: %@", privacy.logFile))
         }
         for line in info {
             for part in wrap(line, width: width) where row < size.rows - 2 {
@@ -550,8 +553,8 @@ extension AppModel {
             canvas.put(line, row: y, column: left + 2)
             y += 1
         }
-        let deny = "[ Don't Allow ]"
-        let ok = "[ OK ]"
+        let deny = "[ \(prompt.deny) ]"
+        let ok = "[ \(prompt.ok) ]"
         let buttons = top + height - 2
         let gap = 6
         let start = left + (width - DisplayWidth.of(deny) - DisplayWidth.of(ok) - gap) / 2

@@ -116,7 +116,7 @@ extension PrivacyClient {
                 let manifest = Result { try gate.manifest() }
                 return PrivacyInfo(
                     state: LocalNetworkState(gate.store.read()),
-                    usageDescription: (try? manifest.get())?.usageDescription,
+                    usageDescription: (try? manifest.get())?.localizedUsageDescription(),
                     services: (try? manifest.get())?.bonjourServices ?? [],
                     manifestPath: (try? manifest.get())?.path,
                     manifestError: { if case .failure(let error) = manifest { return "\(error)" } else { return nil } }(),

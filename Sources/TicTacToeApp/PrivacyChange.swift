@@ -1,4 +1,5 @@
 import LocalNetworkPrivacy
+import Localization
 
 /// `tictactoe privacy grant | deny | reset`: what each stores in the decision file and what it tells the user.
 public enum PrivacyChange: Sendable, Hashable, CaseIterable {
@@ -33,14 +34,14 @@ public enum PrivacyChange: Sendable, Hashable, CaseIterable {
     public func message(displayName name: String, decisionFile: String) -> String {
         switch self {
         case .grant:
-            return "Local network access allowed for “\(name)”: searching, hosting and joining LAN games go ahead "
-                + "(anything waiting proceeds now). Stored in \(decisionFile)."
+            return tr("Local network access allowed for “%@”: searching, hosting and joining LAN games go ahead "
+                + "(anything waiting proceeds now). Stored in %@.", name, decisionFile)
         case .deny:
-            return "Local network access denied for “\(name)”: searching, hosting and joining LAN games wait until "
-                + "you run `tictactoe privacy grant` (loopback still works). Stored in \(decisionFile)."
+            return tr("Local network access denied for “%@”: searching, hosting and joining LAN games wait until "
+                + "you run `tictactoe privacy grant` (loopback still works). Stored in %@.", name, decisionFile)
         case .reset:
-            return "Local network permission reset (not determined): “\(name)” asks again the next time it needs the "
-                + "local network. Removed \(decisionFile)."
+            return tr("Local network permission reset (not determined): “%@” asks again the next time it needs the "
+                + "local network. Removed %@.", name, decisionFile)
         }
     }
 
@@ -51,7 +52,7 @@ public enum PrivacyChange: Sendable, Hashable, CaseIterable {
     ) -> (name: String, note: String?) {
         switch manifest {
         case .success(let manifest):
-            return (manifest.displayName, nil)
+            return (manifest.localizedDisplayName(), nil)
         case .failure(let error):
             return (AppManifest.fallbackDisplayName, explicitPath ? "tictactoe: note: \(error)" : nil)
         }

@@ -14,6 +14,7 @@ extension PrivacyStatusReport {
             row(
                 "usage description",
                 manifest.usageDescription ?? "(missing: the prompt shows \"\(AppManifest.defaultUsageDescription)\")")
+            row("prompt", "\(manifest.promptTitle(localization)) \(manifest.promptMessage(localization))")
             row(
                 "Bonjour services",
                 manifest.bonjourServices.isEmpty
@@ -36,6 +37,11 @@ extension PrivacyStatusReport {
         case .valid: row("decision file", decisionFile)
         }
         row("log file", logFile)
+        row("language", "\(localization.language) (\(localization.reason))")
+        row("text from", localization.files.isEmpty
+            ? "the built-in English (no strings file for \(localization.language))"
+            : localization.files.joined(separator: ", "))
+        for problem in localization.problems { row("strings problem", problem) }
         return lines.joined(separator: "\n")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocalNetworkPrivacy
+import Localization
 
 /// What `tictactoe privacy status` shows: the remembered decision and its file, the app manifest (or why there is
 /// none) and the log file. Read once (`read(store:manifest:logFile:)`), then printed as text (`text`) or as one JSON
@@ -34,22 +35,26 @@ public struct PrivacyStatusReport: Sendable, Hashable {
     public var decisionFileStatus: DecisionFileStatus
     public var manifest: Manifest
     public var logFile: String
+    /// The language of the prompt and the messages, and the strings files they come from.
+    public var localization: Localization
 
     public init(
         decision: LocalNetworkDecision?, decisionFile: String, decisionFileStatus: DecisionFileStatus,
-        manifest: Manifest, logFile: String
+        manifest: Manifest, logFile: String, localization: Localization = .current
     ) {
         self.decision = decision
         self.decisionFile = decisionFile
         self.decisionFileStatus = decisionFileStatus
         self.manifest = manifest
         self.logFile = logFile
+        self.localization = localization
     }
 
     /// Reads the decision from `store` (a file that exists but gives no decision is `corrupt`, or `unknown-version`)
     /// and takes the manifest as located (`AppManifest.locate`).
     public static func read(
-        store: DecisionStore, manifest: Result<AppManifest, any Error>, logFile: String
+        store: DecisionStore, manifest: Result<AppManifest, any Error>, logFile: String,
+        localization: Localization = .current
     ) -> PrivacyStatusReport {
         let decision: LocalNetworkDecision?
         let status: DecisionFileStatus
@@ -66,7 +71,7 @@ public struct PrivacyStatusReport: Sendable, Hashable {
         }
         return PrivacyStatusReport(
             decision: decision, decisionFile: store.decisionPath, decisionFileStatus: status,
-            manifest: manifestStatus, logFile: logFile
+            manifest: manifestStatus, logFile: logFile, localization: localization
         )
     }
 
@@ -97,9 +102,12 @@ extension PrivacyStatusReport: Encodable {
         try object.encodeOrNull(loaded?.displayName, forKey: "display_name")
         try object.encodeOrNull(loaded?.usageDescription, forKey: "usage_description")
         try object.encodeOrNull(loaded?.usesDefaultUsageDescription, forKey: "usage_description_missing")
-        try object.encodeOrNull(loaded?.promptTitle, forKey: "prompt_title")
-        try object.encodeOrNull(loaded?.promptMessage, forKey: "prompt_message")
+        try object.encodeOrNull(loaded?.promptTitle(localization), forKey: "prompt_title")
+        try object.encodeOrNull(loaded?.promptMessage(localization), forKey: "prompt_message")
         try object.encodeOrNull(loaded?.bonjourServices, forKey: "bonjour_services")
         try object.encode(logFile, forKey: "log_file")
+        try object.encode(localization.language, forKey: "language")
+        try object.encode(localization.reason, forKey: "language_reason")
+        try object.encode(localization.files, forKey: "strings_files")
     }
 }

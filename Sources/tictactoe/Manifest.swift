@@ -57,7 +57,7 @@ struct Manifest: ParsableCommand {
     @OptionGroup var options: PrivacyOptions
 
     func run() throws {
-        options.bootstrapLogging()
+        options.prepare()
         let manifest: AppManifest
         switch options.manifest() {
         case .success(let located):

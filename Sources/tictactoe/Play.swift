@@ -55,6 +55,7 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
+        AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if plain || !interactive {

@@ -45,8 +45,10 @@ struct PrivacyOptions: ParsableArguments {
 
     var logPath: String { logFile ?? FileLogHandler.defaultPath }
 
-    func bootstrapLogging() {
+    /// What every privacy and manifest command does first: the log file, and the language of the manifest in use.
+    func prepare() {
         bootstrapHeadlessLogging(path: logPath)
+        AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The manifest, or the error that says why there is none.
@@ -79,7 +81,7 @@ func printOutput(_ text: String) throws {
 
 /// Stores the change and prints what it did; a failure to store exits 1 with the reason.
 private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
-    options.bootstrapLogging()
+    options.prepare()
     let name = options.displayName()
     do {
         let text = try change.apply(to: DecisionStore(), displayName: name)
@@ -101,8 +103,11 @@ struct PrivacyStatus: ParsableCommand {
             display name, usage description and declared Bonjour services, the decision file and the log file. \
             With --json, one object with the keys: state, decided_at, decided_by, decision_file, \
             decision_file_status (none, valid, corrupt, unknown-version), manifest_path, manifest_error, display_name, \
-            usage_description, usage_description_missing, prompt_title, prompt_message, bonjour_services, log_file \
-            (null when not known).
+            usage_description, usage_description_missing, prompt_title, prompt_message, bonjour_services, log_file, \
+            language (the .lproj in use: en, ko, ja, zh-Hans, zh-Hant), language_reason (the variable that chose \
+            it), strings_files (the strings tables the text comes from) (null when not known). The prompt's text is \
+            in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG (a UTF-8 locale), from the <lang>.lproj \
+            directories beside the manifest.
             """
     )
 
@@ -112,7 +117,7 @@ struct PrivacyStatus: ParsableCommand {
     @OptionGroup var options: PrivacyOptions
 
     func run() throws {
-        options.bootstrapLogging()
+        options.prepare()
         let report = PrivacyStatusReport.read(
             store: DecisionStore(), manifest: options.manifest(), logFile: options.logPath)
         try printOutput(json ? report.json : report.text)

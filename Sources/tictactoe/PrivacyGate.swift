@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalNetworkPrivacy
+import Localization
 import TicTacToeApp
 
 /// The privacy options every command that may use the local network takes.
@@ -20,9 +21,10 @@ struct PrivacyArguments: ParsableArguments {
     /// The wait, once `validate()` checked its range.
     var waitDuration: Duration? { waitTimeout.map { .seconds($0) } }
 
-    /// The gate, with the usage-description prompt asked as a question when standard input is a terminal (without
+    /// The gate, in the language of the manifest in use (`Localization.current`), with the usage-description prompt asked as a question when standard input is a terminal (without
     /// one, commands wait until the decision is made elsewhere, e.g. by `tictactoe privacy grant`).
     func makeGate() -> LocalNetworkGate {
+        AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
         let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
         if isatty(STDIN_FILENO) == 1 {
             gate.setPromptHandler { [weak gate] request in
@@ -43,14 +45,17 @@ struct PrivacyArguments: ParsableArguments {
 }
 
 /// The usage-description prompt as a question on the terminal (stderr, so stdout stays machine-readable).
+/// The buttons are the prompt's own words in the user's language; y and n answer in every language.
 private func askOnTerminal(title: String, message: String) -> Bool {
-    let text = "\n\(title)\n\(message)\n[ Don't Allow ]  [ OK ]  Allow? (y = OK, n = Don't Allow): "
-    try? CheckedOutput.standardError.write(text)
+    let deny = tr("Don't Allow")
+    let ok = tr("OK")
+    let question = tr("Allow? (y = %@, n = %@): ", ok, deny)
+    try? CheckedOutput.standardError.write("\n\(title)\n\(message)\n[ \(deny) ]  [ \(ok) ]  \(question)")
     while let line = readLine() {
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "y", "yes", "ok", "o": return true
-        case "n", "no", "d", "don't allow", "dont allow": return false
-        default: try? CheckedOutput.standardError.write("Please answer y (OK) or n (Don't Allow): ")
+        case "y", "yes", "ok", "o", ok.lowercased(): return true
+        case "n", "no", "d", "don't allow", "dont allow", deny.lowercased(): return false
+        default: try? CheckedOutput.standardError.write(tr("Please answer y (%@) or n (%@): ", ok, deny))
         }
     }
     return false

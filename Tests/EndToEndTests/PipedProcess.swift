@@ -44,6 +44,7 @@ final class PipedProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-e2e-state"
+        environment["LANGUAGE"] = "en"  // English whatever the tests' own locale (a test asks for another)
         environment["TICTACTOE_BONJOUR"] = "off"  // loopback only: Bonjour is for the LAN lab
         for (key, value) in extra { environment[key] = value }
         var argv = ([tictactoeBinary] + arguments).map { strdup($0) } + [nil]

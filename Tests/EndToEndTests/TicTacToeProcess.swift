@@ -21,6 +21,7 @@ final class TicTacToeProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-e2e-state"
         // Loopback tests run in the machine's own network namespace: no Bonjour here, ever (the LAN lab has it).
+        environment["LANGUAGE"] = "en"  // English whatever the tests' own locale (a test asks for another)
         environment["TICTACTOE_BONJOUR"] = "off"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment

@@ -12,10 +12,10 @@ final class AppManifestTests: XCTestCase {
         XCTAssertEqual(manifest.bonjourServices, ["_tictactoe._tcp"])
         XCTAssertFalse(manifest.usesDefaultUsageDescription)
         XCTAssertEqual(
-            manifest.promptTitle,
+            manifest.promptTitle(),
             "\u{201C}TicTacToe\u{201D} would like to find and connect to devices on your local network."
         )
-        XCTAssertEqual(manifest.promptMessage, "TicTacToe uses the local network to discover players around you.")
+        XCTAssertEqual(manifest.promptMessage(), "TicTacToe uses the local network to discover players around you.")
         XCTAssertTrue(manifest.declares(serviceType: "_tictactoe._tcp"))
         XCTAssertTrue(manifest.declares(serviceType: "_TicTacToe._tcp."), "case and a trailing dot do not matter")
         XCTAssertFalse(manifest.declares(serviceType: "_tictactoe._udp"))
@@ -37,9 +37,9 @@ final class AppManifestTests: XCTestCase {
         let manifest = try AppManifest(contentsOf: path, logger: recordingLogger(lines))
         XCTAssertNil(manifest.usageDescription)
         XCTAssertTrue(manifest.usesDefaultUsageDescription)
-        XCTAssertEqual(manifest.promptMessage, AppManifest.defaultUsageDescription)
+        XCTAssertEqual(manifest.promptMessage(), AppManifest.defaultUsageDescription)
         XCTAssertEqual(
-            manifest.promptTitle,
+            manifest.promptTitle(),
             "\u{201C}Noughts\u{201D} would like to find and connect to devices on your local network."
         )
         XCTAssertTrue(
@@ -56,7 +56,7 @@ final class AppManifestTests: XCTestCase {
             ["NSLocalNetworkUsageDescription": "   ", "NSBonjourServices": [String]()], in: directory)
         let manifest = try AppManifest(contentsOf: path)
         XCTAssertNil(manifest.usageDescription)
-        XCTAssertEqual(manifest.promptMessage, AppManifest.defaultUsageDescription)
+        XCTAssertEqual(manifest.promptMessage(), AppManifest.defaultUsageDescription)
     }
 
     func testMissingBonjourServicesIsEmptyAndWarns() throws {

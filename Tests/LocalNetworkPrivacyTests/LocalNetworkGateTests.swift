@@ -176,7 +176,7 @@ final class LocalNetworkGateTests: XCTestCase {
         _ = gate.evaluate(.connect(lan))
         XCTAssertEqual(prompts.all.count, 1)
         let request = try XCTUnwrap(prompts.all.first)
-        XCTAssertEqual(request.title, standardManifest.promptTitle)
+        XCTAssertEqual(request.title, standardManifest.promptTitle())
         XCTAssertEqual(request.message, "TicTacToe uses the local network to discover players around you.")
         XCTAssertEqual(request.operation, .browse(serviceType: "_tictactoe._tcp"))
         gate.promptDismissed()

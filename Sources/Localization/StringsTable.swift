@@ -1,0 +1,54 @@
+import Foundation
+
+/// A `.strings` file (`"key" = "value";` lines with C comments), in UTF-8 or UTF-16 with a byte-order mark, read by
+/// Foundation's property list parser as `Bundle` reads them.
+public struct StringsTable: Sendable, Hashable {
+    /// The file it was read from.
+    public let path: String
+    public let values: [String: String]
+
+    public init(path: String, values: [String: String]) {
+        self.path = path
+        self.values = values
+    }
+
+    /// Reads `path`. Throws `StringsTableError` when the file cannot be read or is not a strings table.
+    public init(contentsOf path: String) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StringsTableError(path: path, reason: "cannot be read")
+        }
+        try self.init(path: path, data: data)
+    }
+
+    /// Parses `data` read from `path`.
+    public init(path: String, data: Data) throws {
+        let parsed: Any
+        do {
+            parsed = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw StringsTableError(path: path, reason: "not a strings file (\"key\" = \"value\"; lines)")
+        }
+        guard let dictionary = parsed as? [String: Any] else {
+            throw StringsTableError(path: path, reason: "not a strings file (\"key\" = \"value\"; lines)")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in dictionary {
+            guard let text = value as? String else {
+                throw StringsTableError(path: path, reason: "the value of \"\(key)\" is not a string")
+            }
+            values[key] = text
+        }
+        self.init(path: path, values: values)
+    }
+}
+
+/// A strings file that could not be used: the lookup goes on without it (English, or the manifest's own values).
+public struct StringsTableError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
