@@ -34,7 +34,7 @@ public struct AppManifest: Sendable, Hashable {
 
     /// `key` in `localization`'s language, when its `InfoPlist.strings` is the one beside this manifest and has it.
     private func localized(_ key: String, in localization: Localization) -> String? {
-        guard let directory = localization.directory,
+        guard let directory = localization.manifestDirectory,
               (directory as NSString).standardizingPath == (self.directory as NSString).standardizingPath
         else { return nil }
         return localization.infoPlistValue(key)

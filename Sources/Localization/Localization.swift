@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// The text of the app in the user's language: the manifest's own keys from `<lang>.lproj/InfoPlist.strings` and
-/// every message the app shows from `<lang>.lproj/Localizable.strings`, both beside the manifest in use (the
-/// installed share/tictactoe/, or the directory of `--info-plist`), as an iOS app's bundle holds them.
+/// The text of the app in the user's language: the manifest's own keys from `<lang>.lproj/InfoPlist.strings` beside
+/// the manifest in use (the directory of `--info-plist`, else the installed share/tictactoe/), as an iOS app's bundle
+/// holds them, and every message the app itself shows (the prompt's title and buttons, as iOS's own words, and the
+/// rest) from `<lang>.lproj/Localizable.strings` in the app's resources (the installed share/tictactoe/, or the
+/// checkout's Assets/ for a development build).
 ///
 /// Messages are looked up by their English text, the way `NSLocalizedString` is used with English keys: a message
 /// without a translation (or a language without a table) shows in English. The language is the first one asked for
-/// (`LanguageRequest`) that has a `.lproj` directory; English otherwise.
+/// (`LanguageRequest`) that has a `.lproj` directory in either place; English otherwise.
 public struct Localization: Sendable, Hashable {
     /// The language the app was written in: its text is in the code, and its `.lproj` is optional.
     public static let developmentLanguage = "en"
@@ -19,23 +21,26 @@ public struct Localization: Sendable, Hashable {
     public let language: String
     /// Why: the request it answered (or English, when nothing asked for had a translation).
     public let request: LanguageRequest
-    /// The directory the `.lproj` directories were looked for in (nil: none, English from the code).
-    public let directory: String?
-    /// `<language>.lproj/InfoPlist.strings`, when there is one.
+    /// The directory of the manifest in use, whose `<language>.lproj/InfoPlist.strings` is read (nil: none).
+    public let manifestDirectory: String?
+    /// The app's resources, whose `<language>.lproj/Localizable.strings` is read (nil: none, English from the code).
+    public let resourceDirectory: String?
+    /// `<language>.lproj/InfoPlist.strings` beside the manifest, when there is one.
     public let infoPlistStrings: StringsTable?
-    /// `<language>.lproj/Localizable.strings`, when there is one.
+    /// `<language>.lproj/Localizable.strings` of the resources, when there is one.
     public let messages: StringsTable?
     /// Files of the language in use that exist but could not be used, and translations that were set aside (their
     /// placeholders do not match the English text's): `tictactoe privacy status` lists them.
     public let problems: [String]
 
     public init(
-        language: String, request: LanguageRequest, directory: String?, infoPlistStrings: StringsTable?,
-        messages: StringsTable?, problems: [String] = []
+        language: String, request: LanguageRequest, manifestDirectory: String?, resourceDirectory: String?,
+        infoPlistStrings: StringsTable?, messages: StringsTable?, problems: [String] = []
     ) {
         self.language = language
         self.request = request
-        self.directory = directory
+        self.manifestDirectory = manifestDirectory
+        self.resourceDirectory = resourceDirectory
         self.infoPlistStrings = infoPlistStrings
         self.messages = messages
         self.problems = problems
@@ -44,23 +49,26 @@ public struct Localization: Sendable, Hashable {
     /// English, from the code alone: what runs until `current` is set (and in tests).
     public static let english = Localization(
         language: developmentLanguage, request: LanguageRequest(candidates: [], utf8: true, characterSetSource: nil),
-        directory: nil, infoPlistStrings: nil, messages: nil)
+        manifestDirectory: nil, resourceDirectory: nil, infoPlistStrings: nil, messages: nil)
 
-    /// The language `environment` asks for, with its tables from `directory` (the manifest's directory).
-    public static func load(directory: String?, environment: [String: String]) -> Localization {
+    /// The language `environment` asks for, with `InfoPlist.strings` from beside the manifest (`manifestDirectory`)
+    /// and `Localizable.strings` from the app's resources (`resourceDirectory`, the manifest's directory unless told).
+    public static func load(
+        directory manifestDirectory: String?, resources: String? = nil, environment: [String: String]
+    ) -> Localization {
+        let resourceDirectory = resources ?? manifestDirectory
         let request = LanguageRequest(environment: environment)
+        let places = [manifestDirectory, resourceDirectory].compactMap { $0 }
         let language = choose(request, available: { name in
-            guard let directory else { return false }
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: lproj(name, in: directory), isDirectory: &isDirectory)
-                && isDirectory.boolValue
+            places.contains { directory in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: lproj(name, in: directory), isDirectory: &isDirectory)
+                    && isDirectory.boolValue
+            }
         })
-        guard let directory else {
-            return Localization(language: language, request: request, directory: nil, infoPlistStrings: nil,
-                                messages: nil)
-        }
         var problems: [String] = []
-        func table(_ name: String) -> StringsTable? {
+        func table(_ name: String, in directory: String?) -> StringsTable? {
+            guard let directory else { return nil }
             let path = (lproj(language, in: directory) as NSString).appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             do {
@@ -70,8 +78,8 @@ public struct Localization: Sendable, Hashable {
                 return nil
             }
         }
-        let infoPlist = table("InfoPlist.strings")
-        var messages = table("Localizable.strings")
+        let infoPlist = table("InfoPlist.strings", in: manifestDirectory)
+        var messages = table("Localizable.strings", in: resourceDirectory)
         if let found = messages {
             var kept = found.values
             for (english, translated) in found.values.sorted(by: { $0.key < $1.key })
@@ -82,8 +90,9 @@ public struct Localization: Sendable, Hashable {
             }
             messages = StringsTable(path: found.path, values: kept)
         }
-        return Localization(language: language, request: request, directory: directory, infoPlistStrings: infoPlist,
-                            messages: messages, problems: problems)
+        return Localization(
+            language: language, request: request, manifestDirectory: manifestDirectory,
+            resourceDirectory: resourceDirectory, infoPlistStrings: infoPlist, messages: messages, problems: problems)
     }
 
     /// The first language of `request` that is English or `available`; English when none is.

@@ -73,6 +73,23 @@ final class LocalizationTests: XCTestCase {
         }
     }
 
+    func testTheManifestsStringsAndTheAppsMessagesComeFromTheirOwnPlaces() throws {
+        try write(#""CFBundleDisplayName" = "マルバツ";"#, to: "manifest/ja.lproj/InfoPlist.strings")
+        try write(#""OK" = "了解";"#, to: "app/ja.lproj/Localizable.strings")
+        try write(#""OK" = "확인";"#, to: "app/ko.lproj/Localizable.strings")
+        let japanese = Localization.load(directory: directory + "/manifest", resources: directory + "/app",
+                                         environment: ["LANGUAGE": "ja", "LANG": "C.UTF-8"])
+        XCTAssertEqual(japanese.infoPlistValue("CFBundleDisplayName"), "マルバツ")
+        XCTAssertEqual(japanese.text("OK"), "了解")
+        XCTAssertEqual(japanese.files, [directory + "/manifest/ja.lproj/InfoPlist.strings",
+                                        directory + "/app/ja.lproj/Localizable.strings"])
+        let korean = Localization.load(directory: directory + "/manifest", resources: directory + "/app",
+                                       environment: ["LANGUAGE": "ko", "LANG": "C.UTF-8"])
+        XCTAssertEqual(korean.language, "ko", "a language the app speaks, though the manifest has no strings for it")
+        XCTAssertNil(korean.infoPlistValue("CFBundleDisplayName"))
+        XCTAssertEqual(korean.text("OK"), "확인")
+    }
+
     func testABrokenTableIsAProblemNotAFailure() throws {
         try write("this is = not \"a strings file", to: "ko.lproj/Localizable.strings")
         let localization = Localization.load(directory: directory, environment: ["LANGUAGE": "ko", "LANG": "C.UTF-8"])

@@ -16,11 +16,16 @@ LOCK=/run/lock/tictactoe-lab.lock
 # the apps show (Settings › Privacy) are the same in every run and in the captured screens.
 RUN=${TICTACTOE_DEMO_RUN:-/run/tictactoe-demo}
 BIN=${TICTACTOE_BIN:-$ROOT/.build/debug/tictactoe}
-SCENES=(deferred eager noauth waiting private)
+SCENES=(deferred eager noauth waiting private languages)
 SESSION=demo
-# Player names; host-b's game is advertised under its player's name.
+# Player names (host-b's game is advertised under its player's name) and the apps' language (LANGUAGE: en unless
+# a scene says otherwise, so that the screens are the same whatever the locale of whoever runs the demo); a scene may
+# change them (load_scene puts them back first).
 NAME_A=alice
 NAME_B=bob
+LANGUAGE_A=en
+LANGUAGE_B=en
+LANGUAGE_S=en
 
 DEMO_PROG=${DEMO_PROG:-demo}
 die() { echo "$DEMO_PROG: $*" >&2; exit 1; }
@@ -74,7 +79,8 @@ fresh_state() {
 
 # Scenes: Tests/demo/scenes/NAME.sh defines SCENE_TITLE, SCENE_TEXT (one or two sentences, shown on screen),
 # SCENE_TRY (what to press), ARGS_A / ARGS_B (the apps' arguments), SETTINGS_PANE (1: a second app on host-a that
-# stands in for the Settings app), FOCUS (a, b) and scene_play (the steps, for the check and for AUTO=1).
+# stands in for the Settings app), FOCUS (a, b) and scene_play (the steps, for the check and for AUTO=1); it may
+# set NAME_A / NAME_B and the panes' languages LANGUAGE_A / LANGUAGE_B / LANGUAGE_S.
 load_scene() {
     local name=$1 file="$DEMO_DIR/scenes/$1.sh"
     [ -f "$file" ] || die "no scene '$name' (scenes: ${SCENES[*]})"
@@ -83,6 +89,7 @@ load_scene() {
     FOCUS=a
     ARGS_A=()
     ARGS_B=()
+    NAME_A=alice NAME_B=bob LANGUAGE_A=en LANGUAGE_B=en LANGUAGE_S=en LABEL_S=
     # shellcheck source=/dev/null
     source "$file"
 }
@@ -95,11 +102,12 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@" 9>&-; }
 
 q() { printf '%q' "$1"; }  # one shell word
 
-app_command() {  # HOST NAME ARGS…: host's TUI in the lab, as a pane command
-    local h=$1 name=$2
-    shift 2
+app_command() {  # HOST LANGUAGE NAME ARGS…: host's TUI in the lab, in LANGUAGE (its LANGUAGE), as a pane command
+    local h=$1 language=$2 name=$3
+    shift 3
     local cmd
-    cmd="$(q "$LAN") exec $h -- $(q "$DEMO_DIR/app") $(q "$RUN") $h $(q "$BIN") --name $name"
+    cmd="$(q "$LAN") exec $h -- env LANGUAGE=$(q "$language") $(q "$DEMO_DIR/app") $(q "$RUN") $h $(q "$BIN")"
+    cmd+=" --name $(q "$name")"
     local a
     for a in "$@"; do cmd+=" $(q "$a")"; done
     echo "$cmd"
@@ -137,16 +145,16 @@ start_session() {  # MODE: demo (fit the terminal) or check
     tm bind-key -n F10 kill-session >/dev/null
     tm select-pane -t "$PANE_N" -T "narration: Avahi calls on each host's D-Bus · privacy log (tictactoe.privacy)"
     PANE_A=$(tm split-window -v -b -t "$PANE_N" -l $((tui_h + 1)) -c "$ROOT" -P -F '#{pane_id}' \
-        "$(app_command host-a "$NAME_A" "${ARGS_A[@]}")")
-    tm select-pane -t "$PANE_A" -T "host-a $(lan addr host-a) · $NAME_A · tictactoe $(args_text "${ARGS_A[@]}")"
+        "$(app_command host-a "$LANGUAGE_A" "$NAME_A" "${ARGS_A[@]}")")
+    tm select-pane -t "$PANE_A" -T "host-a $(lan addr host-a) · $NAME_A · $(language_text "$LANGUAGE_A")tictactoe $(args_text "${ARGS_A[@]}")"
     PANE_B=$(tm split-window -h -t "$PANE_A" -l "$tui_w" -c "$ROOT" -P -F '#{pane_id}' \
-        "$(app_command host-b "$NAME_B" "${ARGS_B[@]}")")
-    tm select-pane -t "$PANE_B" -T "host-b $(lan addr host-b) · $NAME_B · tictactoe $(args_text "${ARGS_B[@]}")"
+        "$(app_command host-b "$LANGUAGE_B" "$NAME_B" "${ARGS_B[@]}")")
+    tm select-pane -t "$PANE_B" -T "host-b $(lan addr host-b) · $NAME_B · $(language_text "$LANGUAGE_B")tictactoe $(args_text "${ARGS_B[@]}")"
     PANE_S=
     if [ "$SETTINGS_PANE" = 1 ]; then
         PANE_S=$(tm split-window -h -b -t "$PANE_N" -l "$tui_w" -c "$ROOT" -P -F '#{pane_id}' \
-            "$(app_command host-a "$NAME_A" "${ARGS_A[@]}")")
-        tm select-pane -t "$PANE_S" -T "host-a · a second TicTacToe for its Settings (same user, same decision file)"
+            "$(app_command host-a "$LANGUAGE_S" "$NAME_A" "${ARGS_A[@]}")")
+        tm select-pane -t "$PANE_S" -T "host-a · $(language_text "$LANGUAGE_S")a second TicTacToe (same user, same decision file)"
     fi
     # The TUIs notice a new size only with their next key (see docs/DEMO.md, "Known gaps"): after a resize (the
     # terminal attaching, a zoomed or dragged pane) each gets F12, a key it ignores, so it redraws at once. tmux
@@ -174,6 +182,7 @@ start_session() {  # MODE: demo (fit the terminal) or check
 }
 
 args_text() { [ $# -eq 0 ] && echo "(no options)" || echo "$*"; }
+language_text() { [ "$1" = en ] || echo "LANGUAGE=$1 · "; }  # in a pane's title, unless English
 
 stop_session() {
     tm kill-server >/dev/null 2>&1 || true
@@ -214,7 +223,7 @@ pane_label() {
         A) echo "host-a ($NAME_A)" ;;
         B) echo "host-b ($NAME_B)" ;;
         N) echo "narration" ;;
-        S) echo "host-a, a second app for its Settings" ;;
+        S) echo "host-a, ${LABEL_S:-a second app for its Settings}" ;;
     esac
 }
 

@@ -1,0 +1,153 @@
+import Foundation
+import GameProtocol
+import TicTacToeTestSupport
+import XCTest
+
+/// The prompt in the user's language through the real executable: `privacy status` says which language and which
+/// files, for the shipped Assets/ and for a manifest given with --info-plist (its own DIR/<lang>.lproj); a locale
+/// that is not UTF-8 stays English; and the TUI's prompt at 80 columns in English, Korean, Japanese and Chinese
+/// (both scripts), wrapped inside its box with the right border in one column on every line.
+final class LanguageTests: XCTestCase {
+    private func makeDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "tictactoe-language-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// `privacy status --json` with `environment` (and HOME in `directory`), as a dictionary.
+    private func status(_ environment: [String: String], arguments: [String] = [], in directory: String) throws
+        -> [String: Any]
+    {
+        var environment = environment
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        environment["TICTACTOE_CONFIG_DIR"] = directory + "/config"
+        let process = try TicTacToeProcess(
+            ["privacy", "status", "--json", "--log-file", directory + "/tictactoe.log"] + arguments,
+            environment: environment)
+        defer { process.terminate() }
+        XCTAssertEqual(process.waitForExit(timeout: 30), 0, process.standardError)
+        let line = try XCTUnwrap(process.output.first)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    func testPrivacyStatusSaysWhichLanguageAndWhichFiles() throws {
+        let directory = try makeDirectory()
+        let korean = try status(["LANGUAGE": "ko", "LANG": "C.UTF-8"], in: directory)
+        XCTAssertEqual(korean["language"] as? String, "ko")
+        XCTAssertEqual(korean["language_reason"] as? String, "LANGUAGE=ko")
+        XCTAssertEqual(korean["prompt_title"] as? String, "“틱택토”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.")
+        XCTAssertEqual(korean["prompt_message"] as? String, "틱택토는 로컬 네트워크를 사용하여 주변의 플레이어를 찾습니다.")
+        let files = try XCTUnwrap(korean["strings_files"] as? [String])
+        XCTAssertEqual(files.map { URL(fileURLWithPath: $0).pathComponents.suffix(3).joined(separator: "/") },
+                       ["Assets/ko.lproj/InfoPlist.strings", "Assets/ko.lproj/Localizable.strings"])
+
+        let traditional = try status(["LANG": "zh_TW.UTF-8", "LANGUAGE": ""], in: directory)
+        XCTAssertEqual(traditional["language"] as? String, "zh-Hant")
+        XCTAssertEqual(traditional["language_reason"] as? String, "LANG=zh_TW.UTF-8")
+        XCTAssertEqual(traditional["prompt_title"] as? String, "「井字遊戲」想要尋找並連接到你區域網路上的裝置。")
+
+        let ascii = try status(["LANG": "ja_JP.eucJP", "LANGUAGE": "ja"], in: directory)
+        XCTAssertEqual(ascii["language"] as? String, "en")
+        XCTAssertEqual(ascii["language_reason"] as? String, "the locale is not UTF-8: LANG=ja_JP.eucJP")
+        XCTAssertEqual(
+            ascii["prompt_title"] as? String,
+            "“TicTacToe” would like to find and connect to devices on your local network.")
+    }
+
+    /// --info-plist DIR/Info.plist reads DIR/<lang>.lproj: a key its strings lack keeps the manifest's own value.
+    func testTheStringsBesideAnExplicitManifest() throws {
+        let directory = try makeDirectory()
+        let manifest = directory + "/Info.plist"
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+                <key>CFBundleDisplayName</key><string>Noughts</string>
+                <key>NSLocalNetworkUsageDescription</key><string>To find players.</string>
+                <key>NSBonjourServices</key><array><string>_tictactoe._tcp</string></array>
+            </dict></plist>
+            """.utf8).write(to: URL(fileURLWithPath: manifest))
+        try FileManager.default.createDirectory(atPath: directory + "/ja.lproj", withIntermediateDirectories: true)
+        // UTF-16 with its byte-order mark, as Xcode writes strings files.
+        var strings = Data([0xFF, 0xFE])
+        strings.append(try XCTUnwrap(#""CFBundleDisplayName" = "マルバツ";"#.data(using: .utf16LittleEndian)))
+        try strings.write(to: URL(fileURLWithPath: directory + "/ja.lproj/InfoPlist.strings"))
+
+        let japanese = try status(["LANGUAGE": "ja", "LANG": "C.UTF-8"], arguments: ["--info-plist", manifest],
+                                  in: directory)
+        XCTAssertEqual(japanese["language"] as? String, "ja")
+        let files = try XCTUnwrap(japanese["strings_files"] as? [String])
+        XCTAssertEqual(files.first, directory + "/ja.lproj/InfoPlist.strings", "the manifest's strings beside it")
+        XCTAssertEqual(files.dropFirst().map { URL(fileURLWithPath: $0).pathComponents.suffix(3).joined(separator: "/") },
+                       ["Assets/ja.lproj/Localizable.strings"], "the app's own words from its resources")
+        XCTAssertEqual(japanese["prompt_title"] as? String, "“マルバツ”がローカルネットワーク上のデバイスの検索および接続を求めています。")
+        XCTAssertEqual(japanese["prompt_message"] as? String, "To find players.", "a key the strings lack: the manifest's")
+
+        let korean = try status(["LANGUAGE": "ko", "LANG": "C.UTF-8"], arguments: ["--info-plist", manifest],
+                                in: directory)
+        XCTAssertEqual(korean["language"] as? String, "ko", "the app speaks Korean, though this manifest has no ko.lproj")
+        XCTAssertEqual(korean["prompt_title"] as? String, "“Noughts”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.")
+        XCTAssertEqual(korean["prompt_message"] as? String, "To find players.")
+    }
+}
+
+/// The TUI's prompt at 80 columns in each shipped language, in a real terminal (tmux).
+final class TUILanguageTests: XCTestCase {
+    private struct Expected {
+        let language: String
+        let title: String
+        let message: String
+        let deny: String
+        let ok: String
+    }
+
+    private let languages = [
+        Expected(language: "en", title: "“TicTacToe” would like to find and connect to devices on your local network.",
+                 message: "TicTacToe uses the local network to discover players around you.", deny: "Don't Allow",
+                 ok: "OK"),
+        Expected(language: "ko", title: "“틱택토”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.",
+                 message: "틱택토는 로컬 네트워크를 사용하여 주변의 플레이어를 찾습니다.", deny: "허용 안 함", ok: "확인"),
+        Expected(language: "ja", title: "“三目並べ”がローカルネットワーク上のデバイスの検索および接続を求めています。",
+                 message: "三目並べはローカルネットワークを使って、近くのプレイヤーを見つけます。", deny: "許可しない", ok: "OK"),
+        Expected(language: "zh_CN", title: "“井字棋”想要查找并连接到你本地网络上的设备。",
+                 message: "井字棋使用本地网络来发现你附近的玩家。", deny: "不允许", ok: "好"),
+        Expected(language: "zh_TW", title: "「井字遊戲」想要尋找並連接到你區域網路上的裝置。",
+                 message: "井字遊戲使用區域網路來尋找你附近的玩家。", deny: "不允許", ok: "好"),
+    ]
+
+    func testThePromptInEveryLanguageAt80Columns() throws {
+        let tmux = try Tmux(prefix: "ttt-lang")
+        defer { tmux.stop() }
+        for expected in languages {
+            let pane = "lang-\(expected.language)"
+            try tmux.start(pane, tuiCommand("--name 민준", language: expected.language), columns: 80, rows: 24)
+            XCTAssertNotNil(tmux.waitFor(pane, text: "TicTacToe"), tmux.screen(pane))
+            try tmux.keys(pane, "s")
+            let screen = try XCTUnwrap(tmux.waitFor(pane, text: "[ \(expected.ok) ]"), tmux.screen(pane))
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let top = try XCTUnwrap(lines.firstIndex { $0.contains("┌") }, screen)
+            let bottom = try XCTUnwrap(lines.firstIndex { $0.contains("└") }, screen)
+            // The box: its right border in the same terminal column on every line, whatever the characters.
+            let right = DisplayWidth.of(String(lines[top].prefix { $0 != "┐" }) + "┐")
+            for line in lines[(top + 1)..<bottom] {
+                XCTAssertEqual(DisplayWidth.of(String(line.prefix(through: line.lastIndex(of: "│") ?? line.startIndex))),
+                               right, "\(expected.language): \(line)\n\(screen)")
+            }
+            // The title and the message, wrapped inside the box (joined again without the borders).
+            let inside = lines[(top + 1)..<bottom].map { line -> String in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            }
+            let text = inside.reduce("") { joined, line in
+                guard !line.isEmpty else { return joined + "\n" }
+                let spaced = expected.language == "en" || expected.language == "ko"
+                return joined + (joined.isEmpty || joined.hasSuffix("\n") || !spaced ? "" : " ") + line
+            }
+            XCTAssertTrue(text.contains(expected.title), "\(expected.language): the title\n\(screen)")
+            XCTAssertTrue(text.contains(expected.message), "\(expected.language): the message\n\(screen)")
+            XCTAssertTrue(screen.contains("[ \(expected.deny) ]"), screen)
+            XCTAssertTrue(screen.contains("o \(expected.ok) · d \(expected.deny)"), "the key hints name the buttons\n\(screen)")
+            try tmux.keys(pane, "C-c")
+        }
+    }
+}
