@@ -8,7 +8,7 @@
 #   make bench      time headless matches, then joins (CPace + TLS vs plaintext) and move round trips over TLS vs
 #                   plaintext against issue 12's targets (Sources/transport-bench; measured here, never asserted)
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
-#   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private,
+#   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private|languages,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
 #   make demo-check play every scene unattended and compare its screens with docs/demo/*.txt (root; part of test)
 #   make demo-docs  play every scene and regenerate docs/demo/*.txt and their copies in docs/DEMO.md (root)

@@ -110,6 +110,15 @@ public struct Localization: Sendable, Hashable {
         (directory as NSString).appendingPathComponent("\(language).lproj")
     }
 
+    /// English from the code, for a terminal that cannot show the language asked for; `reason` says why.
+    public func inEnglish(because reason: String) -> Localization {
+        Localization(
+            language: Self.developmentLanguage,
+            request: LanguageRequest(candidates: [], utf8: false, characterSetSource: reason),
+            manifestDirectory: manifestDirectory, resourceDirectory: resourceDirectory, infoPlistStrings: nil,
+            messages: nil, problems: problems)
+    }
+
     /// The candidate whose language is in use (nil: English as the fallback).
     public var chosenBecause: LanguageRequest.Candidate? {
         request.candidates.first { $0.language == language }

@@ -1,4 +1,5 @@
 import GameClient
+import Localization
 import Dispatch
 import Foundation
 import GameProtocol
@@ -69,6 +70,9 @@ public final class UIApp {
     /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.
     public func run() throws -> Int32 {
         try terminal.start(colors: colors)
+        // A terminal that cannot show UTF-8 (the ASCII mode: the locale named in the environment may not even be
+        // installed) shows English, whatever LANGUAGE asks for: the other languages' characters would be garbage.
+        if !terminal.unicode { Localization.current = Localization.current.inEnglish(because: "the terminal is not UTF-8 (is the locale installed? locale -a lists them)") }
         defer {
             browsing?.cancel()
             watching?.cancel()
