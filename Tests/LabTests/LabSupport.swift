@@ -153,6 +153,7 @@ final class LabProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-lab-state"
         environment["TICTACTOE_BONJOUR"] = nil  // Bonjour is what the lab is for
+        environment["LANGUAGE"] = "en"  // English whatever the tests' own locale
         environment["TICTACTOE_CONFIG_DIR"] = Lab.grantedConfigDirectory
         for (key, value) in extra { environment[key] = value }
         process.environment = environment

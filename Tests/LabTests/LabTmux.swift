@@ -37,7 +37,7 @@ final class LabTUI {
         stateDirectory = state
         logFile = state + "/tictactoe/tictactoe.log"
         let words = ["/bin/bash", Lab.script, "exec", host, "--", "env", "-u", "TICTACTOE_BONJOUR",
-                     "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "XDG_STATE_HOME=\(state)",
+                     "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "LANGUAGE=en", "XDG_STATE_HOME=\(state)",
                      "TICTACTOE_CONFIG_DIR=\(configDirectory)", "TICTACTOE_LAB_TUI=\(marker)",
                      tictactoeBinary, "--log-file", logFile] + arguments
         try tmux.start(session, words.map(shellQuote).joined(separator: " "))
