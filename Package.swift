@@ -256,7 +256,7 @@ let package = Package(
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
-        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport", "GameProtocol"]),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",

@@ -27,8 +27,9 @@ final class LabTUI {
     let marker = "tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     private(set) var pid: pid_t?
 
-    /// Starts `tictactoe ARGS` on `host` in a new tmux session of `tmux`.
-    init(tmux: LabTmux, session: String, on host: String, configDirectory: String, arguments: [String]) throws {
+    /// Starts `tictactoe ARGS` on `host` in a new tmux session of `tmux` (LANGUAGE `language`, 100x30 unless told).
+    init(tmux: LabTmux, session: String, on host: String, configDirectory: String, arguments: [String],
+         language: String = "en", columns: Int = 100, rows: Int = 30) throws {
         self.tmux = tmux
         self.session = session
         self.host = host
@@ -37,10 +38,10 @@ final class LabTUI {
         stateDirectory = state
         logFile = state + "/tictactoe/tictactoe.log"
         let words = ["/bin/bash", Lab.script, "exec", host, "--", "env", "-u", "TICTACTOE_BONJOUR",
-                     "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "LANGUAGE=en", "XDG_STATE_HOME=\(state)",
+                     "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "LANGUAGE=\(language)", "XDG_STATE_HOME=\(state)",
                      "TICTACTOE_CONFIG_DIR=\(configDirectory)", "TICTACTOE_LAB_TUI=\(marker)",
                      tictactoeBinary, "--log-file", logFile] + arguments
-        try tmux.start(session, words.map(shellQuote).joined(separator: " "))
+        try tmux.start(session, words.map(shellQuote).joined(separator: " "), columns: columns, rows: rows)
     }
 
     var screen: String { tmux.screen(session) }
