@@ -170,4 +170,36 @@ final class WideTextLayoutTests: XCTestCase {
                            "the field is 39 columns wide, wide characters or not\n\(frame.text)")
         }
     }
+
+    /// A control character is never drawn, whatever reaches the canvas: text from outside is escaped before, and the
+    /// canvas skips what has no width (C0, DEL, C1, CR LF) rather than writing it.
+    func testControlCharactersAreNeverDrawn() throws {
+        var canvas = Canvas(size: TerminalSize(rows: 2, columns: 44))
+        canvas.put("a\u{1B}[2Jb\u{9B}c\r\nd\u{7F}e\u{85}f", row: 0, column: 0)
+        XCTAssertEqual(canvas.text.split(separator: "\n").first, "a[2Jbcdef")
+        for cell in canvas.cells.joined() {
+            XCTAssertFalse(cell.character.unicodeScalars.contains { DisplayText.isControl($0) }, "\(cell)")
+        }
+        // Hosts and reasons from Bonjour in the Search list, at the smallest and a wide window: escaped.
+        let hostile = "x\u{1B}]0;t\u{07}\u{202E}"
+        let listed = [
+            GameListing(name: "黒田" + hostile, state: .joinable(.open), host: "h" + hostile, addresses: ["10.0.0.2"]),
+            GameListing(name: "민수", state: .notJoinable(reason: hostile), host: "k" + hostile),
+        ]
+        for size in [Self.sizes[0], Self.sizes[2]] {
+            let terminal = FakeTerminal(size: size, script: [.keys("s"), .discovery(.games(listed))])
+            try runApp(terminal)
+            assertFits(terminal, size)
+            for frame in terminal.frames {
+                let raw = frame.text.unicodeScalars.filter { ($0 != "\n" && DisplayText.isControl($0)) || DisplayText.isBidiFormatting($0) }
+                XCTAssertTrue(raw.isEmpty, frame.text)
+            }
+            let last = terminal.lastFrame
+            XCTAssertTrue(last.contains(#"黒田x\x1b"#), last)
+            if size.columns == 100 {
+                XCTAssertTrue(last.contains(#"hx\x1b]0;t\x07\u202e"#), last)
+                XCTAssertTrue(last.contains(#"(not joinable: x\x1b]0;t\x07\u202e)"#), last)
+            }
+        }
+    }
 }
