@@ -97,4 +97,28 @@ public struct Canvas: Hashable, Sendable {
         if let style, !text.isEmpty { result.append((start, text, style)) }
         return result
     }
+
+    /// `runs(row:)` split after every character that a terminal measuring scalar by scalar (curses, with `wcwidth`)
+    /// counts differently from the canvas (an emoji sequence: ❤️, 👍🏽, 👩‍💻): a driver that draws each segment at its
+    /// column keeps what follows such a character in its place.
+    public func segments(row: Int) -> [(column: Int, text: String, style: Style)] {
+        var result: [(Int, String, Style)] = []
+        for run in runs(row: row) {
+            var start = run.column
+            var column = run.column
+            var text = ""
+            for character in run.text {
+                text.append(character)
+                let width = DisplayWidth.of(character)
+                column += width
+                if character.unicodeScalars.reduce(0, { $0 + DisplayWidth.of($1) }) != width {
+                    result.append((start, text, run.style))
+                    start = column
+                    text = ""
+                }
+            }
+            if !text.isEmpty { result.append((start, text, run.style)) }
+        }
+        return result
+    }
 }

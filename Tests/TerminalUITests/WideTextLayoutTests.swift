@@ -202,4 +202,17 @@ final class WideTextLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// A driver draws segment by segment: an emoji sequence (which curses would measure scalar by scalar) ends a
+    /// segment, and the next one starts at the canvas's column.
+    func testSegmentsStartWhereTheCanvasPutsThem() {
+        var canvas = Canvas(size: TerminalSize(rows: 1, columns: 44))
+        canvas.put("a👩‍💻b❤️c🇰🇷d井e", row: 0, column: 1)
+        let segments = canvas.segments(row: 0).map { segment in
+            var text = segment.text
+            while text.last == " " { text.removeLast() }
+            return "\(segment.column):\(text)"
+        }
+        XCTAssertEqual(segments, ["0: a👩‍💻", "4:b❤️", "7:c🇰🇷d井e"])
+    }
 }

@@ -46,9 +46,9 @@ public final class Tmux {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Starts `command` (a shell command line) in a new 100x30 session named `name`.
-    public func start(_ name: String, _ command: String) throws {
-        try run(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], capture: false)
+    /// Starts `command` (a shell command line) in a new session named `name`, 100x30 unless told.
+    public func start(_ name: String, _ command: String, columns: Int = 100, rows: Int = 30) throws {
+        try run(["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), command], capture: false)
     }
 
     /// tmux key names ("Enter", "Down", "C-c") or single characters.
