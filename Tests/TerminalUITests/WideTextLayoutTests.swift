@@ -215,4 +215,21 @@ final class WideTextLayoutTests: XCTestCase {
         }
         XCTAssertEqual(segments, ["0: a👩‍💻", "4:b❤️", "7:c🇰🇷d井e"])
     }
+
+    /// Writing over half of a wide character blanks the other half: no half character is left on the screen, and
+    /// the cells after it keep their columns.
+    func testOverwritingHalfAWideCharacterBlanksIt() {
+        var canvas = Canvas(size: TerminalSize(rows: 1, columns: 10))
+        canvas.put("井字棋", row: 0, column: 0)
+        canvas.put("|", row: 0, column: 3)  // the second half of 字
+        XCTAssertEqual(canvas.text, "井 |棋")
+        canvas.put("x", row: 0, column: 4)  // the first half of 棋
+        XCTAssertEqual(canvas.text, "井 |x")
+        XCTAssertFalse(canvas.cells[0].contains { $0.continuation && $0.character != " " })
+        XCTAssertEqual(canvas.cells[0].filter(\.continuation).count, 1)
+        // A wide character never straddles the right edge.
+        var edge = Canvas(size: TerminalSize(rows: 1, columns: 5))
+        XCTAssertEqual(edge.put("ab井字", row: 0, column: 0), 4)
+        XCTAssertEqual(edge.text, "ab井")
+    }
 }
