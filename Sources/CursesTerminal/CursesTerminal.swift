@@ -74,7 +74,9 @@ public final class CursesTerminal: Terminal {
     public func present(_ canvas: Canvas) {
         werase(cncurses_stdscr())
         for row in 0..<min(canvas.size.rows, size.rows) {
-            for run in canvas.runs(row: row) {
+            // By segment: each at the column the canvas gives it (curses adds up the widths of an emoji
+            // sequence's scalars, the canvas counts it as two columns).
+            for run in canvas.segments(row: row) {
                 wattrset(cncurses_stdscr(), Int32(truncatingIfNeeded: attributes(for: run.style)))
                 _ = mvwaddstr(cncurses_stdscr(), Int32(row), Int32(run.column), run.text)
             }

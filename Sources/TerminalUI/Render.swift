@@ -121,7 +121,7 @@ extension AppModel {
         for (index, item) in Self.menuItems.enumerated() {
             let style: Style = index == selected ? .selected : .normal
             let line = " [\(item.shortcut)] \(item.title)"
-            canvas.put(line.padding(toLength: width, withPad: " ", startingAt: 0), row: top + index, column: left, style: style)
+            canvas.put(DisplayWidth.fit(line, to: width), row: top + index, column: left, style: style)
             canvas.restyle(row: top + index, column: left + 2, width: 1, style: index == selected ? .selected : .accent)
         }
         canvas.putCentered("Playing as \(DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32))", row: top + Self.menuItems.count + 1, style: .dim)
@@ -309,7 +309,7 @@ extension AppModel {
             canvas.put(field.0, row: row, column: left, style: .dim)
             let editing = index == form.field
             let (value, cursor) = Self.fieldView(field.1, width: 36, editing: editing)
-            canvas.put(" " + value.padding(toLength: 38, withPad: " ", startingAt: 0), row: row + 1, column: left,
+            canvas.put(" " + DisplayWidth.fit(value, to: 38), row: row + 1, column: left,
                        style: editing ? .selected : .normal)
             if let cursor { canvas.restyle(row: row + 1, column: left + 1 + cursor, width: 1, style: .cursor) }
         }
@@ -358,7 +358,7 @@ extension AppModel {
         let left = max(1, (size.columns - 40) / 2)
         canvas.put("Code (6 digits)", row: 7, column: left, style: .dim)
         let value = DisplayText.escaped(entry.text) + "_"
-        canvas.put(" " + DisplayWidth.truncate(value, to: 37).padding(toLength: 38, withPad: " ", startingAt: 0),
+        canvas.put(" " + DisplayWidth.fit(DisplayWidth.truncate(value, to: 37), to: 38),
                    row: 8, column: left, style: .selected)
         if let error = entry.error {
             for (index, line) in wrap(error, width: size.columns - left - 1).prefix(2).enumerated() {
@@ -440,8 +440,8 @@ extension AppModel {
         for (row, label, value) in rows {
             let index = row.rawValue
             let style: Style = index == selected ? .selected : .normal
-            let line = label.padding(toLength: 15, withPad: " ", startingAt: 0) + value
-            canvas.put(DisplayWidth.truncate(line, to: width).padding(toLength: width, withPad: " ", startingAt: 0),
+            let line = DisplayWidth.fit(label, to: 15) + value
+            canvas.put(DisplayWidth.fit(line, to: width),
                        row: 4 + index + (row.rawValue >= SettingsRow.localNetwork.rawValue ? 2 : 0), column: left,
                        style: style)
         }
@@ -473,22 +473,9 @@ extension AppModel {
         }
     }
 
-    /// Splits `text` into lines of at most `width` columns at spaces.
-    func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = line.isEmpty ? String(word) : line + " " + word
-            if DisplayWidth.of(candidate) > width, !line.isEmpty {
-                lines.append(line)
-                line = String(word)
-            } else {
-                line = candidate
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.map { DisplayWidth.truncate($0, to: width) }
-    }
+    /// Splits `text` into lines of at most `width` display columns (`LineWrap`: at spaces, and between CJK
+    /// characters).
+    func wrap(_ text: String, width: Int) -> [String] { LineWrap.lines(text, width: width) }
 
     /// The question before leaving, resigning or quitting, in a box in the middle of the screen.
     private func renderConfirmation(_ canvas: inout Canvas, _ confirmation: Confirmation, unicode: Bool) {

@@ -158,8 +158,8 @@ final class FakePrivacy {
     var noAuth = false
     private(set) var answers: [Bool] = []
     private(set) var verdictRequests: [NetworkIntent] = []
-    let title = "“TicTacToe” would like to find and connect to devices on your local network."
-    let message = "TicTacToe uses the local network to discover players around you."
+    var title = "“TicTacToe” would like to find and connect to devices on your local network."
+    var message = "TicTacToe uses the local network to discover players around you."
 
     init(state: LocalNetworkState = .notDetermined) {
         self.state = state

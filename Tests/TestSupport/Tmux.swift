@@ -48,7 +48,7 @@ public final class Tmux {
 
     /// Starts `command` (a shell command line) in a new session named `name`, 100x30 unless told.
     public func start(_ name: String, _ command: String, columns: Int = 100, rows: Int = 30) throws {
-        try run(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], capture: false)
+        try run(["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), command], capture: false)
     }
 
     /// tmux key names ("Enter", "Down", "C-c") or single characters.
