@@ -37,8 +37,8 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-c
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files uninstall \
-	bench fuzz clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
+	uninstall bench fuzz clean
 
 all: build
 
@@ -139,7 +139,8 @@ man: check-swift
 	$(SWIFT) package plugin generate-manual --configuration $(CONFIG) --multi-page
 	@[ -f $(MAN_PLUGIN_OUT)/tictactoe.1 ] || { \
 	  echo "make man: the generate-manual plugin wrote no $(MAN_PLUGIN_OUT)/tictactoe.1"; exit 1; }
-	@rm -rf .build/man/$(CONFIG) && mkdir -p .build/man/$(CONFIG) && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
+	@rm -rf .build/man/$(CONFIG) && mkdir -p .build/man/$(CONFIG) \
+	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
 install: check-swift
@@ -150,7 +151,8 @@ install: check-swift
 
 # No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
 install-files:
-	@[ -x "$(INSTALL_BIN)" ] || { echo "make install-files: no binary at $(INSTALL_BIN) (make install builds one)"; exit 1; }
+	@[ -x "$(INSTALL_BIN)" ] || { \
+	  echo "make install-files: no binary at $(INSTALL_BIN) (make install builds one)"; exit 1; }
 	@[ -f "$(MANPAGES)/tictactoe.1" ] || { \
 	  echo "make install-files: no man pages in $(MANPAGES) (make man CONFIG=$(CONFIG) makes them)"; exit 1; }
 	@set -e; d="$(DESTDIR)"; \
@@ -158,7 +160,8 @@ install-files:
 	new=$$(LC_ALL=C install -d -v "$$d$(BINDIR)" "$$d$(DATADIR)" "$$d$(MAN1DIR)" "$$d$(BASHCOMPDIR)" "$$d$(ZSHCOMPDIR)" \
 	  "$$d$(FISHCOMPDIR)" | sed -n "s/^install: creating directory '\(.*\)'$$/\1/p" | sed "s|^$$d||"); \
 	install -m 755 "$(INSTALL_BIN)" "$$d$(BINDIR)/tictactoe"; \
-	rm -rf "$$d$(DATADIR)"; mkdir -p "$$d$(DATADIR)"; cp -R Assets/. "$$d$(DATADIR)/"; chmod -R u=rwX,go=rX "$$d$(DATADIR)"; \
+	rm -rf "$$d$(DATADIR)"; mkdir -p "$$d$(DATADIR)"; cp -R Assets/. "$$d$(DATADIR)/"; \
+	chmod -R u=rwX,go=rX "$$d$(DATADIR)"; \
 	printf '%s\n' $$old $$new | grep -v '^$$' | sort -u > "$$d$(DATADIR)/$(CREATED_DIRS)"; \
 	rm -f "$$d$(MAN1DIR)/tictactoe.1" "$$d$(MAN1DIR)"/tictactoe.*.1; \
 	install -m 644 "$(MANPAGES)"/tictactoe*.1 "$$d$(MAN1DIR)/"; \

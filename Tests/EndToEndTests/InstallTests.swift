@@ -24,8 +24,8 @@ final class InstallTests: XCTestCase {
 
     /// Runs a program to its end: (status, standard output and error together).
     private func run(
-        _ program: String, _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:],
-        errors: Bool = true
+        _ program: String, _ arguments: [String], in directory: String? = nil,
+        environment extra: [String: String] = [:], errors: Bool = true
     ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -67,7 +67,8 @@ final class InstallTests: XCTestCase {
     }
 
     private func requireManPages() throws -> [String] {
-        let pages = (try? FileManager.default.contentsOfDirectory(atPath: manPages))?.filter { $0.hasSuffix(".1") } ?? []
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: manPages)) ?? []
+        let pages = files.filter { $0.hasSuffix(".1") }
         guard pages.contains("tictactoe.1") else {
             throw Missing(
                 "no generated man pages in \(manPages): `make test` makes them before `swift test`; "
@@ -88,7 +89,9 @@ final class InstallTests: XCTestCase {
         FileManager.default.createFile(atPath: prefix + "/share/man/man1/other.1", contents: Data(".TH OTHER 1\n".utf8))
         let before = tree(prefix)
 
-        let install = try make(["install-files", "PREFIX=" + prefix, "INSTALL_BIN=" + tictactoeBinary, "MANPAGES=" + manPages])
+        let install = try make([
+            "install-files", "PREFIX=" + prefix, "INSTALL_BIN=" + tictactoeBinary, "MANPAGES=" + manPages,
+        ])
         XCTAssertEqual(install.status, 0, install.output)
 
         // Exactly these files, and the list of directories install created (for uninstall).
@@ -149,10 +152,11 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(bash.contains("-F _tictactoe tictactoe"), String(bash.suffix(300)))
         let zsh = try String(contentsOfFile: prefix + "/share/zsh/vendor-completions/_tictactoe", encoding: .utf8)
         XCTAssertTrue(zsh.hasPrefix("#compdef tictactoe"), String(zsh.prefix(200)))
-        let fish = try String(contentsOfFile: prefix + "/share/fish/vendor_completions.d/tictactoe.fish", encoding: .utf8)
+        let fish = try String(
+            contentsOfFile: prefix + "/share/fish/vendor_completions.d/tictactoe.fish", encoding: .utf8)
         XCTAssertTrue(fish.contains("complete -c 'tictactoe'"), String(fish.prefix(200)))
         for subcommand in ["host", "join", "browse", "privacy"] {
-            XCTAssertTrue(bash.contains(subcommand) && zsh.contains(subcommand) && fish.contains(subcommand), subcommand)
+            for script in [bash, zsh, fish] { XCTAssertTrue(script.contains(subcommand), subcommand) }
         }
 
         // The man page renders (groff's warnings about the page's blank lines aside), and `man` finds it, and the

@@ -161,13 +161,15 @@ final class AppManifestTests: XCTestCase {
     func testOnlyADevelopmentBuildFallsBackToTheSourceTree() {
         let source = "/src/tt/Assets/Info.plist"
         XCTAssertEqual(
-            AppManifest.candidatePaths(explicitPath: nil, executablePath: "/opt/tt/bin/tictactoe", sourceTreeManifest: source),
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/opt/tt/bin/tictactoe", sourceTreeManifest: source),
             ["/opt/tt/share/tictactoe/Info.plist"], "an installed binary uses its prefix only"
         )
         XCTAssertEqual(
             AppManifest.candidatePaths(
                 explicitPath: nil, executablePath: "/src/tt-other/.build/debug/tictactoe", sourceTreeManifest: source),
-            ["/src/tt-other/.build/share/tictactoe/Info.plist"], "a sibling directory whose name starts alike is not the checkout"
+            ["/src/tt-other/.build/share/tictactoe/Info.plist"],
+            "a sibling directory whose name starts alike is not the checkout"
         )
         XCTAssertEqual(
             AppManifest.candidatePaths(
@@ -175,7 +177,8 @@ final class AppManifestTests: XCTestCase {
             ["/src/elsewhere/share/tictactoe/Info.plist"], "compared after standardizing, not as text"
         )
         XCTAssertEqual(
-            AppManifest.candidatePaths(explicitPath: nil, executablePath: "/src/tt/tictactoe", sourceTreeManifest: source),
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/src/tt/tictactoe", sourceTreeManifest: source),
             ["/src/share/tictactoe/Info.plist", source], "anywhere inside the checkout counts"
         )
         XCTAssertEqual(
@@ -201,7 +204,8 @@ final class AppManifestTests: XCTestCase {
         )
         XCTAssertEqual(
             AppManifest.candidatePaths(
-                explicitPath: nil, executablePath: directory + "/link/.build/debug/tictactoe", sourceTreeManifest: source
+                explicitPath: nil, executablePath: directory + "/link/.build/debug/tictactoe",
+                sourceTreeManifest: source
             ).last, source
         )
     }
