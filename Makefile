@@ -2,12 +2,13 @@
 #
 #   make            build (debug)
 #   make play       install what is missing, build, and play
-#   make test       install what is missing, build, and run every test
+#   make test       install what is missing, build, make man CONFIG=debug (for InstallTests), and run every test
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
 #   make install    release build, then install-files: PREFIX (default /usr/local; DESTDIR honoured) gets
 #                   bin/tictactoe, share/tictactoe/ (a copy of Assets/), share/man/man1/tictactoe*.1 (from the
 #                   argument-parser definitions) and the bash, zsh and fish completions in Debian's places
-#   make install-files  copies INSTALL_BIN and the man pages in MANPAGES without building (make test uses it too)
+#   make install-files  copies INSTALL_BIN and the man pages in MANPAGES without building (what InstallTests runs
+#                   into a temporary prefix, with the debug binary and .build/man/debug)
 #   make uninstall  removes exactly what install put there, and the directories it created if they are empty
 #   make man        man pages from the argument-parser definitions (its generate-manual plugin) in .build/man/CONFIG
 #                   (CONFIG=release, or debug as make test does)
