@@ -2,9 +2,16 @@
 #
 #   make            build (debug)
 #   make play       install what is missing, build, and play
-#   make test       install what is missing, build, and run every test
+#   make test       install what is missing, build, make man CONFIG=debug (for InstallTests), and run every test
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
-#   make install    release build into $(PREFIX)/bin, assets into $(PREFIX)/share/tictactoe
+#   make install    release build, then install-files: PREFIX (default /usr/local; DESTDIR honoured) gets
+#                   bin/tictactoe, share/tictactoe/ (a copy of Assets/), share/man/man1/tictactoe*.1 (from the
+#                   argument-parser definitions) and the bash, zsh and fish completions in Debian's places
+#   make install-files  copies INSTALL_BIN and the man pages in MANPAGES without building (what InstallTests runs
+#                   into a temporary prefix, with the debug binary and .build/man/debug)
+#   make uninstall  removes exactly what install put there, and the directories it created if they are empty
+#   make man        man pages from the argument-parser definitions (its generate-manual plugin) in .build/man/CONFIG
+#                   (CONFIG=release, or debug as make test does)
 #   make bench      time headless matches, then joins (CPace + TLS vs plaintext) and move round trips over TLS vs
 #                   plaintext against issue 12's targets (Sources/transport-bench; measured here, never asserted)
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
@@ -25,12 +32,14 @@ SECONDS ?= 60
 # Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
 # them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
-# strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump
+# strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game), man-db (the
+# installed man page rendered with man -l).
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs install uninstall bench fuzz clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
+	uninstall bench fuzz clean
 
 all: build
 
@@ -62,6 +71,7 @@ play: deps build
 # does lab-check).
 test: deps check-swift
 	$(SWIFT) build --build-tests
+	@$(MAKE) --no-print-directory man CONFIG=debug
 	@$(MAKE) --no-print-directory lab-check
 	@$(MAKE) --no-print-directory demo-check
 	$(SWIFT) test --skip-build --disable-swift-testing
@@ -106,16 +116,73 @@ demo-docs: deps build
 help-docs: build
 	@Tests/help-docs "$(BIN)"
 
+# Where `make install` puts things, under $(DESTDIR)$(PREFIX) (Debian's places for completions).
+BINDIR      = $(PREFIX)/bin
+DATADIR     = $(PREFIX)/share/tictactoe
+MAN1DIR     = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+# What install-files copies: the binary and the directory of generated man pages (make install: the release ones).
+CONFIG      ?= release
+INSTALL_BIN ?= .build/release/tictactoe
+MANPAGES    ?= .build/man/$(CONFIG)
+# The directories install-files created (relative to DESTDIR), kept inside DATADIR for uninstall: only those are
+# removed, and only when empty (never a /usr/local/bin that was there before).
+CREATED_DIRS = .installed-directories
+
+# The generate-manual plugin builds the package's products in CONFIG and writes one page per command
+# (--multi-page: tictactoe.1, tictactoe.host.1, tictactoe.privacy.status.1, ...) in its work directory, which are
+# copied to .build/man/CONFIG.
+MAN_PLUGIN_OUT = .build/plugins/GenerateManual/outputs/tictactoe
+man: check-swift
+	rm -rf $(MAN_PLUGIN_OUT)
+	$(SWIFT) package plugin generate-manual --configuration $(CONFIG) --multi-page
+	@[ -f $(MAN_PLUGIN_OUT)/tictactoe.1 ] || { \
+	  echo "make man: the generate-manual plugin wrote no $(MAN_PLUGIN_OUT)/tictactoe.1"; exit 1; }
+	@rm -rf .build/man/$(CONFIG) && mkdir -p .build/man/$(CONFIG) \
+	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
+	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
+
 install: check-swift
 	$(SWIFT) build -c release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tictactoe
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/tictactoe" $(DESTDIR)$(PREFIX)/bin/tictactoe
-	cp -R Assets/. $(DESTDIR)$(PREFIX)/share/tictactoe/
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/tictactoe"
+	@$(MAKE) --no-print-directory man CONFIG=release
+	@$(MAKE) --no-print-directory install-files INSTALL_BIN="$$($(SWIFT) build -c release --show-bin-path)/tictactoe" \
+	  MANPAGES=.build/man/release
+
+# No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
+install-files:
+	@[ -x "$(INSTALL_BIN)" ] || { \
+	  echo "make install-files: no binary at $(INSTALL_BIN) (make install builds one)"; exit 1; }
+	@[ -f "$(MANPAGES)/tictactoe.1" ] || { \
+	  echo "make install-files: no man pages in $(MANPAGES) (make man CONFIG=$(CONFIG) makes them)"; exit 1; }
+	@set -e; d="$(DESTDIR)"; \
+	old=""; [ -f "$$d$(DATADIR)/$(CREATED_DIRS)" ] && old=$$(cat "$$d$(DATADIR)/$(CREATED_DIRS)"); \
+	new=$$(LC_ALL=C install -d -v "$$d$(BINDIR)" "$$d$(DATADIR)" "$$d$(MAN1DIR)" "$$d$(BASHCOMPDIR)" "$$d$(ZSHCOMPDIR)" \
+	  "$$d$(FISHCOMPDIR)" | sed -n "s/^install: creating directory '\(.*\)'$$/\1/p" | sed "s|^$$d||"); \
+	install -m 755 "$(INSTALL_BIN)" "$$d$(BINDIR)/tictactoe"; \
+	rm -rf "$$d$(DATADIR)"; mkdir -p "$$d$(DATADIR)"; cp -R Assets/. "$$d$(DATADIR)/"; \
+	chmod -R u=rwX,go=rX "$$d$(DATADIR)"; \
+	printf '%s\n' $$old $$new | grep -v '^$$' | sort -u > "$$d$(DATADIR)/$(CREATED_DIRS)"; \
+	rm -f "$$d$(MAN1DIR)/tictactoe.1" "$$d$(MAN1DIR)"/tictactoe.*.1; \
+	install -m 644 "$(MANPAGES)"/tictactoe*.1 "$$d$(MAN1DIR)/"; \
+	"$(INSTALL_BIN)" --generate-completion-script bash > "$$d$(BASHCOMPDIR)/tictactoe"; \
+	"$(INSTALL_BIN)" --generate-completion-script zsh > "$$d$(ZSHCOMPDIR)/_tictactoe"; \
+	"$(INSTALL_BIN)" --generate-completion-script fish > "$$d$(FISHCOMPDIR)/tictactoe.fish"; \
+	chmod 644 "$$d$(BASHCOMPDIR)/tictactoe" "$$d$(ZSHCOMPDIR)/_tictactoe" "$$d$(FISHCOMPDIR)/tictactoe.fish"; \
+	echo "installed $$d$(BINDIR)/tictactoe, $$d$(DATADIR)/, $$(ls "$(MANPAGES)"/tictactoe*.1 | wc -l) man pages in" \
+	  "$$d$(MAN1DIR) and the bash, zsh and fish completions"
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/tictactoe
-	rm -rf $(DESTDIR)$(PREFIX)/share/tictactoe
+	@set -e; d="$(DESTDIR)"; \
+	created=""; [ -f "$$d$(DATADIR)/$(CREATED_DIRS)" ] && created=$$(cat "$$d$(DATADIR)/$(CREATED_DIRS)"); \
+	rm -f "$$d$(BINDIR)/tictactoe" "$$d$(MAN1DIR)/tictactoe.1" "$$d$(MAN1DIR)"/tictactoe.*.1 \
+	  "$$d$(BASHCOMPDIR)/tictactoe" "$$d$(ZSHCOMPDIR)/_tictactoe" "$$d$(FISHCOMPDIR)/tictactoe.fish"; \
+	rm -rf "$$d$(DATADIR)"; \
+	for dir in $$(printf '%s\n' $$created | sort -r); do \
+	  if [ -d "$$d$$dir" ]; then rmdir --ignore-fail-on-non-empty "$$d$$dir"; fi; \
+	done; \
+	echo "uninstalled tictactoe from $$d$(PREFIX)"
 
 bench: check-swift
 	$(SWIFT) build -c release

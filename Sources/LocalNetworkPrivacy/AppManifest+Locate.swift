@@ -4,8 +4,10 @@ import Logging
 extension AppManifest {
     /// Where the manifest is looked for, in order: `--info-plist PATH` if given (and only it); else the installed
     /// share directory next to the executable (`<bin>/../share/tictactoe/Info.plist`, where `make install` copies
-    /// Assets/); else the source tree, for development builds (`Assets/Info.plist` of the checkout this module was
-    /// built from).
+    /// Assets/); else, for a development build only, the source tree (`Assets/Info.plist` of the checkout this module
+    /// was built from). A build is a development build when its executable lives inside that checkout (such as
+    /// `<checkout>/.build/debug/tictactoe`): an installed binary (`PREFIX/bin/tictactoe`) uses its prefix's assets
+    /// only, and when they are missing says so rather than reading a source tree it happens to have been built from.
     public static func candidatePaths(
         explicitPath: String?,
         executablePath: String? = currentExecutablePath,
@@ -19,8 +21,34 @@ extension AppManifest {
                 ((bin as NSString).appendingPathComponent("../share/tictactoe/Info.plist") as NSString)
                     .standardizingPath)
         }
-        if let sourceTreeManifest, !paths.contains(sourceTreeManifest) { paths.append(sourceTreeManifest) }
+        if let sourceTreeManifest, let executablePath,
+            isDevelopmentBuild(executablePath: executablePath, sourceTreeManifest: sourceTreeManifest),
+            !paths.contains(sourceTreeManifest)
+        {
+            paths.append(sourceTreeManifest)
+        }
         return paths
+    }
+
+    /// Whether the executable at `executablePath` lives inside the checkout whose manifest is `sourceTreeManifest`
+    /// (`<checkout>/Assets/Info.plist`): its build directory, or any other place under the checkout. Both paths are
+    /// compared with symbolic links resolved where they exist (a checkout reached through a link still counts).
+    static func isDevelopmentBuild(executablePath: String, sourceTreeManifest: String) -> Bool {
+        let checkout = ((sourceTreeManifest as NSString).deletingLastPathComponent as NSString)
+            .deletingLastPathComponent
+        let root = resolved(checkout)
+        let executable = resolved(executablePath)
+        guard root != "/" else { return true }
+        return executable.hasPrefix(root + "/")
+    }
+
+    /// `path` made absolute and standardized, with symbolic links resolved when it exists (realpath(3)).
+    private static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        return (path as NSString).standardizingPath
     }
 
     /// Finds and reads the manifest (see `candidatePaths`). With an explicit path only that file is read. Otherwise
@@ -61,7 +89,8 @@ extension AppManifest {
     }
 
     /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/LocalNetworkPrivacy/ → ../../),
-    /// or nil when that checkout is not there (an installed build on another machine).
+    /// or nil when that checkout is not there (an installed build on another machine). `candidatePaths` uses it only
+    /// for a development build (an executable inside that checkout).
     public static var sourceTreeManifestPath: String? {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()  // Sources/LocalNetworkPrivacy

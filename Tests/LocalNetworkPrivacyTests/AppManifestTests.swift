@@ -139,10 +139,11 @@ final class AppManifestTests: XCTestCase {
     func testCandidatePathsOrder() {
         XCTAssertEqual(
             AppManifest.candidatePaths(
-                explicitPath: nil, executablePath: "/opt/tt/bin/tictactoe",
+                explicitPath: nil, executablePath: "/src/tt/.build/x86_64-unknown-linux-gnu/debug/tictactoe",
                 sourceTreeManifest: "/src/tt/Assets/Info.plist"
             ),
-            ["/opt/tt/share/tictactoe/Info.plist", "/src/tt/Assets/Info.plist"]
+            ["/src/tt/.build/x86_64-unknown-linux-gnu/share/tictactoe/Info.plist", "/src/tt/Assets/Info.plist"],
+            "a development build (its executable inside the checkout) falls back to the checkout's Assets"
         )
         XCTAssertEqual(
             AppManifest.candidatePaths(
@@ -155,6 +156,73 @@ final class AppManifestTests: XCTestCase {
             AppManifest.candidatePaths(explicitPath: nil, executablePath: nil, sourceTreeManifest: nil), []
         )
         XCTAssertEqual(AppManifest.sourceTreeManifestPath, assetsDirectory + "/Info.plist")
+    }
+
+    func testOnlyADevelopmentBuildFallsBackToTheSourceTree() {
+        let source = "/src/tt/Assets/Info.plist"
+        XCTAssertEqual(
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/opt/tt/bin/tictactoe", sourceTreeManifest: source),
+            ["/opt/tt/share/tictactoe/Info.plist"], "an installed binary uses its prefix only"
+        )
+        XCTAssertEqual(
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/src/tt-other/.build/debug/tictactoe", sourceTreeManifest: source),
+            ["/src/tt-other/.build/share/tictactoe/Info.plist"],
+            "a sibling directory whose name starts alike is not the checkout"
+        )
+        XCTAssertEqual(
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/src/tt/../elsewhere/bin/tictactoe", sourceTreeManifest: source),
+            ["/src/elsewhere/share/tictactoe/Info.plist"], "compared after standardizing, not as text"
+        )
+        XCTAssertEqual(
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: "/src/tt/tictactoe", sourceTreeManifest: source),
+            ["/src/share/tictactoe/Info.plist", source], "anywhere inside the checkout counts"
+        )
+        XCTAssertEqual(
+            AppManifest.candidatePaths(explicitPath: nil, executablePath: nil, sourceTreeManifest: source), [],
+            "without a known executable there is no telling a development build: nothing is guessed"
+        )
+    }
+
+    func testACheckoutReachedThroughASymbolicLinkIsStillADevelopmentBuild() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let checkout = directory + "/checkout"
+        try FileManager.default.createDirectory(atPath: checkout + "/.build/debug", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: checkout + "/Assets", withIntermediateDirectories: true)
+        let source = try writeManifest(standardEntries, in: checkout + "/Assets")
+        let executable = checkout + "/.build/debug/tictactoe"
+        FileManager.default.createFile(atPath: executable, contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: checkout)
+        // The module was compiled through the link, the executable runs from the real path (/proc/self/exe).
+        let linkedSource = directory + "/link/Assets/Info.plist"
+        XCTAssertEqual(
+            AppManifest.candidatePaths(explicitPath: nil, executablePath: executable, sourceTreeManifest: linkedSource),
+            [checkout + "/.build/share/tictactoe/Info.plist", linkedSource]
+        )
+        XCTAssertEqual(
+            AppManifest.candidatePaths(
+                explicitPath: nil, executablePath: directory + "/link/.build/debug/tictactoe",
+                sourceTreeManifest: source
+            ).last, source
+        )
+    }
+
+    func testAnInstalledBinaryWithoutItsAssetsSaysWhereItLooked() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let checkout = directory + "/checkout"
+        try FileManager.default.createDirectory(atPath: checkout + "/Assets", withIntermediateDirectories: true)
+        let source = try writeManifest(standardEntries, in: checkout + "/Assets")
+        let candidates = AppManifest.candidatePaths(
+            explicitPath: nil, executablePath: directory + "/prefix/bin/tictactoe", sourceTreeManifest: source)
+        XCTAssertEqual(candidates, [directory + "/prefix/share/tictactoe/Info.plist"])
+        XCTAssertThrowsError(try AppManifest.locate(explicitPath: nil, candidates: candidates)) { error in
+            XCTAssertEqual(error as? ManifestError, .notFound(tried: candidates, explicit: false))
+            XCTAssertTrue("\(error)".contains("no app manifest (Info.plist) found; tried"), "\(error)")
+            XCTAssertFalse("\(error)".contains(source), "the checkout is not looked at: \(error)")
+        }
     }
 
     func testLocateTakesTheFirstExistingCandidate() throws {
