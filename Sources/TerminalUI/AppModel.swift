@@ -568,7 +568,8 @@ public struct AppModel: Sendable {
         switch form.kind {
         case .host:
             settings.port = form.port ?? settings.port
-            screen = .network(NetworkGame(role: .host, localName: form.name, target: tr("port %@", String(settings.port)),
+            let target = tr("port %@", String(settings.port))
+            screen = .network(NetworkGame(role: .host, localName: form.name, target: target,
                                           security: form.privateGame ? .private : .open, port: settings.port))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:

@@ -81,7 +81,8 @@ public struct NetworkGame: Sendable {
     /// name is resolved afresh.
     mutating func joining(listedAt place: String) {
         guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
-        connection = tr("Connecting to %@ at %@…", target, DisplayText.escaped(place))  // `target` is shown escaped already
+        // `target` is shown escaped already.
+        connection = tr("Connecting to %@ at %@…", target, DisplayText.escaped(place))
     }
 
     /// The join started: count down from `connectSeconds`.
@@ -177,7 +178,9 @@ public struct NetworkGame: Sendable {
         }
         var lines = [tr("Join with: %@", "tictactoe join \(first.joinTarget())\(flags)")]
         lines += joinAddresses.dropFirst().map { tr("or: %@", "tictactoe join \($0.joinTarget())\(flags)") }
-        if joinAddresses.contains(where: { $0.kind == .linkLocal }) { lines.append("(\(tr(JoinAddress.linkLocalNote)))") }
+        if joinAddresses.contains(where: { $0.kind == .linkLocal }) {
+            lines.append("(\(tr(JoinAddress.linkLocalNote)))")
+        }
         return lines
     }
 
@@ -199,8 +202,8 @@ public struct NetworkGame: Sendable {
         }
     }
 
-    /// The text `connection` had when the join failed ("Failed: …") and when it last waited ("Waiting: …"): the status
-    /// line recognises them by the text itself, whatever the language.
+    /// The text `connection` had when the join failed ("Failed: …") and when it last waited ("Waiting: …"): the
+    /// status line recognises them by the text itself, whatever the language.
     private var failedConnection: String?
     private var waitingConnection: String?
 
@@ -379,10 +382,12 @@ public struct NetworkGame: Sendable {
             case .peerReportedError(_, let text):
                 phase = .ended(tr("%@ reported an error: %@.", peer, DisplayText.escaped(text)), failed: true)
             case .localLeft: phase = .ended(tr("You left the match."), failed: false)
-            case .moveTimeout(.peer, _): phase = .ended(tr("%@ ran out of time: the match is over.", peer), failed: false)
+            case .moveTimeout(.peer, _):
+                phase = .ended(tr("%@ ran out of time: the match is over.", peer), failed: false)
             case .moveTimeout(.local, _):
                 phase = .ended(
-                    tr("You ran out of time: the host allows only so long for a move or a rematch answer."), failed: true)
+                    tr("You ran out of time: the host allows only so long for a move or a rematch answer."),
+                    failed: true)
             case .localNetworkOff:
                 phase = .ended(tr("Local network access was turned off: turn it on in Settings to play on the LAN."),
                                failed: true)

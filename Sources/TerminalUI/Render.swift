@@ -45,7 +45,8 @@ extension AppModel {
             if form.offeredName != nil {
                 hints = tr("s or Enter searches for it · any other key edits · Esc back")
             } else if form.kind == .join && form.field == 1 {
-                hints = tr("Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
+                hints = tr(
+                    "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
             } else {
                 hints = form.kind == .host ? tr("Tab switches field · Enter starts hosting · Esc back")
                     : tr("Tab switches field · Enter joins · Esc back")
@@ -62,7 +63,8 @@ extension AppModel {
             case .betweenGames: hints = tr("r rematch · n no more · q leave · ? help")
             case .ended:
                 switch game.retry {
-                case .waitForAnotherPlayer?: hints = tr("Wait for another player? r waits · Enter or q back to the menu")
+                case .waitForAnotherPlayer?:
+                    hints = tr("Wait for another player? r waits · Enter or q back to the menu")
                 case .retry?: hints = tr("r retry · Enter or q back to the menu")
                 case nil: hints = tr("q back to the menu")
                 }
@@ -125,7 +127,8 @@ extension AppModel {
             canvas.put(DisplayWidth.fit(line, to: width), row: top + index, column: left, style: style)
             canvas.restyle(row: top + index, column: left + 2, width: 1, style: index == selected ? .selected : .accent)
         }
-        canvas.putCentered(tr("Playing as %@", DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32)), row: top + Self.menuItems.count + 1, style: .dim)
+        canvas.putCentered(tr("Playing as %@", DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32)),
+                           row: top + Self.menuItems.count + 1, style: .dim)
     }
 
     private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
@@ -169,8 +172,8 @@ extension AppModel {
         let who = tr("You: %@   Computer (%@): %@", game.humanMark.description, game.difficulty.title,
                      game.humanMark.opponent.description)
         canvas.putCentered(who, row: 2)
-        canvas.putCentered(tr("Game %@   Score: you %@ · computer %@ · draws %@", String(game.number), String(game.wins),
-                              String(game.losses), String(game.draws)),
+        canvas.putCentered(tr("Game %@   Score: you %@ · computer %@ · draws %@", String(game.number),
+                              String(game.wins), String(game.losses), String(game.draws)),
                            row: 3, style: .bold)
         renderBoard(&canvas, board: game.game.board, cursor: game.isHumanTurn ? game.cursor : nil,
                     winning: winningCells(game.game.result), unicode: unicode)
@@ -194,14 +197,15 @@ extension AppModel {
         let peer = DisplayWidth.truncate(game.peerName ?? "…", to: 20)
         let me = DisplayWidth.truncate(DisplayText.escaped(game.localName), to: 20)
         if let mark = game.localMark {
-            canvas.putCentered(tr("You (%@): %@   %@: %@", me, mark.description, peer, mark.opponent.description), row: 2)
+            canvas.putCentered(tr("You (%@): %@   %@: %@", me, mark.description, peer, mark.opponent.description),
+                               row: 2)
             let score = game.score
-            canvas.putCentered(tr("Game %@   Score: you %@ · %@ %@ · draws %@", String(game.number), String(score.localWins), peer,
-                                  String(score.peerWins), String(score.draws)),
+            canvas.putCentered(tr("Game %@   Score: you %@ · %@ %@ · draws %@", String(game.number),
+                                  String(score.localWins), peer, String(score.peerWins), String(score.draws)),
                                row: 3, style: .bold)
         } else if game.role == .host {
-            canvas.putCentered(game.security == .private ? tr("Hosting a private game as %@", me) : tr("Hosting as %@", me),
-                               row: 2)
+            let hosting = game.security == .private ? tr("Hosting a private game as %@", me) : tr("Hosting as %@", me)
+            canvas.putCentered(hosting, row: 2)
         } else {
             canvas.putCentered(tr("Joining %@ as %@", game.target, me), row: 2)
         }
@@ -264,7 +268,8 @@ extension AppModel {
         guard room > 0 else { return 0 }
         var shown = lines
         if shown.count > room {
-            shown = Array(lines.prefix(room - 1)) + [tr("and %@ more (tictactoe host lists them all)", String(lines.count - room + 1))]
+            let more = String(lines.count - room + 1)
+            shown = Array(lines.prefix(room - 1)) + [tr("and %@ more (tictactoe host lists them all)", more)]
         }
         for (index, line) in shown.enumerated() {
             canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: rows.lowerBound + index,
