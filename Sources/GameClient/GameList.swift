@@ -1,4 +1,5 @@
 import GameProtocol
+import Localization
 
 /// The one list of games every front end shows (the Search screen, `browse`, `browse --watch`, `--json`). Pure: the
 /// browse feeds it what Bonjour lists (`update`), the time comes from the caller's clock, as a `Duration` since the
@@ -63,8 +64,8 @@ public struct GameList: Sendable, Hashable {
     public static func summary(of games: [GameListing]) -> String {
         let joinable = games.filter(\.compatible).count
         let others = games.count - joinable
-        let count = joinable == 0 ? "No games" : joinable == 1 ? "1 game" : "\(joinable) games"
-        return others == 0 ? count : "\(count), \(others) not joinable"
+        let count = joinable == 0 ? tr("No games") : joinable == 1 ? tr("1 game") : tr("%@ games", String(joinable))
+        return others == 0 ? count : tr("%@, %@ not joinable", count, String(others))
     }
 
     /// Joinable first, then looked up, not answering, not joinable; by name (case-insensitively) within each.
@@ -84,11 +85,11 @@ public struct GameList: Sendable, Hashable {
     public static func stateText(_ game: GameListing) -> String {
         switch game.state {
         case .joinable(.open): return ""
-        case .joinable(.private): return "[private]"
-        case .joinable(.plaintext): return "[unencrypted]"
-        case .lookingUp: return "(looking it up…)"
-        case .notAnswering: return "(not answering)"
-        case .notJoinable(let reason): return "(not joinable: \(DisplayText.escaped(reason)))"
+        case .joinable(.private): return tr("[private]")
+        case .joinable(.plaintext): return tr("[unencrypted]")
+        case .lookingUp: return tr("(looking it up…)")
+        case .notAnswering: return tr("(not answering)")
+        case .notJoinable(let reason): return tr("(not joinable: %@)", DisplayText.escaped(reason))
         }
     }
 

@@ -27,8 +27,28 @@ public struct UISettings: Hashable, Sendable {
             case .perfect: self = .perfect
             }
         }
+
+        /// Its name as the screen shows it, in the language in use.
+        public var title: String {
+            switch self {
+            case .easy: return tr("easy")
+            case .medium: return tr("medium")
+            case .perfect: return tr("perfect")
+            }
+        }
     }
-    public enum Starter: String, Hashable, Sendable, CaseIterable { case you, computer, alternate }
+    public enum Starter: String, Hashable, Sendable, CaseIterable {
+        case you, computer, alternate
+
+        /// Its name as Settings shows it, in the language in use.
+        public var title: String {
+            switch self {
+            case .you: return tr("you")
+            case .computer: return tr("computer")
+            case .alternate: return tr("alternate")
+            }
+        }
+    }
 
     public var difficulty: Difficulty = .perfect
     public var starter: Starter = .alternate
@@ -479,6 +499,8 @@ public struct AppModel: Sendable {
 
     // MARK: Menu
 
+    /// The menu, in English: the screen shows each title translated (`tr`); the letters stay the same in every
+    /// language.
     public static let menuItems: [(title: String, shortcut: Character)] = [
         ("Play against the computer", "p"),
         ("Host a game", "h"),
@@ -546,7 +568,8 @@ public struct AppModel: Sendable {
         switch form.kind {
         case .host:
             settings.port = form.port ?? settings.port
-            screen = .network(NetworkGame(role: .host, localName: form.name, target: "port \(settings.port)",
+            let target = tr("port %@", String(settings.port))
+            screen = .network(NetworkGame(role: .host, localName: form.name, target: target,
                                           security: form.privateGame ? .private : .open, port: settings.port))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .join:

@@ -1,6 +1,7 @@
 import GameClient
 import GamePairing
 import GameProtocol
+import Localization
 
 /// The form that asks for a private game's code: after a join ended with exit 13 (the host runs a private game and
 /// no code was given, or the code given was wrong), and for a game already known to be private. Enter joins the same
@@ -40,7 +41,7 @@ public struct CodeEntry: Hashable, Sendable {
 
     public var title: String {
         switch reason {
-        case .privateGame: return "This game is private: enter its code"
+        case .privateGame: return tr("This game is private: enter its code")
         case .wrongCode: return NetworkGame.wrongCode
         }
     }
@@ -48,8 +49,8 @@ public struct CodeEntry: Hashable, Sendable {
     /// The status line under the form.
     var status: String {
         switch reason {
-        case .privateGame: return "A private game: the host's screen shows its code"
-        case .wrongCode: return "Failed: wrong code"
+        case .privateGame: return tr("A private game: the host's screen shows its code")
+        case .wrongCode: return tr("Failed: wrong code")
         }
     }
 

@@ -1,3 +1,5 @@
+import Localization
+
 /// A question asked before a step that cannot be undone: leaving a network match, resigning a game, quitting the app.
 /// One key confirms (`y`, either case); any other key cancels and does nothing else. Ctrl-C never asks.
 public struct Confirmation: Hashable, Sendable {
@@ -22,9 +24,9 @@ public struct Confirmation: Hashable, Sendable {
     /// The question.
     public var title: String {
         switch action {
-        case .leave: return "Leave the match?"
-        case .resign: return "Resign this game?"
-        case .quit: return "Quit TicTacToe?"
+        case .leave: return tr("Leave the match?")
+        case .resign: return tr("Resign this game?")
+        case .quit: return tr("Quit TicTacToe?")
         }
     }
 
@@ -32,20 +34,20 @@ public struct Confirmation: Hashable, Sendable {
     public var consequence: String? {
         switch action {
         case .leave:
-            return gameInProgress ? "You forfeit the game in progress and the match ends." : "The match ends."
+            return gameInProgress ? tr("You forfeit the game in progress and the match ends.") : tr("The match ends.")
         case .resign:
-            return "Your opponent wins this game; the match goes on."
+            return tr("Your opponent wins this game; the match goes on.")
         case .quit:
-            return gameInProgress ? "You forfeit the game in progress and the match ends." : nil
+            return gameInProgress ? tr("You forfeit the game in progress and the match ends.") : nil
         }
     }
 
     /// The keys, as the box shows them.
     public var keys: String {
         switch action {
-        case .leave: return "Press y to leave, any other key to stay."
-        case .resign: return "Press y to resign, any other key to play on."
-        case .quit: return "Press y to quit, any other key to stay."
+        case .leave: return tr("Press y to leave, any other key to stay.")
+        case .resign: return tr("Press y to resign, any other key to play on.")
+        case .quit: return tr("Press y to quit, any other key to stay.")
         }
     }
 

@@ -1,6 +1,7 @@
 import GameProtocol
 import GameClient
 import Foundation
+import Localization
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
 /// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person
@@ -39,11 +40,11 @@ public struct Form: Hashable, Sendable {
     public var name: String { nameField.text }
     public var second: String { secondField.text }
 
-    public var secondLabel: String { kind == .host ? "Port" : "Address (host:port)" }
+    public var secondLabel: String { kind == .host ? tr("Port") : tr("Address (host:port)") }
     public var title: String {
         switch kind {
-        case .host: return privateGame ? "Host a private game" : "Host a game"
-        case .join: return "Join by address"
+        case .host: return privateGame ? tr("Host a private game") : tr("Host a game")
+        case .join: return tr("Join by address")
         }
     }
 
@@ -59,11 +60,11 @@ public struct Form: Hashable, Sendable {
         case .empty:
             return nil
         case .address(let endpoint):
-            return ("Joins \(endpoint)", false)
+            return (tr("Joins %@", "\(endpoint)"), false)
         case .invalid(let problem):
-            return (Self.sentence(problem.why) + ". Type HOST:PORT, [IPv6]:PORT or an IP address.", true)
+            return (tr("%@. Type HOST:PORT, [IPv6]:PORT or an IP address.", Self.sentence(problem.why)), true)
         case .gameName(let name):
-            return ("'\(name)' looks like a game name, not an address.", false)
+            return (tr("'%@' looks like a game name, not an address.", name), false)
         }
     }
 
@@ -96,20 +97,20 @@ public struct Form: Hashable, Sendable {
 
     private mutating func validate() -> Outcome {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            error = "Type a name for yourself"
+            error = tr("Type a name for yourself")
             field = 0
             return .none
         }
         switch kind {
         case .host:
             guard let port, (0...65535).contains(port) else {
-                error = "The port is a number from 1 to 65535 (0: any free port)"
+                error = tr("The port is a number from 1 to 65535 (0: any free port)")
                 return .none
             }
         case .join:
             switch JoinTarget.check(second) {
             case .empty:
-                error = "Type the host's address, e.g. 192.0.2.10 or 192.0.2.10:7878"
+                error = tr("Type the host's address, e.g. 192.0.2.10 or 192.0.2.10:7878")
                 return .none
             case .invalid:
                 error = addressCheck?.text
@@ -117,8 +118,8 @@ public struct Form: Hashable, Sendable {
             case .gameName(let name):
                 offeredName = address
                 // Two lines: the second, what to do, never wraps in the middle.
-                error = "'\(name)' looks like a game name, not an address:\n"
-                    + "press s to search for it on the local network"
+                error = tr("'%@' looks like a game name, not an address:", name) + "\n"
+                    + tr("press s to search for it on the local network")
                 return .none
             case .address:
                 break

@@ -74,14 +74,15 @@ public struct NetworkGame: Sendable {
     /// The connecting screen's countdown, under what is being tried (nil: not counting, or waiting for access).
     public var countdownLine: String? {
         guard phase == .connecting, !waitingForAccess, let left = connectSecondsLeft else { return nil }
-        return left > 0 ? "Gives up in \(left) s" : "Giving up"
+        return left > 0 ? tr("Gives up in %@ s", String(left)) : tr("Giving up")
     }
 
     /// Joining a game the list showed at `place` (its host and address): the connecting screen says where, until the
     /// name is resolved afresh.
     mutating func joining(listedAt place: String) {
         guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
-        connection = "Connecting to \(target) at \(DisplayText.escaped(place))…"  // `target` is shown escaped already
+        // `target` is shown escaped already.
+        connection = tr("Connecting to %@ at %@…", target, DisplayText.escaped(place))
     }
 
     /// The join started: count down from `connectSeconds`.
@@ -113,7 +114,7 @@ public struct NetworkGame: Sendable {
         self.target = target
         self.security = security
         self.code = code
-        self.connection = role == .host ? "Starting to host on \(target)…" : "Connecting to \(target)…"
+        self.connection = role == .host ? tr("Starting to host on %@…", target) : tr("Connecting to %@…", target)
         if role == .joiner { phase = .connecting }
     }
 
@@ -149,7 +150,7 @@ public struct NetworkGame: Sendable {
     /// target, code and security for a joiner.
     func again() -> NetworkGame {
         let port = listenedPort ?? requestedPort
-        return NetworkGame(role: role, localName: localName, target: port.map { "port \($0)" } ?? target,
+        return NetworkGame(role: role, localName: localName, target: port.map { tr("port %@", String($0)) } ?? target,
                            security: security, code: code, port: port)
     }
 
@@ -170,14 +171,16 @@ public struct NetworkGame: Sendable {
     var joinLines: [String] {
         let flags = security == .private ? " --code -" : security == .plaintext ? " --plaintext" : ""
         guard let first = joinAddresses.first else {
-            return ["This machine has no network address now: check its network connection"]
+            return [tr("This machine has no network address now: check its network connection")]
         }
         if joinAddresses.onlyThisMachine {
-            return ["Only this machine can join: tictactoe join \(first.joinTarget())\(flags)"]
+            return [tr("Only this machine can join: %@", "tictactoe join \(first.joinTarget())\(flags)")]
         }
-        var lines = ["Join with: tictactoe join \(first.joinTarget())\(flags)"]
-        lines += joinAddresses.dropFirst().map { "or: tictactoe join \($0.joinTarget())\(flags)" }
-        if joinAddresses.contains(where: { $0.kind == .linkLocal }) { lines.append("(\(JoinAddress.linkLocalNote))") }
+        var lines = [tr("Join with: %@", "tictactoe join \(first.joinTarget())\(flags)")]
+        lines += joinAddresses.dropFirst().map { tr("or: %@", "tictactoe join \($0.joinTarget())\(flags)") }
+        if joinAddresses.contains(where: { $0.kind == .linkLocal }) {
+            lines.append("(\(tr(JoinAddress.linkLocalNote)))")
+        }
         return lines
     }
 
@@ -186,18 +189,23 @@ public struct NetworkGame: Sendable {
     var statusLine: String {
         switch phase {
         case .ended(let why, let failed):
-            guard connection == why || connection.hasPrefix("Failed: ") else { return connection }
-            if !failed { return "Match over" }
-            return inMatchBefore ? "Disconnected" : "Not connected"
+            guard connection == why || connection == failedConnection else { return connection }
+            if !failed { return tr("Match over") }
+            return inMatchBefore ? tr("Disconnected") : tr("Not connected")
         case .starting, .connecting:
             // The screen shows what is tried in full, and the countdown: only the state here.
             if waitingForAccess { return tr("Waiting for local network access") }
-            if role == .host { return "Not listening yet" }
-            return connection.hasPrefix("Waiting") ? "Waiting to connect" : "Connecting"
+            if role == .host { return tr("Not listening yet") }
+            return connection == waitingConnection ? tr("Waiting to connect") : tr("Connecting")
         default:
             return connection
         }
     }
+
+    /// The text `connection` had when the join failed ("Failed: …") and when it last waited ("Waiting: …"): the
+    /// status line recognises them by the text itself, whatever the language.
+    private var failedConnection: String?
+    private var waitingConnection: String?
 
     /// Whether a peer was ever connected in this session (an ended screen then says "Disconnected").
     var inMatchBefore: Bool { peerName != nil }
@@ -209,13 +217,13 @@ public struct NetworkGame: Sendable {
     static func sentence(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
 
     /// The peer's name as sentences show it: escaped, and cut to `nameColumns`.
-    var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? "the opponent" }
+    var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? tr("the opponent") }
 
     /// The most columns a name takes in a sentence of the status line.
     static let nameColumns = 32
 
     /// What a joiner sees when the host's game code is not the one given (exit 13).
-    static let wrongCode = "Wrong code, try again"
+    static var wrongCode: String { tr("Wrong code, try again") }
 
     mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
         switch event {
@@ -223,15 +231,16 @@ public struct NetworkGame: Sendable {
             privateCode = code
             codeReplacedBecause = replacedBecause
             if replacedBecause != nil, !inMatch, !isOver {
-                connection = "A new code: the old one no longer works"
+                connection = tr("A new code: the old one no longer works")
             }
             return []
         case .finished(let status):
             networkFinished = true
             if status == .wrongCode { refuseCode() }
             if !isOver {
-                phase = .ended(status == .success ? "Match over" : "The connection ended", failed: status != .success)
-                connection = status == .success ? "Match over" : "Disconnected"
+                phase = .ended(status == .success ? tr("Match over") : tr("The connection ended"),
+                               failed: status != .success)
+                connection = status == .success ? tr("Match over") : tr("Disconnected")
             }
             return []
         case .report(let report):
@@ -248,12 +257,14 @@ public struct NetworkGame: Sendable {
             guard role == .host, !inMatch, !isOver else { break }
             let address = DisplayText.escaped(remote)
             let line = error == "wrong code"
-                ? "Wrong code from \(address)" : "Failed attempt from \(address): \(DisplayText.escaped(error))"
+                ? tr("Wrong code from %@", address)
+                : tr("Failed attempt from %@: %@", address, DisplayText.escaped(error))
             failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
             failedAttemptCount += 1
             // The screen lists the latest attempts: the status line counts them instead of repeating one.
-            let count = failedAttemptCount == 1 ? "1 failed attempt" : "\(failedAttemptCount) failed attempts"
-            connection = "\(count) to join; still waiting for a joiner"
+            connection = failedAttemptCount == 1
+                ? tr("1 failed attempt to join; still waiting for a joiner")
+                : tr("%@ failed attempts to join; still waiting for a joiner", String(failedAttemptCount))
         case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
                 listenedPort = port
@@ -261,32 +272,34 @@ public struct NetworkGame: Sendable {
                 joinAddresses = addresses
                 // The screen says it waits, and on which port: the status line says how the game is protected.
                 switch security {
-                case .open: connection = "Encrypted game: anyone on the network can join"
-                case .private: connection = "Private game: joiners need the code shown here"
-                case .plaintext: connection = "Unencrypted game (protocol 1): moves can be read on the network"
+                case .open: connection = tr("Encrypted game: anyone on the network can join")
+                case .private: connection = tr("Private game: joiners need the code shown here")
+                case .plaintext: connection = tr("Unencrypted game (protocol 1): moves can be read on the network")
                 }
             }
         case .connectionState(let state):
             switch state {
             case .preparing where tryingAddresses.isEmpty:
                 waitingForAccess = false
-                connection = "Connecting to \(target)…"
+                connection = tr("Connecting to %@…", target)
             case .waiting(let reason):
                 // Any other wait (unreachable, busy) comes after access was allowed.
                 if case .notAllowed = reason { waitingForAccess = true } else { waitingForAccess = false }
-                connection = "Waiting: \(DisplayText.escaped(reason.description))"
+                connection = tr("Waiting: %@", DisplayText.escaped(reason.description))
+                waitingConnection = connection
             case .failed(.wrongCode):
                 refuseCode()
             case .failed(let error):
                 let why = DisplayText.escaped(error.description)
-                connection = "Failed: \(why)"
-                phase = .ended("Could not join: \(Self.sentence(why)).", failed: true)
+                connection = tr("Failed: %@", why)
+                failedConnection = connection
+                phase = .ended(tr("Could not join: %@.", Self.sentence(why)), failed: true)
             default: break
             }
         case .connected(let name, _, _, _):
             playedMatch = true
             peerName = DisplayText.escaped(name)
-            connection = "Playing against \(peer)"
+            connection = tr("Playing against %@", peer)
             phase = .playing
         case .session(let event):
             apply(event)
@@ -296,18 +309,19 @@ public struct NetworkGame: Sendable {
             connection = Self.capitalized(Self.sentence(DisplayText.escaped(message))) + "."
             phase = .ended(connection, failed: true)
         case .localMoveRejected(let why):
-            connection = "Move refused: \(DisplayText.escaped(why))"
+            connection = tr("Move refused: %@", DisplayText.escaped(why))
         case .discovery(.resolved(_, let addresses)):
             waitingForAccess = false
             tryingAddresses = addresses
             if phase == .connecting, let first = addresses.first {
-                let more = addresses.count > 1 ? " (then \(addresses.count - 1) more)" : ""
-                connection = "Trying \(DisplayText.escaped(first))\(more)…"
+                connection = addresses.count > 1
+                    ? tr("Trying %@ (then %@ more)…", DisplayText.escaped(first), String(addresses.count - 1))
+                    : tr("Trying %@…", DisplayText.escaped(first))
             }
         case .discovery(.advertised(let name, _)):
-            advertisement = "Advertised as \(DisplayText.escaped(name))"
+            advertisement = tr("Advertised as %@", DisplayText.escaped(name))
         case .discovery(.advertisingUnavailable(let message)):
-            advertisement = "Not advertised: \(DisplayText.escaped(message))"
+            advertisement = tr("Not advertised: %@", DisplayText.escaped(message))
         case .discovery(.withdrawn):
             advertisement = nil
         case .discovery:
@@ -318,8 +332,9 @@ public struct NetworkGame: Sendable {
     /// The join ended for its code (exit 13): the app asks for the code next.
     private mutating func refuseCode() {
         codeRefused = true
-        connection = code == nil ? "A private game: a code is needed" : "Failed: wrong code"
-        phase = .ended(code == nil ? "This game is private: it needs its code" : Self.wrongCode, failed: true)
+        connection = code == nil ? tr("A private game: a code is needed") : tr("Failed: wrong code")
+        failedConnection = connection
+        phase = .ended(code == nil ? tr("This game is private: it needs its code") : Self.wrongCode, failed: true)
     }
 
     private mutating func apply(_ event: MatchSession.Event) {
@@ -333,7 +348,7 @@ public struct NetworkGame: Sendable {
             peerOffered = false
             lastResult = nil
             cursor = 4
-            connection = "Playing against \(peer)"
+            connection = tr("Playing against %@", peer)
         case .moved(let mark, let cell, _):
             _ = try? game?.play(cell, by: mark)
         case .gameOver(_, let result, let board, let score):
@@ -346,30 +361,33 @@ public struct NetworkGame: Sendable {
             default: break
             }
             // The key line under the board says which keys answer: the status line only asks.
-            connection = "Game \(number) over: another game?"
+            connection = tr("Game %@ over: another game?", String(number))
         case .rematchOffered:
             peerOffered = true
-            connection = "\(peer) offers a rematch: r to accept, n to decline"
+            connection = tr("%@ offers a rematch: r to accept, n to decline", peer)
         case .matchOver(let end, let score):
             self.score = score
             switch end {
-            case .completed(.local): phase = .ended("Match over.", failed: false)
+            case .completed(.local): phase = .ended(tr("Match over."), failed: false)
             case .completed(.peer):
                 // After our resignation the result line already says so: the match simply ends there.
                 let resigned = localMark.map { lastResult?.reason == .resignation($0) } ?? false
-                phase = .ended(resigned ? "Match over." : "Match over: \(peer) played no more games.", failed: false)
-            case .peerLeft: phase = .ended("\(peer) left before the match was over.", failed: true)
+                phase = .ended(resigned ? tr("Match over.") : tr("Match over: %@ played no more games.", peer),
+                               failed: false)
+            case .peerLeft: phase = .ended(tr("%@ left before the match was over.", peer), failed: true)
             case .peerTimedOut(let why):
-                phase = .ended("Connection lost: \(DisplayText.escaped(Self.sentence(why))).", failed: true)
+                phase = .ended(tr("Connection lost: %@.", DisplayText.escaped(Self.sentence(why))), failed: true)
             case .peerViolation(_, let text):
-                phase = .ended("\(peer) broke the rules: \(DisplayText.escaped(text)).", failed: true)
+                phase = .ended(tr("%@ broke the rules: %@.", peer, DisplayText.escaped(text)), failed: true)
             case .peerReportedError(_, let text):
-                phase = .ended("\(peer) reported an error: \(DisplayText.escaped(text)).", failed: true)
-            case .localLeft: phase = .ended("You left the match.", failed: false)
-            case .moveTimeout(.peer, _): phase = .ended("\(peer) ran out of time: the match is over.", failed: false)
+                phase = .ended(tr("%@ reported an error: %@.", peer, DisplayText.escaped(text)), failed: true)
+            case .localLeft: phase = .ended(tr("You left the match."), failed: false)
+            case .moveTimeout(.peer, _):
+                phase = .ended(tr("%@ ran out of time: the match is over.", peer), failed: false)
             case .moveTimeout(.local, _):
                 phase = .ended(
-                    "You ran out of time: the host allows only so long for a move or a rematch answer.", failed: true)
+                    tr("You ran out of time: the host allows only so long for a move or a rematch answer."),
+                    failed: true)
             case .localNetworkOff:
                 phase = .ended(tr("Local network access was turned off: turn it on in Settings to play on the LAN."),
                                failed: true)
@@ -383,7 +401,7 @@ public struct NetworkGame: Sendable {
         case .betweenGames:
             if key == .character("r"), !localOffered {
                 localOffered = true
-                connection = peerOffered ? "Rematch!" : "Rematch offered; waiting for \(peer)…"
+                connection = peerOffered ? tr("Rematch!") : tr("Rematch offered; waiting for %@…", peer)
                 return [.command(.rematch(true))]
             }
             if key == .character("n") {

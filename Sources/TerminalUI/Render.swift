@@ -13,9 +13,9 @@ extension AppModel {
         var canvas = Canvas(size: size)
         if isTooSmall {
             var lines = [
-                "The window is too small:",
-                "make the window at least \(minimumSize.columns)x\(minimumSize.rows)",
-                "(now \(size.columns)x\(size.rows); q quits)",
+                tr("The window is too small:"),
+                tr("make the window at least %@x%@", String(minimumSize.columns), String(minimumSize.rows)),
+                tr("(now %@x%@; q quits)", String(size.columns), String(size.rows)),
             ]
             if let confirmation {
                 lines = ([confirmation.title, confirmation.consequence ?? ""] + [confirmation.keys])
@@ -27,43 +27,46 @@ extension AppModel {
             }
             return canvas
         }
-        canvas.putCentered("TicTacToe", row: 0, style: .title)
+        canvas.putCentered(tr("TicTacToe"), row: 0, style: .title)
         var status = ""
         var hints = ""
         switch screen {
         case .menu(let selected):
             renderMenu(&canvas, selected: selected)
-            hints = "↑/↓ or j/k choose · Enter or a letter picks · ? help"
+            hints = tr("↑/↓ or j/k choose · Enter or a letter picks · ? help")
         case .computer(let game):
             renderComputer(&canvas, game, unicode: unicode)
             hints = game.game.isOver
-                ? "r rematch · q back to the menu · ? help"
-                : "arrows/hjkl/wasd move · Enter/Space or 1-9 place · click · q back · ? help"
-            status = "Against the computer (\(game.difficulty.rawValue))"
+                ? tr("r rematch · q back to the menu · ? help")
+                : tr("arrows/hjkl/wasd move · Enter/Space or 1-9 place · click · q back · ? help")
+            status = tr("Against the computer (%@)", game.difficulty.title)
         case .form(let form):
             renderForm(&canvas, form)
             if form.offeredName != nil {
-                hints = "s or Enter searches for it · any other key edits · Esc back"
+                hints = tr("s or Enter searches for it · any other key edits · Esc back")
             } else if form.kind == .join && form.field == 1 {
-                hints = "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back"
+                hints = tr(
+                    "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
             } else {
-                hints = "Tab switches field · Enter \(form.kind == .host ? "starts hosting" : "joins") · Esc back"
+                hints = form.kind == .host ? tr("Tab switches field · Enter starts hosting · Esc back")
+                    : tr("Tab switches field · Enter joins · Esc back")
             }
         case .code(let entry):
             renderCodeEntry(&canvas, entry)
-            hints = "Enter joins with this code · Esc back"
+            hints = tr("Enter joins with this code · Esc back")
             status = entry.status
         case .network(let game):
             renderNetwork(&canvas, game, unicode: unicode)
             status = game.statusLine
             switch game.phase {
-            case .playing: hints = "arrows/1-9/Enter place · R resign · q leave · ? help"
-            case .betweenGames: hints = "r rematch · n no more · q leave · ? help"
+            case .playing: hints = tr("arrows/1-9/Enter place · R resign · q leave · ? help")
+            case .betweenGames: hints = tr("r rematch · n no more · q leave · ? help")
             case .ended:
                 switch game.retry {
-                case .waitForAnotherPlayer?: hints = "Wait for another player? r waits · Enter or q back to the menu"
-                case .retry?: hints = "r retry · Enter or q back to the menu"
-                case nil: hints = "q back to the menu"
+                case .waitForAnotherPlayer?:
+                    hints = tr("Wait for another player? r waits · Enter or q back to the menu")
+                case .retry?: hints = tr("r retry · Enter or q back to the menu")
+                case nil: hints = tr("q back to the menu")
                 }
             default: hints = tr("t settings (the wait goes on) · q cancel")
             }
@@ -72,9 +75,9 @@ extension AppModel {
             hints = tr("↑/↓ choose · Enter joins · a join by address · t settings · q back")
             if search.cannotSearch { hints = tr("r search again · a join by address · t settings · q back") }
             switch search.status {
-            case .starting: status = "Searching for games…"
+            case .starting: status = tr("Searching for games…")
             case .available:
-                status = search.games.isEmpty ? "Searching: no games yet" : GameList.summary(of: search.games)
+                status = search.games.isEmpty ? tr("Searching: no games yet") : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting: status = tr("Waiting for local network access")  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
@@ -115,16 +118,17 @@ extension AppModel {
 
     private func renderMenu(_ canvas: inout Canvas, selected: Int) {
         let top = MenuLayout.firstRow(size: size)
-        canvas.putCentered("Two players, one LAN, nine cells.", row: top - 2, style: .dim)
+        canvas.putCentered(tr("Two players, one LAN, nine cells."), row: top - 2, style: .dim)
         let width = 34
         let left = max(0, (size.columns - width) / 2)
         for (index, item) in Self.menuItems.enumerated() {
             let style: Style = index == selected ? .selected : .normal
-            let line = " [\(item.shortcut)] \(item.title)"
+            let line = " [\(item.shortcut)] \(tr(item.title))"
             canvas.put(DisplayWidth.fit(line, to: width), row: top + index, column: left, style: style)
             canvas.restyle(row: top + index, column: left + 2, width: 1, style: index == selected ? .selected : .accent)
         }
-        canvas.putCentered("Playing as \(DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32))", row: top + Self.menuItems.count + 1, style: .dim)
+        canvas.putCentered(tr("Playing as %@", DisplayWidth.truncate(DisplayText.escaped(settings.name), to: 32)),
+                           row: top + Self.menuItems.count + 1, style: .dim)
     }
 
     private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
@@ -165,9 +169,11 @@ extension AppModel {
     }
 
     private func renderComputer(_ canvas: inout Canvas, _ game: ComputerGame, unicode: Bool) {
-        let who = "You: \(game.humanMark)   Computer (\(game.difficulty.rawValue)): \(game.humanMark.opponent)"
+        let who = tr("You: %@   Computer (%@): %@", game.humanMark.description, game.difficulty.title,
+                     game.humanMark.opponent.description)
         canvas.putCentered(who, row: 2)
-        canvas.putCentered("Game \(game.number)   Score: you \(game.wins) · computer \(game.losses) · draws \(game.draws)",
+        canvas.putCentered(tr("Game %@   Score: you %@ · computer %@ · draws %@", String(game.number),
+                              String(game.wins), String(game.losses), String(game.draws)),
                            row: 3, style: .bold)
         renderBoard(&canvas, board: game.game.board, cursor: game.isHumanTurn ? game.cursor : nil,
                     winning: winningCells(game.game.result), unicode: unicode)
@@ -176,12 +182,12 @@ extension AppModel {
         if let result = game.game.result {
             style = .accent
             switch result.winner {
-            case nil: line = "Draw. Press r for a rematch."
-            case game.humanMark?: line = "You win! Press r for a rematch."
-            default: line = "The computer wins. Press r for a rematch."
+            case nil: line = tr("Draw. Press r for a rematch.")
+            case game.humanMark?: line = tr("You win! Press r for a rematch.")
+            default: line = tr("The computer wins. Press r for a rematch.")
             }
         } else {
-            line = game.isHumanTurn ? "Your turn (\(game.humanMark))" : "The computer is thinking…"
+            line = game.isHumanTurn ? tr("Your turn (%@)", game.humanMark.description) : tr("The computer is thinking…")
             style = .bold
         }
         canvas.putCentered(line, row: 5 + BoardLayout.height + 1, style: style)
@@ -191,14 +197,17 @@ extension AppModel {
         let peer = DisplayWidth.truncate(game.peerName ?? "…", to: 20)
         let me = DisplayWidth.truncate(DisplayText.escaped(game.localName), to: 20)
         if let mark = game.localMark {
-            canvas.putCentered("You (\(me)): \(mark)   \(peer): \(mark.opponent)", row: 2)
+            canvas.putCentered(tr("You (%@): %@   %@: %@", me, mark.description, peer, mark.opponent.description),
+                               row: 2)
             let score = game.score
-            canvas.putCentered("Game \(game.number)   Score: you \(score.localWins) · \(peer) \(score.peerWins) · draws \(score.draws)",
+            canvas.putCentered(tr("Game %@   Score: you %@ · %@ %@ · draws %@", String(game.number),
+                                  String(score.localWins), peer, String(score.peerWins), String(score.draws)),
                                row: 3, style: .bold)
         } else if game.role == .host {
-            canvas.putCentered(game.security == .private ? "Hosting a private game as \(me)" : "Hosting as \(me)", row: 2)
+            let hosting = game.security == .private ? tr("Hosting a private game as %@", me) : tr("Hosting as %@", me)
+            canvas.putCentered(hosting, row: 2)
         } else {
-            canvas.putCentered("Joining \(game.target) as \(me)", row: 2)
+            canvas.putCentered(tr("Joining %@ as %@", game.target, me), row: 2)
         }
         if let advertisement = game.advertisement { canvas.putCentered(advertisement, row: 4, style: .dim) }
         let resultRow = 5 + BoardLayout.height + 1
@@ -208,7 +217,7 @@ extension AppModel {
         } else {
             let text: String
             switch game.phase {
-            case .listening(let port): text = "Waiting for someone to join on port \(port)…"
+            case .listening(let port): text = tr("Waiting for someone to join on port %@…", String(port))
             case .ended(let why, _): text = why
             default: text = game.connection
             }
@@ -238,10 +247,10 @@ extension AppModel {
         var style: Style = .bold
         switch game.phase {
         case .playing:
-            line = game.isLocalTurn ? "Your turn (\(game.localMark?.description ?? "?"))" : "\(peer)'s turn"
+            line = game.isLocalTurn ? tr("Your turn (%@)", game.localMark?.description ?? "?") : tr("%@'s turn", peer)
         case .betweenGames:
             line = resultText(game.lastResult, localMark: game.localMark, peer: peer)
-                + (game.peerOffered ? " \(peer) wants a rematch." : "")
+                + (game.peerOffered ? tr(" %@ wants a rematch.", peer) : "")
             style = .accent
         case .ended(let why, let failed):
             line = game.lastResult != nil || game.game != nil ? why : ""
@@ -259,7 +268,8 @@ extension AppModel {
         guard room > 0 else { return 0 }
         var shown = lines
         if shown.count > room {
-            shown = Array(lines.prefix(room - 1)) + ["and \(lines.count - room + 1) more (tictactoe host lists them all)"]
+            let more = String(lines.count - room + 1)
+            shown = Array(lines.prefix(room - 1)) + [tr("and %@ more (tictactoe host lists them all)", more)]
         }
         for (index, line) in shown.enumerated() {
             canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: rows.lowerBound + index,
@@ -276,10 +286,10 @@ extension AppModel {
         let width = min(76, size.columns - 2)
         let lines: [String]
         if let reason = game.codeReplacedBecause {
-            lines = wrap("New code: \(shown) (\(DisplayText.escaped(reason)))", width: width)
-                + wrap("Give it to the player who joins: the old code no longer works", width: width)
+            lines = wrap(tr("New code: %@ (%@)", shown, DisplayText.escaped(reason)), width: width)
+                + wrap(tr("Give it to the player who joins: the old code no longer works"), width: width)
         } else {
-            lines = wrap("Code: \(shown) \(unicode ? "—" : "-") give it to the player who joins", width: width)
+            lines = wrap(tr("Code: %@ %@ give it to the player who joins", shown, unicode ? "—" : "-"), width: width)
         }
         for (index, line) in lines.prefix(4).enumerated() {
             canvas.putCentered(line, row: 5 + index, style: index == 0 ? .title : .bold)
@@ -289,21 +299,21 @@ extension AppModel {
     private func resultText(_ result: GameResult?, localMark: Mark?, peer: String) -> String {
         guard let result else { return "" }
         switch (result.winner, result.reason) {
-        case (nil, _): return "Draw."
-        case (localMark?, .resignation): return "\(peer) resigned: you win!"
-        case (localMark?, .forfeit): return "\(peer) left: you win."
-        case (localMark?, .timeout): return "\(peer) ran out of time: you win."
-        case (localMark?, _): return "You win!"
-        case (_, .resignation): return "You resigned."
-        case (_, .timeout): return "You ran out of time."
-        default: return "\(peer) wins."
+        case (nil, _): return tr("Draw.")
+        case (localMark?, .resignation): return tr("%@ resigned: you win!", peer)
+        case (localMark?, .forfeit): return tr("%@ left: you win.", peer)
+        case (localMark?, .timeout): return tr("%@ ran out of time: you win.", peer)
+        case (localMark?, _): return tr("You win!")
+        case (_, .resignation): return tr("You resigned.")
+        case (_, .timeout): return tr("You ran out of time.")
+        default: return tr("%@ wins.", peer)
         }
     }
 
     private func renderForm(_ canvas: inout Canvas, _ form: Form) {
         canvas.putCentered(form.title, row: 3, style: .bold)
         let left = max(1, (size.columns - 40) / 2)
-        let fields = [("Name", form.nameField), (form.secondLabel, form.secondField)]
+        let fields = [(tr("Name"), form.nameField), (form.secondLabel, form.secondField)]
         for (index, field) in fields.enumerated() {
             let row = 6 + index * 3
             canvas.put(field.0, row: row, column: left, style: .dim)
@@ -327,8 +337,8 @@ extension AppModel {
         }
         if form.kind == .host {
             let text = form.privateGame
-                ? "Others join you at the addresses and with the code shown next."
-                : "Others join you at the addresses shown next."
+                ? tr("Others join you at the addresses and with the code shown next.")
+                : tr("Others join you at the addresses shown next.")
             canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 15, column: left, style: .dim)
         }
     }
@@ -354,9 +364,10 @@ extension AppModel {
         canvas.putCentered(entry.title, row: 3, style: entry.reason == .wrongCode ? .error : .bold)
         let target = DisplayWidth.truncate(DisplayText.escaped(entry.target), to: 40)
         let name = DisplayWidth.truncate(DisplayText.escaped(entry.name), to: 20)
-        canvas.putCentered(DisplayWidth.truncate("Joining \(target) as \(name)", to: size.columns - 2), row: 5, style: .dim)
+        canvas.putCentered(DisplayWidth.truncate(tr("Joining %@ as %@", target, name), to: size.columns - 2), row: 5,
+                           style: .dim)
         let left = max(1, (size.columns - 40) / 2)
-        canvas.put("Code (6 digits)", row: 7, column: left, style: .dim)
+        canvas.put(tr("Code (6 digits)"), row: 7, column: left, style: .dim)
         let value = DisplayText.escaped(entry.text) + "_"
         canvas.put(" " + DisplayWidth.fit(DisplayWidth.truncate(value, to: 37), to: 38),
                    row: 8, column: left, style: .selected)
@@ -365,20 +376,20 @@ extension AppModel {
                 canvas.put(line, row: 10 + index, column: left, style: .error)
             }
         }
-        canvas.put(DisplayWidth.truncate("The host's screen shows the code.", to: size.columns - left - 1),
+        canvas.put(DisplayWidth.truncate(tr("The host's screen shows the code."), to: size.columns - left - 1),
                    row: 13, column: left, style: .dim)
     }
 
     private func renderSearch(_ canvas: inout Canvas, _ search: SearchState) {
-        canvas.putCentered("Search for games", row: 3, style: .bold)
+        canvas.putCentered(tr("Search for games"), row: 3, style: .bold)
         switch search.status {
         case .unavailable(let message):
             canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
-            canvas.putCentered("You can still join by address (a) or play the computer.", row: 8)
-            canvas.putCentered("The list comes back by itself when Bonjour does.", row: 9, style: .dim)
+            canvas.putCentered(tr("You can still join by address (a) or play the computer."), row: 8)
+            canvas.putCentered(tr("The list comes back by itself when Bonjour does."), row: 9, style: .dim)
             return
         case .starting:
-            canvas.putCentered("Looking for games on the local network…", row: 6, style: .dim)
+            canvas.putCentered(tr("Looking for games on the local network…"), row: 6, style: .dim)
             return
         case .waiting(let reason):
             // As on iOS, a browser without permission looks like nobody is around; a few lines say why, and what to
@@ -393,10 +404,10 @@ extension AppModel {
         case .failed(let text):
             let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
             for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
-            canvas.putCentered("See Settings › Privacy and the log for details.", row: 8 + lines.count, style: .dim)
+            canvas.putCentered(tr("See Settings › Privacy and the log for details."), row: 8 + lines.count, style: .dim)
             return
         case .available where search.games.isEmpty:
-            canvas.putCentered("No games found yet: when someone hosts, it appears here.", row: 6, style: .dim)
+            canvas.putCentered(tr("No games found yet: when someone hosts, it appears here."), row: 6, style: .dim)
             return
         case .available:
             break
@@ -416,7 +427,7 @@ extension AppModel {
     }
 
     private func renderSettings(_ canvas: inout Canvas, selected: Int) {
-        canvas.putCentered("Settings", row: 2, style: .bold)
+        canvas.putCentered(tr("Settings"), row: 2, style: .bold)
         let width = min(64, size.columns - 2)
         let left = max(1, (size.columns - width) / 2)
         let network: String
@@ -427,12 +438,12 @@ extension AppModel {
         case nil: network = "…"
         }
         let rows: [(SettingsRow, String, String)] = [
-            (.difficulty, "Difficulty", "< \(settings.difficulty.rawValue) >"),
-            (.starter, "Who starts", "< \(settings.starter.rawValue) >"),
-            (.name, "Your name", Self.fieldView(currentNameEditor, width: width - 15,
+            (.difficulty, tr("Difficulty"), "< \(settings.difficulty.title) >"),
+            (.starter, tr("Who starts"), "< \(settings.starter.title) >"),
+            (.name, tr("Your name"), Self.fieldView(currentNameEditor, width: width - 15,
                                                 editing: selected == SettingsRow.name.rawValue).text),
-            (.colors, "Colours", settings.colors ? "< on >" : "< off >"),
-            (.keyHints, "Key hints", settings.keyHints ? "< shown >" : "< hidden >"),
+            (.colors, tr("Colours"), settings.colors ? tr("< on >") : tr("< off >")),
+            (.keyHints, tr("Key hints"), settings.keyHints ? tr("< shown >") : tr("< hidden >")),
             (.localNetwork, tr("Local Network"), network),
             (.reset, tr("Reset"), tr("ask again next time (Enter)")),
         ]
@@ -550,21 +561,23 @@ extension AppModel {
     }
 
     private func renderHelp(_ canvas: inout Canvas, unicode: Bool) {
-        let lines = [
-            "Keys",
-            "",
-            "Menu      ↑/↓ j/k, Enter, or the letter in [ ]",
-            "Board     arrows, hjkl or WASD move the cursor",
-            "          Enter/Space places; 1-9 place directly",
-            "          (1 top-left … 9 bottom-right); click",
-            "Games     r rematch, R resign (network, asks)",
-            "          q leaves (asks in a network match)",
-            "Failed    r tries again, Enter back to the menu",
-            "Anywhere  ? this help, Esc back (asks at the",
-            "          menu), Ctrl-C quits at once",
-            "",
-            "Press any key to close",
+        // A heading in a column of its own (as wide as the widest heading in the language in use, at least 10
+        // columns), then what the keys do: each translated as a row of its own, so the columns stay aligned.
+        let rows: [(heading: String, text: String)] = [
+            (tr("Menu"), tr("↑/↓ j/k, Enter, or the letter in [ ]")),
+            (tr("Board"), tr("arrows, hjkl or WASD move the cursor")),
+            ("", tr("Enter/Space places; 1-9 place directly")),
+            ("", tr("(1 top-left … 9 bottom-right); click")),
+            (tr("Games"), tr("r rematch, R resign (network, asks)")),
+            ("", tr("q leaves (asks in a network match)")),
+            (tr("Failed"), tr("r tries again, Enter back to the menu")),
+            (tr("Anywhere"), tr("? this help, Esc back (asks at the")),
+            ("", tr("menu), Ctrl-C quits at once")),
         ]
+        let column = max(10, (rows.map { DisplayWidth.of($0.heading) }.max() ?? 0) + 2)
+        let lines = [tr("Keys"), ""]
+            + rows.map { DisplayWidth.padded($0.heading, to: column) + $0.text }
+            + ["", tr("Press any key to close")]
         let width = min(size.columns - 2, 52)
         let height = lines.count + 2
         let top = max(1, (size.rows - height) / 2)

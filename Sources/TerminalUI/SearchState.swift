@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import Localization
 
 /// Search for games: the live list from the Bonjour browser, as the app core's `GameList` orders and states it.
 public struct SearchState: Sendable, Hashable {
@@ -82,9 +83,9 @@ public struct SearchState: Sendable, Hashable {
                 break
             }
             if !game.compatible {
-                let reason = game.reason ?? "incompatible"
+                let reason = game.reason.map(DisplayText.escaped) ?? tr("incompatible")
                 let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 30)
-                return .notJoinable("\(name) cannot be joined: \(DisplayText.escaped(reason))")
+                return .notJoinable(tr("%@ cannot be joined: %@", name, reason))
             }
             // As `tictactoe join` takes it: the name as shown (escaped), which joining turns back.
             let name = DisplayText.escaped(game.name)

@@ -191,7 +191,7 @@ public final class UIApp {
             return .feed(privacyInfo())
         case .saveSettings(let settings):
             // A failure is one warning in the status line; the game goes on with the settings as they are.
-            if let warning = settingsStore.save(settings.stored) { return .feed([.notice("Warning: \(warning)")]) }
+            if let warning = settingsStore.save(settings.stored) { return .feed([.notice(tr("Warning: %@", warning))]) }
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil

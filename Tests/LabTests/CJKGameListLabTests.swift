@@ -17,10 +17,10 @@ final class CJKGameListLabTests: LabTestCase {
         let tui = try LabTUI(tmux: tmux!, session: "cjk", on: "host-a", configDirectory: Lab.grantedConfigDirectory,
                              arguments: ["--name", "민준"], language: "ja", columns: 44, rows: 20)
         tuis.append(tui)
-        XCTAssertNotNil(tui.waitFor("TicTacToe"), tui.screen)
+        XCTAssertNotNil(tui.waitFor("三目並べ"), tui.screen)  // the title: the app's name in Japanese
         try tui.keys("s")
         let screen = try XCTUnwrap(
-            tui.waitFor(timeout: 20) { screen in screen.contains("3 games") && names.allSatisfy(screen.contains) },
+            tui.waitFor(timeout: 20) { screen in screen.contains("ゲーム 3件") && names.allSatisfy(screen.contains) },
             tui.screen)
         print("CJK GAME LIST AT 44 COLUMNS (LANGUAGE=ja):\n" + screen)
 

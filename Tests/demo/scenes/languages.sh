@@ -14,7 +14,7 @@ LABEL_S="a second app of the same user (LANGUAGE=zh-Hans)"
 scene_play() {
     step "host-b (LANGUAGE=ja): host (h, Enter): the prompt in Japanese"
     keys B h
-    expect B "Port"
+    expect B "ポート"
     keys B Enter
     expect B "[ OK ]"
     expect B "[ 許可しない ]"
@@ -23,7 +23,7 @@ scene_play() {
 
     step "host-b: OK (o): さくら's game is advertised"
     keys B o
-    expect B "Advertised as $NAME_B" 20
+    expect B "${NAME_B}として公開中" 20
 
     step "host-a (LANGUAGE=ko) and a second app of the same user (LANGUAGE=zh-Hans): Search (s): the prompt in Korean and in Chinese"
     keys A s
@@ -44,9 +44,14 @@ scene_play() {
 
     step "host-a joins (Enter): 민준 plays X against さくら"
     keys A Enter
-    expect A "Your turn (X)" 20
-    expect B "$NAME_A's turn"
-    move A 5
-    move B 1
+    expect A "내 차례 (X)" 20
+    expect B "${NAME_A}の番です"
+    # lib.sh's move, with the turn lines in each pane's language (ko on host-a, ja on host-b).
+    keys A 5
+    expect A "$NAME_B 차례"
+    expect B "あなたの番です"
+    keys B 1
+    expect B "${NAME_A}の番です"
+    expect A "내 차례"
     shot languages-4-game "A game between 민준 and さくら: the names in the status lines and on the board screen, measured in columns." A B
 }
