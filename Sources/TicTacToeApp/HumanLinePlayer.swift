@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import GameRules
+import Localization
 
 /// What a human can answer instead of a cell.
 public enum HumanChoice: Error {
@@ -64,30 +65,30 @@ public struct HumanLinePlayer: Player {
 
     public mutating func chooseMove(in game: Game) throws -> Int {
         while true {
-            guard let line = input.readLine(prompt: "Your move, \(game.turn) (1-9, r = resign, q = quit): ") else {
+            guard let line = input.readLine(prompt: tr("Your move, %@ (1-9, r = resign, q = quit): ", "\(game.turn)")) else {
                 throw HumanChoice.quit
             }
             let text = line.trimmingCharacters(in: .whitespaces).lowercased()
             switch text {
             case "r", "resign":
-                if try confirm("Resign this game? [y/N] ") { throw HumanChoice.resign }
-                say("You play on.")
+                if try confirm(tr("Resign this game? [y/N] ")) { throw HumanChoice.resign }
+                say(tr("You play on."))
                 continue
             case "q", "quit", "exit":
-                if try confirm("Quit? You forfeit the game in progress. [y/N] ") { throw HumanChoice.quit }
-                say("You play on.")
+                if try confirm(tr("Quit? You forfeit the game in progress. [y/N] ")) { throw HumanChoice.quit }
+                say(tr("You play on."))
                 continue
             case "", "?", "h", "help":
-                say("Cells are numbered like a phone keypad:\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
+                say(tr("Cells are numbered like a phone keypad:") + "\n 1 | 2 | 3\n 4 | 5 | 6\n 7 | 8 | 9")
                 continue
             default: break
             }
             guard let number = Int(text) else {
-                say("'\(line)' is not a cell: type a number from 1 to 9")
+                say(tr("'%@' is not a cell: type a number from 1 to 9", line))
                 continue
             }
             if let error = game.validate(number - 1, by: game.turn) {
-                say("Can't play there: \(error)")
+                say(tr("Can't play there: %@", "\(error)"))
                 continue
             }
             return number - 1

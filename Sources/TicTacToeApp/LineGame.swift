@@ -1,6 +1,7 @@
 import Foundation
 import GameClient
 import GameRules
+import Localization
 
 /// A game against the computer in plain line mode: the board is printed, the human types cell numbers.
 public struct LineGame {
@@ -9,7 +10,7 @@ public struct LineGame {
     private var human: HumanLinePlayer
     /// The match itself: the same as the terminal UI's.
     private var match: ComputerMatch
-    private let computerName: String
+    private let strengthName: String
     private let input: LineInput
     private let write: (String) -> Void
     private let unicode: Bool
@@ -31,7 +32,7 @@ public struct LineGame {
         case .alternate: starter = .alternate
         }
         self.match = ComputerMatch(strength: strength, starter: starter, seed: seed)
-        self.computerName = "computer (\(strength.rawValue))"
+        self.strengthName = strength.rawValue
         self.input = input
         self.write = write
         self.unicode = unicode
@@ -40,11 +41,14 @@ public struct LineGame {
     /// Plays games until the human declines a rematch or quits; returns the score (you, computer, draws).
     public mutating func run() -> (you: Int, computer: Int, draws: Int) {
         var score: (you: Int, computer: Int, draws: Int) { (match.wins, match.losses, match.draws) }
-        write("Tic-tac-toe against the \(computerName). Cells are numbered like a phone keypad (1 top-left, 9 bottom-right).")
+        write(tr("Tic-tac-toe against the computer (%@). Cells are numbered like a phone keypad (1 top-left, 9 "
+            + "bottom-right).", strengthName))
         while true {
             match.begin()
             let humanMark = match.humanMark
-            write("\nGame \(match.number): you play \(humanMark)\(match.isHumanTurn ? " and move first" : "; the computer moves first")")
+            write("\n" + (match.isHumanTurn
+                ? tr("Game %@: you play %@ and move first", "\(match.number)", "\(humanMark)")
+                : tr("Game %@: you play %@; the computer moves first", "\(match.number)", "\(humanMark)")))
             write(match.game.board.rendered(unicode: unicode))
             while !match.game.isOver {
                 if match.isHumanTurn {
@@ -54,33 +58,37 @@ public struct LineGame {
                     } catch HumanChoice.resign {
                         match.resign()
                     } catch {
-                        write("Bye. Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
+                        write(Self.bye(score))
                         return score
                     }
                 } else {
                     guard let cell = match.computerMove() else {
-                        write("The computer could not move")
+                        write(tr("The computer could not move"))
                         return score
                     }
-                    write("Computer plays \(cell + 1)")
+                    write(tr("Computer plays %@", "\(cell + 1)"))
                 }
                 write(match.game.board.rendered(unicode: unicode))
             }
             switch match.game.result?.winner {
             case nil:
-                write("Draw.")
+                write(tr("Draw."))
             case humanMark?:
-                write("You win!")
+                write(tr("You win!"))
             default:
-                write(match.game.result?.reason == .resignation(humanMark) ? "You resigned." : "The computer wins.")
+                write(match.game.result?.reason == .resignation(humanMark) ? tr("You resigned.") : tr("The computer wins."))
             }
-            write("Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
-            let answer = input.readLine(prompt: "Play again? [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased()
+            write(tr("Score: you %@, computer %@, draws %@", "\(score.you)", "\(score.computer)", "\(score.draws)"))
+            let answer = input.readLine(prompt: tr("Play again? [Y/n] "))?.trimmingCharacters(in: .whitespaces).lowercased()
             guard let answer, answer.isEmpty || answer.hasPrefix("y") || answer == "r" else {
-                write("Bye. Score: you \(score.you), computer \(score.computer), draws \(score.draws)")
+                write(Self.bye(score))
                 return score
             }
         }
+    }
+
+    private static func bye(_ score: (you: Int, computer: Int, draws: Int)) -> String {
+        tr("Bye. Score: you %@, computer %@, draws %@", "\(score.you)", "\(score.computer)", "\(score.draws)")
     }
 }
 

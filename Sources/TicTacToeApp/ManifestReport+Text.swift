@@ -1,12 +1,15 @@
+import GameProtocol
 import LocalNetworkPrivacy
+import Localization
 
 extension ManifestReport {
     /// `tictactoe manifest`: what the manifest declares, App Transport Security key by key, what that means for game
     /// connections by destination, and the warnings.
     public var text: String {
-        var lines = ["App manifest \(manifest.path)"]
+        var lines = [tr("App manifest %@", manifest.path)]
         func row(_ label: String, _ text: String, width: Int = 20) {
-            lines.append("  " + (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + text)
+            // The label is an English literal of this file, looked up like every message; padded by terminal columns.
+            lines.append("  " + DisplayWidth.padded(tr("%@:", tr(label)), to: width) + text)
         }
         row("app", manifest.displayName)
         row(

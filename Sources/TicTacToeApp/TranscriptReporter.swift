@@ -3,6 +3,7 @@ import Synchronization
 import GameClient
 import GameProtocol
 import GameRules
+import Localization
 
 /// A readable transcript with the board after every move, on standard output; problems also go to standard error.
 /// Every text that came from outside (the peer's name, its reasons and errors, Bonjour names, error messages that
@@ -25,7 +26,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
         func name(of mark: Mark) -> String { mark == localMark ? "you" : peerName }
 
         func scoreLine(_ score: MatchSession.Score) -> String {
-            "you \(score.localWins), \(peerName) \(score.peerWins), draws \(score.draws)"
+            tr("you %@, %@ %@, draws %@", "\(score.localWins)", peerName, "\(score.peerWins)", "\(score.draws)")
         }
     }
 
@@ -63,13 +64,13 @@ public final class TranscriptReporter: MatchReporter, Sendable {
     private func render(_ report: MatchReport, _ s: inout State) {
         switch report {
         case .seed(let seed):
-            write("Seed \(seed) (replay with --seed \(seed))")
+            write(tr("Seed %@ (replay with --seed %@)", "\(seed)", "\(seed)"))
         case .listening(let host, let port, _, let security, let addresses):
             if s.announced {
                 // Where joiners come: the first join address (the bind host only when no address is known, and
                 // never as ":::PORT").
                 let place = addresses.first.map { "\($0)" } ?? Endpoint(host: host, port: port).description
-                write("Waiting for the next joiner at \(place)")
+                write(tr("Waiting for the next joiner at %@", place))
                 return
             }
             s.announced = true
@@ -77,67 +78,85 @@ public final class TranscriptReporter: MatchReporter, Sendable {
                 write(line)
             }
         case .codeReplaced(let reason):
-            write("The game's code was replaced after \(DisplayText.escaped(reason)); the new code is on stderr")
+            write(tr("The game's code was replaced after %@; the new code is on stderr", DisplayText.escaped(reason)))
         case .connectionState(let state):
             switch state {
-            case .waiting(let reason): write("Waiting: \(DisplayText.escaped(reason.description))")
-            case .preparing: write("Connecting to \(s.connectingTo ?? target ?? "the host")…")
+            case .waiting(let reason): write(tr("Waiting: %@", DisplayText.escaped(reason.description)))
+            case .preparing: write(tr("Connecting to %@…", s.connectingTo ?? target ?? tr("the host")))
             case .failed(let error):
                 s.lastFailure = error.description
-                writeError("Connection failed: \(DisplayText.escaped(error.description))")
+                writeError(tr("Connection failed: %@", DisplayText.escaped(error.description)))
             default: break
             }
         case .connected(let peer, let address, _, let cipher):
             s.peerName = DisplayText.escaped(peer)
-            let encrypted = cipher.map { ", encrypted (TLS 1.2, \($0))" } ?? ""
-            write("Connected to \(s.peerName) (\(DisplayText.escaped(address)))\(encrypted)")
+            let address = DisplayText.escaped(address)
+            write(cipher.map { tr("Connected to %@ (%@), encrypted (TLS 1.2, %@)", s.peerName, address, $0) }
+                ?? tr("Connected to %@ (%@)", s.peerName, address))
         case .session(let event):
             switch event {
             case .gameStarted(let number, let mark, let first):
                 s.localMark = mark
                 s.board = Board()
                 write("")
-                write("Game \(number): you play \(mark), \(s.peerName) plays \(mark.opponent); \(s.name(of: first)) (\(first)) move\(first == mark ? "" : "s") first")
+                write(first == mark
+                    ? tr("Game %@: you play %@, %@ plays %@; you (%@) move first", "\(number)", "\(mark)", s.peerName,
+                         "\(mark.opponent)", "\(first)")
+                    : tr("Game %@: you play %@, %@ plays %@; %@ (%@) moves first", "\(number)", "\(mark)", s.peerName,
+                         "\(mark.opponent)", s.peerName, "\(first)"))
             case .moved(let mark, let cell, let side):
                 s.board[cell] = mark
-                write("  \(s.name(of: side)) (\(mark)) plays \(cell + 1)")
+                write(side == .local ? tr("  you (%@) plays %@", "\(mark)", "\(cell + 1)")
+                                     : tr("  %@ (%@) plays %@", s.peerName, "\(mark)", "\(cell + 1)"))
                 write(indented(s.board.rendered(unicode: unicode)))
             case .gameOver(let number, let result, _, let score):
                 let outcome: String
+                // One sentence per winner (you or the peer): a translator words each whole.
                 switch (result.winner, result.reason) {
-                case (nil, _): outcome = "draw"
+                case (nil, _): outcome = tr("draw")
                 case (let winner?, .line(let cells)):
-                    outcome = "\(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins") with \(cells.map { String($0 + 1) }.joined(separator: "-"))"
-                case (let winner?, .resignation): outcome = "\(s.name(of: winner.opponent)) resigned; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
-                case (let winner?, .forfeit): outcome = "\(s.name(of: winner.opponent)) left; \(s.name(of: winner)) (\(winner)) \(winner == s.localMark ? "win" : "wins")"
+                    let line = cells.map { String($0 + 1) }.joined(separator: "-")
+                    outcome = winner == s.localMark ? tr("you (%@) win with %@", "\(winner)", line)
+                        : tr("%@ (%@) wins with %@", s.peerName, "\(winner)", line)
+                case (let winner?, .resignation):
+                    outcome = winner == s.localMark ? tr("%@ resigned; you (%@) win", s.peerName, "\(winner)")
+                        : tr("you resigned; %@ (%@) wins", s.peerName, "\(winner)")
+                case (let winner?, .forfeit):
+                    outcome = winner == s.localMark ? tr("%@ left; you (%@) win", s.peerName, "\(winner)")
+                        : tr("you left; %@ (%@) wins", s.peerName, "\(winner)")
                 case (let winner?, .timeout):
-                    outcome = "\(s.name(of: winner.opponent)) ran out of time; \(s.name(of: winner)) (\(winner)) "
-                        + (winner == s.localMark ? "win" : "wins")
-                case (let winner?, .draw): outcome = "\(s.name(of: winner)) won"
+                    outcome = winner == s.localMark ? tr("%@ ran out of time; you (%@) win", s.peerName, "\(winner)")
+                        : tr("you ran out of time; %@ (%@) wins", s.peerName, "\(winner)")
+                case (let winner?, .draw): outcome = tr("%@ won", s.name(of: winner))
                 }
-                write("Game \(number): \(outcome). Score: \(s.scoreLine(score))")
+                write(tr("Game %@: %@. Score: %@", "\(number)", outcome, s.scoreLine(score)))
             case .rematchOffered:
-                write("\(s.peerName) offers a rematch")
+                write(tr("%@ offers a rematch", s.peerName))
             case .matchOver(let end, let score):
                 // "Match over." alone when we ended it normally ("Match over: completed" says nothing more).
-                let why = end == .completed(by: .local) ? "" : ": \(DisplayText.escaped(end.text))"
-                let line = "Match over\(why). Score: \(s.scoreLine(score))"
+                let line = end == .completed(by: .local)
+                    ? tr("Match over. Score: %@", s.scoreLine(score))
+                    : tr("Match over: %@. Score: %@", DisplayText.escaped(end.text), s.scoreLine(score))
                 if end.exitStatus == .success { write(line) } else { writeError(line) }
             }
         case .rejectedBusy(let remote):
-            writeError("Turned away \(DisplayText.escaped(remote)): busy with a game")
+            writeError(tr("Turned away %@: busy with a game", DisplayText.escaped(remote)))
         case .peerFailed(let remote, let error):
-            writeError("Connection from \(DisplayText.escaped(remote)) ended: \(DisplayText.escaped(error))")
+            writeError(tr("Connection from %@ ended: %@", DisplayText.escaped(remote), DisplayText.escaped(error)))
         case .summary(let summary):
             let games = summary.score.gamesPlayed
-            var line = "Summary: \(games) \(games == 1 ? "game" : "games"); \(s.scoreLine(summary.score)); seed \(summary.seed)"
-            if let rtt = summary.roundTripMilliseconds { line += String(format: "; round trip %.2f ms", rtt) }
+            var line = games == 1
+                ? tr("Summary: 1 game; %@; seed %@", s.scoreLine(summary.score), "\(summary.seed)")
+                : tr("Summary: %@ games; %@; seed %@", "\(games)", s.scoreLine(summary.score), "\(summary.seed)")
+            if let rtt = summary.roundTripMilliseconds {
+                line += tr("; round trip %@ ms", String(format: "%.2f", rtt))
+            }
             write(line)
         case .error(let message, _):
             guard message != s.lastFailure else { return }  // "Connection failed: …" just said it
             writeError("tictactoe: \(DisplayText.escaped(message))")
         case .localMoveRejected(let why):
-            writeError("Move refused: \(DisplayText.escaped(why))")
+            writeError(tr("Move refused: %@", DisplayText.escaped(why)))
         case .discovery(let report):
             if case .resolved(_, let addresses) = report, let first = addresses.first {
                 s.connectingTo = DisplayText.escaped(first)
@@ -156,20 +175,20 @@ extension TranscriptReporter {
         let why: String
         switch security {
         case .open: (flags, why) = ("", "")
-        case .private: (flags, why) = (" --code-file FILE", " (a private game: the code is on stderr)")
-        case .plaintext: (flags, why) = (" --plaintext", " (unencrypted)")
+        case .private: (flags, why) = (" --code-file FILE", tr(" (a private game: the code is on stderr)"))
+        case .plaintext: (flags, why) = (" --plaintext", tr(" (unencrypted)"))
         }
         func join(_ address: JoinAddress) -> String {
             let line = "tictactoe join \(address.joinTarget())\(flags)"
             return address.kind == .linkLocal ? line + " (\(JoinAddress.linkLocalNote))" : line
         }
         guard let first = addresses.first else {
-            return ["Hosting as \(name) on port \(port). Join with: tictactoe join ADDRESS:\(port)\(flags)\(why)"
-                + " (this machine has no network address now: see ip addr)"]
+            return [tr("Hosting as %@ on port %@. Join with: %@%@ (this machine has no network address now: see ip addr)",
+                       name, "\(port)", "tictactoe join ADDRESS:\(port)\(flags)", why)]
         }
         let hosting = addresses.onlyThisMachine
-            ? "Hosting as \(name) on \(first.description): only this machine can join."
-            : "Hosting as \(name) on port \(port)."
-        return ["\(hosting) Join with: \(join(first))\(why)"] + addresses.dropFirst().map { "  or: \(join($0))" }
+            ? tr("Hosting as %@ on %@: only this machine can join.", name, first.description)
+            : tr("Hosting as %@ on port %@.", name, "\(port)")
+        return [tr("%@ Join with: %@%@", hosting, join(first), why)] + addresses.dropFirst().map { tr("  or: %@", join($0)) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GameProtocol
 import TicTacToeApp
+import Localization
 
 extension PlayerSpec: ExpressibleByArgument {
     public init?(argument: String) {
@@ -89,12 +90,9 @@ struct MatchArguments: ParsableArguments {
 }
 
 enum Terminal {
-    static var isUTF8: Bool {
-        let env = ProcessInfo.processInfo.environment
-        let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? env["LANG"] ?? ""
-        return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
-    }
+    /// Whether the locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG): the rule that also picks English for a
+    /// locale that is not (`LanguageRequest`).
+    static var isUTF8: Bool { LanguageRequest(environment: ProcessInfo.processInfo.environment).utf8 }
 }
 
 /// Sends the logs to `path` (default: `FileLogHandler.defaultPath`); a log file that cannot be opened or written turns

@@ -44,7 +44,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Ask for local network access at launch and browse at once, like an app just recompiled for iOS 14 (the jarring way; by default nothing is asked until you search, host or join).")
     var promptAtLaunch = false
 
-    @Option(help: ArgumentHelp("The app manifest (default: the installed share/tictactoe/Info.plist, else the source tree's Assets/Info.plist).", valueName: "path"))
+    @Option(help: ArgumentHelp("The app manifest (default: the installed share/tictactoe/Info.plist, else, for a development build, the checkout's Assets/Info.plist).", valueName: "path"))
     var infoPlist: String?
 
     func validate() throws {

@@ -34,7 +34,7 @@ struct PrivacyOptions: ParsableArguments {
     @Option(
         name: .customLong("info-plist"),
         help: ArgumentHelp(
-            "The app manifest (default: <bin>/../share/tictactoe/Info.plist, else the checkout's Assets/Info.plist).",
+            "The app manifest (default: <bin>/../share/tictactoe/Info.plist, else, for a development build, the checkout's Assets/Info.plist).",
             valueName: "path"
         )
     )
@@ -106,8 +106,9 @@ struct PrivacyStatus: ParsableCommand {
             usage_description, usage_description_missing, prompt_title, prompt_message, bonjour_services, log_file, \
             language (the .lproj in use: en, ko, ja, zh-Hans, zh-Hant), language_reason (the variable that chose \
             it), strings_files (the strings tables the text comes from) (null when not known). The prompt's text is \
-            in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG (a UTF-8 locale), from the <lang>.lproj \
-            directories beside the manifest.
+            in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG (a UTF-8 locale): the manifest's keys from \
+            <lang>.lproj/InfoPlist.strings beside it, the app's own words from share/tictactoe/<lang>.lproj/\
+            Localizable.strings.
             """
     )
 

@@ -7,7 +7,7 @@ import TicTacToeApp
 /// The privacy options every command that may use the local network takes.
 struct PrivacyArguments: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The app manifest declaring NSLocalNetworkUsageDescription and NSBonjourServices (default: the installed share/tictactoe/Info.plist, else the source tree's Assets/Info.plist).",
+        "The app manifest declaring NSLocalNetworkUsageDescription and NSBonjourServices (default: the installed share/tictactoe/Info.plist, else, for a development build, the checkout's Assets/Info.plist).",
         valueName: "path"))
     var infoPlist: String?
 

@@ -91,6 +91,37 @@ final class LanguageTests: XCTestCase {
     }
 }
 
+/// The command line's messages in the language asked for: the line game in Japanese, and the same lines in English
+/// without LANGUAGE or with a locale that is not UTF-8.
+final class CommandLineLanguageTests: XCTestCase {
+    /// `tictactoe play --plain` with standard input at its end at once: the greeting, then goodbye.
+    private func lineGame(_ environment: [String: String]) throws -> [String] {
+        let process = try TicTacToeProcess(["play", "--plain", "--first", "you", "--seed", "3"], environment: environment)
+        defer { process.terminate() }
+        process.writeInput("")  // end of input: the game says goodbye
+        XCTAssertEqual(process.waitForExit(timeout: 30), 0, process.standardError)
+        return process.output
+    }
+
+    func testTheLineGameInJapaneseAndInEnglish() throws {
+        let japanese = try lineGame(["LANGUAGE": "ja", "LANG": "C.UTF-8"])
+        XCTAssertEqual(japanese.first, "コンピュータ (perfect) と三目並べ。マスの番号は電話のキーパッドと同じです (1 が左上、9 が右下)。",
+                       "\(japanese)")
+        XCTAssertTrue(japanese.contains("第1戦: あなたは X、先手です"), "\(japanese)")
+        XCTAssertEqual(japanese.last, "あなたの番です、X (1-9、r = 投了、q = 終了): さようなら。スコア: あなた 0、コンピュータ 0、引き分け 0",
+                       "the prompt, then goodbye at the end of input: \(japanese)")
+
+        let greeting = "Tic-tac-toe against the computer (perfect). Cells are numbered like a phone keypad (1 top-left, "
+            + "9 bottom-right)."
+        for environment in [["LANG": "C.UTF-8"], ["LANG": "ja_JP.eucJP", "LANGUAGE": "ja"]] {
+            let english = try lineGame(environment)
+            XCTAssertEqual(english.first, greeting, "\(environment): \(english)")
+            XCTAssertEqual(english.last, "Your move, X (1-9, r = resign, q = quit): Bye. Score: you 0, computer 0, draws 0",
+                           "\(environment): \(english)")
+        }
+    }
+}
+
 /// The TUI's prompt at 80 columns in each shipped language, in a real terminal (tmux).
 final class TUILanguageTests: XCTestCase {
     private struct Expected {

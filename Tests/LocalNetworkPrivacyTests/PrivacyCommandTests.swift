@@ -63,7 +63,7 @@ final class PrivacyCommandTests: XCTestCase {
             [
                 "state", "decided_at", "decided_by", "decision_file", "decision_file_status", "manifest_path",
                 "manifest_error", "display_name", "usage_description", "usage_description_missing", "prompt_title",
-                "prompt_message", "bonjour_services", "log_file",
+                "prompt_message", "bonjour_services", "log_file", "language", "language_reason", "strings_files",
             ],
             "stable keys"
         )

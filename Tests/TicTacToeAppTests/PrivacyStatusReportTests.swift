@@ -53,11 +53,12 @@ final class PrivacyStatusReportTests: XCTestCase {
             report.json,
             #"{"bonjour_services":["_tictactoe._tcp"],"decided_at":null,"decided_by":null,"#
                 + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
-                + #""display_name":"TicTacToe","log_file":"/var/log/t/tictactoe.log","manifest_error":null,"#
+                + #""display_name":"TicTacToe","language":"en","language_reason":"no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another","#
+                + #""log_file":"/var/log/t/tictactoe.log","manifest_error":null,"#
                 + #""manifest_path":"\#(directory)/Info.plist","#
                 + #""prompt_message":"TicTacToe uses the local network to discover players around you.","#
                 + #""prompt_title":"“TicTacToe” would like to find and connect to devices on your local network.","#
-                + #""state":"not-determined","#
+                + #""state":"not-determined","strings_files":[],"#
                 + #""usage_description":"TicTacToe uses the local network to discover players around you.","#
                 + #""usage_description_missing":false}"#
         )
@@ -68,9 +69,12 @@ final class PrivacyStatusReportTests: XCTestCase {
               app:               TicTacToe
               manifest:          \(directory)/Info.plist
               usage description: TicTacToe uses the local network to discover players around you.
+              prompt:            “TicTacToe” would like to find and connect to devices on your local network. TicTacToe uses the local network to discover players around you.
               Bonjour services:  _tictactoe._tcp
               decision file:     \(directory)/local-network.json (none yet: never asked, or reset)
               log file:          /var/log/t/tictactoe.log
+              language:          en (no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another)
+              text from:         the built-in English (no strings file for en)
             """
         )
     }
@@ -95,7 +99,7 @@ final class PrivacyStatusReportTests: XCTestCase {
             report.text.split(separator: "\n").first,
             "Local network access: denied (by tictactoe privacy deny on 2024-05-06T07:08:09Z)")
         XCTAssertTrue(
-            report.text.hasSuffix("  decision file:     \(directory)/local-network.json\n  log file:          /l.log"),
+            report.text.contains("  decision file:     \(directory)/local-network.json\n  log file:          /l.log\n"),
             report.text)
     }
 
@@ -128,9 +132,10 @@ final class PrivacyStatusReportTests: XCTestCase {
             report.json,
             #"{"bonjour_services":null,"decided_at":null,"decided_by":null,"#
                 + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
-                + #""display_name":null,"log_file":"/l.log","#
+                + #""display_name":null,"language":"en","language_reason":"no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another","log_file":"/l.log","#
                 + #""manifest_error":"\#(error)","manifest_path":null,"prompt_message":null,"prompt_title":null,"#
-                + #""state":"not-determined","usage_description":null,"usage_description_missing":null}"#
+                + #""state":"not-determined","strings_files":[],"usage_description":null,"#
+                + #""usage_description_missing":null}"#
         )
         XCTAssertEqual(
             report.text,
@@ -139,6 +144,8 @@ final class PrivacyStatusReportTests: XCTestCase {
               manifest:          error: \(error)
               decision file:     \(directory)/local-network.json (none yet: never asked, or reset)
               log file:          /l.log
+              language:          en (no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another)
+              text from:         the built-in English (no strings file for en)
             """
         )
     }
@@ -157,6 +164,8 @@ final class PrivacyStatusReportTests: XCTestCase {
         XCTAssertTrue(
             report.text.contains(
                 "  usage description: (missing: the prompt shows \"\(AppManifest.defaultUsageDescription)\")\n"
+                    + "  prompt:            “Bäre/App” would like to find and connect to devices on your local network. "
+                    + "\(AppManifest.defaultUsageDescription)\n"
                     + "  Bonjour services:  (none declared: browsing and advertising fail with NoAuth)\n"),
             report.text)
     }
