@@ -17,8 +17,8 @@ struct Privacy: ParsableCommand {
 
             The decision is kept in $XDG_CONFIG_HOME/tictactoe/local-network.json (default \
             ~/.config/tictactoe/; TICTACTOE_CONFIG_DIR overrides the directory). The app manifest (Info.plist) is \
-            --info-plist PATH, else the installed share/tictactoe/Info.plist, else the source tree's \
-            Assets/Info.plist.
+            --info-plist PATH, else the installed share/tictactoe/Info.plist, else, for a development build, the \
+            source tree's Assets/Info.plist.
 
             EXIT CODES:
               0   done (status printed, decision stored or reset)
