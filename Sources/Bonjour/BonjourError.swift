@@ -1,5 +1,5 @@
 import CDNSSD
-import Foundation
+import FoundationEssentials
 
 /// What went wrong talking to Bonjour (Avahi's dns_sd compatibility library), in words a user can act on.
 public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {

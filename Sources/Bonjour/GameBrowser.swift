@@ -3,12 +3,12 @@ import LocalNetworkPrivacy
 import Logging
 
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
-/// across interfaces and IP versions, debounced, each instance resolved to read its TXT record, host and addresses
-/// (games without our protocol version are listed as incompatible; one whose resolve gets no answer as not answering,
-/// resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is listed; a game that
-/// answered is looked up again quietly every `refreshInterval`, so that one whose host went away is not listed as
-/// joinable for as long as its service record stays cached), our own instance hidden (`setHiddenNames`). A game is
-/// listed while Bonjour lists it.
+/// across interfaces and IP versions, debounced (a lone change and a finished lookup go out at once, bursts are
+/// coalesced), each instance resolved to read its TXT record, host and addresses (games without our protocol version
+/// are listed as incompatible; one whose resolve gets no answer as not answering, resolved again when Bonjour
+/// announces it again, and every `notAnsweringRetry` while it is listed; a game that answered is looked up again
+/// quietly every `refreshInterval`, so that one whose host went away is not listed as joinable for as long as its
+/// service record stays cached), our own instance hidden (`setHiddenNames`). A game is listed while Bonjour lists it.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
@@ -224,7 +224,7 @@ private final class BrowserState {
                     }
                 }
             }
-            changed()
+            settled()
         }
         classifying[name] = operation
         operation.start()
@@ -267,6 +267,15 @@ private final class BrowserState {
             flushTimer = nil
             if debouncer.fire(at: .now) { emitList() }
         }
+    }
+
+    /// A game's lookup finished (joinable, incompatible or not answering): what someone waiting for the list wants
+    /// to see, at most once per lookup, so the list (with whatever else is pending) goes out now.
+    private func settled() {
+        loop.cancelTimer(flushTimer)
+        flushTimer = nil
+        debouncer.flushed(at: .now)
+        emitList()
     }
 
     private func emitList() {

@@ -1,6 +1,6 @@
 import GameProtocol
 import CDNSSD
-import Foundation
+import FoundationEssentials
 import LocalNetworkPrivacy
 
 #if canImport(Glibc)

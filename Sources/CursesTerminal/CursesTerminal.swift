@@ -1,6 +1,10 @@
 import CNCurses
-import Foundation
+import FoundationEssentials
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real terminal: ncursesw. The only module that imports curses; everything above speaks `Terminal`.
 public final class CursesTerminal: Terminal {

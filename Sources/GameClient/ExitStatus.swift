@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// The documented exit codes of `tictactoe` (README.md, `tictactoe --help`).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The match (or game) completed.
@@ -67,7 +69,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 
     /// The table shown at the end of `tictactoe --help`.
     public static var helpTable: String {
-        "EXIT CODES:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.meaning)" }
+        "EXIT CODES:\n" + allCases.map { "  \(DisplayWidth.padded(String($0.rawValue), to: 4))\($0.meaning)" }
             .joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 /// A host and port to connect to, as the user wrote it (a name, or an IPv4 or IPv6 literal, maybe with a `%scope`).
 ///
@@ -17,7 +18,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `HOST`, `HOST:PORT`, `[IPv6]:PORT` or a bare IPv6 address; the port defaults to `defaultPort`.
     public init(parsing input: String, defaultPort: Int = Endpoint.defaultPort) throws {
-        let text = input.trimmingCharacters(in: .whitespaces)
+        let text = input.trimmingWhitespace()
         func port(_ text: Substring) throws -> Int {
             guard let value = Int(text), (1...65535).contains(value) else {
                 throw AddressError("'\(text)' is not a port number (1-65535)")

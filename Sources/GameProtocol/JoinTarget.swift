@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,7 @@ extension JoinTarget {
 
     /// `text` (surrounding spaces ignored) checked as `tictactoe join` reads it.
     public static func check(_ text: String) -> Check {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty { return .empty }
         do {
             switch try JoinTarget(parsing: trimmed) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 /// The one rule for player names, which are also game names (a host advertises its player's name as its Bonjour
 /// service instance name): how a name is stored, how long it may be, and when a typed name means an advertised one.
@@ -46,9 +47,11 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
         return String(scalars)
     }
 
-    /// `text` in Unicode Normalization Form C.
+    /// `text` in Unicode Normalization Form C, by the standard library's own normalizer (the one `String`'s `==`
+    /// uses; FoundationEssentials has no `precomposedStringWithCanonicalMapping`, and the app does not load Foundation
+    /// and ICU for it).
     public static func normalized(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping
+        String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
     /// Whether `typed` and `advertised` are the same name (see `matches(_:)`).
@@ -70,7 +73,7 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
     /// no control or bidi formatting characters, and at most `maximumBytes` of UTF-8 after NFC.
     public static func problem(with text: String) -> String? {
         let bytes = normalized(text).utf8.count
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if text.trimmingWhitespace().isEmpty {
             return "this one is empty"
         }
         if text.unicodeScalars.contains(where: { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) }) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 /// Where tictactoe keeps its files, following the XDG base directory variables in one place: every file of the app
 /// (the local network decision, the settings, the log) takes its directory from here, so they move together when
@@ -21,13 +22,13 @@ public enum AppDirectories {
 
     /// `$HOME` from `environment`, else the account's home directory.
     public static func home(environment: [String: String]) -> String {
-        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
     }
 
     private static func base(_ variable: String, default relative: String, environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") {
-            return (value as NSString).appendingPathComponent("tictactoe")
+            return PathText.join(value, "tictactoe")
         }
-        return (home(environment: environment) as NSString).appendingPathComponent(relative + "/tictactoe")
+        return PathText.join(home(environment: environment), relative + "/tictactoe")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 /// The app's entitlements, as an iOS app's code signature carries them: a property list dictionary in
 /// `TicTacToe.entitlements` beside the manifest (so `--info-plist DIR/Info.plist` reads DIR's). Read for
@@ -46,7 +47,7 @@ public struct AppEntitlements: Sendable, Hashable {
 
     /// Where the entitlements of the manifest at `manifestPath` are.
     public static func path(besideManifest manifestPath: String) -> String {
-        ((manifestPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fileName)
+        PathText.join(PathText.directory(of: manifestPath), fileName)
     }
 
     /// The entitlements beside the manifest at `manifestPath`, or nil when there is no such file. Throws
@@ -64,32 +65,29 @@ public struct AppEntitlements: Sendable, Hashable {
 
     /// Parses the property list `data` read from `path`.
     public init(path: String, data: Data) throws {
-        let plist: Any
+        let plist: PropertyValue
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyValue.propertyList(data)
         } catch {
             throw EntitlementsError(path: path, reason: "not a property list (\(AppManifest.describe(error)))")
         }
-        guard let dictionary = plist as? [String: Any] else {
+        guard let dictionary = plist.dictionary else {
             throw EntitlementsError(path: path, reason: "the top level is not a <dict>")
         }
         var entries: [Entry] = []
         for key in dictionary.keys.sorted() {
             let raw = dictionary[key]!
             let value: Value
-            if let text = raw as? String {
-                value = .string(text)
-            } else if let texts = raw as? [Any], let strings = texts as? [String] {
-                value = .strings(strings)
-            } else if let flag = try? AppTransportSecurity.bool(raw, key: key) {
-                value = .bool(flag)
-            } else if let number = raw as? NSNumber, String(cString: number.objCType) != "d" {
-                value = .integer(number.intValue)
-            } else {
+            switch raw {
+            case .string(let text): value = .string(text)
+            case .bool(let flag): value = .bool(flag)
+            case .integer(let number): value = .integer(number)
+            case .array where raw.strings != nil: value = .strings(raw.strings!)
+            default:
                 throw EntitlementsError(
                     path: path,
                     reason: "\(key) must be a Boolean, a <string>, an <integer> or an <array> of <string>, not "
-                        + AppTransportSecurity.describe(raw))
+                        + raw.plistDescription)
             }
             entries.append(Entry(key: key, value: value))
         }

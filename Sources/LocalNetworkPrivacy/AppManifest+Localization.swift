@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Localization
 
 extension AppManifest {
@@ -9,7 +9,7 @@ extension AppManifest {
     /// is first needed, as before.
     public static func localization(explicitPath: String?, environment: [String: String]) -> Localization {
         func directory(_ path: String) -> String {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: path)
             return directory.isEmpty ? "." : directory
         }
         let installed = candidatePaths(explicitPath: nil).first { FileManager.default.fileExists(atPath: $0) }

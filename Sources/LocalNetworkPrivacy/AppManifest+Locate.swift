@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Localization
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AppManifest {
     /// Where the manifest is looked for, in order: `--info-plist PATH` if given (and only it); else the installed
@@ -16,10 +21,9 @@ extension AppManifest {
         if let explicitPath { return [explicitPath] }
         var paths: [String] = []
         if let executablePath {
-            let bin = (executablePath as NSString).deletingLastPathComponent
+            let bin = PathText.directory(of: executablePath)
             paths.append(
-                ((bin as NSString).appendingPathComponent("../share/tictactoe/Info.plist") as NSString)
-                    .standardizingPath)
+                PathText.normalized(PathText.join(bin, "../share/tictactoe/Info.plist")))
         }
         if let sourceTreeManifest, let executablePath,
             isDevelopmentBuild(executablePath: executablePath, sourceTreeManifest: sourceTreeManifest),
@@ -34,8 +38,7 @@ extension AppManifest {
     /// (`<checkout>/Assets/Info.plist`): its build directory, or any other place under the checkout. Both paths are
     /// compared with symbolic links resolved where they exist (a checkout reached through a link still counts).
     static func isDevelopmentBuild(executablePath: String, sourceTreeManifest: String) -> Bool {
-        let checkout = ((sourceTreeManifest as NSString).deletingLastPathComponent as NSString)
-            .deletingLastPathComponent
+        let checkout = PathText.directory(of: PathText.directory(of: sourceTreeManifest))
         let root = resolved(checkout)
         let executable = resolved(executablePath)
         guard root != "/" else { return true }
@@ -48,7 +51,7 @@ extension AppManifest {
             defer { free(real) }
             return String(cString: real)
         }
-        return (path as NSString).standardizingPath
+        return PathText.normalized(path)
     }
 
     /// Finds and reads the manifest (see `candidatePaths`). With an explicit path only that file is read. Otherwise
@@ -84,8 +87,7 @@ extension AppManifest {
         }
         guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
         if first.hasPrefix("/") { return first }
-        return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(first) as NSString)
-            .standardizingPath
+        return PathText.normalized(PathText.join(FileManager.default.currentDirectoryPath, first))
     }
 
     /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/LocalNetworkPrivacy/ → ../../),

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Localization
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The app's declaration, read from an XML property list like an iOS app's Info.plist (`Assets/Info.plist`).
 ///
@@ -30,12 +34,12 @@ public struct AppManifest: Sendable, Hashable {
     public static let fallbackDisplayName = "TicTacToe"
 
     /// The directory the manifest is in: its `<lang>.lproj/InfoPlist.strings` are beside it.
-    public var directory: String { (path as NSString).deletingLastPathComponent }
+    public var directory: String { PathText.directory(of: path) }
 
     /// `key` in `localization`'s language, when its `InfoPlist.strings` is the one beside this manifest and has it.
     private func localized(_ key: String, in localization: Localization) -> String? {
         guard let directory = localization.manifestDirectory,
-              (directory as NSString).standardizingPath == (self.directory as NSString).standardizingPath
+              PathText.normalized(directory) == PathText.normalized(self.directory)
         else { return nil }
         return localization.infoPlistValue(key)
     }
@@ -96,28 +100,28 @@ public struct AppManifest: Sendable, Hashable {
 
     /// Parses property list `data` that was read from `path`.
     public init(path: String, data: Data, logger: Logger = Logger(label: "tictactoe.privacy")) throws {
-        let plist: Any
+        let plist: PropertyValue
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyValue.propertyList(data)
         } catch {
             throw ManifestError.invalid(path: path, reason: "not a property list (\(Self.describe(error)))")
         }
-        guard let dictionary = plist as? [String: Any] else {
+        guard let dictionary = plist.dictionary else {
             throw ManifestError.invalid(path: path, reason: "the top level is not a <dict>")
         }
         func string(_ key: String) throws -> String? {
             guard let value = dictionary[key] else { return nil }
-            guard let text = value as? String else {
+            guard let text = value.string else {
                 throw ManifestError.invalid(path: path, reason: "\(key) must be a <string>")
             }
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace(includingNewlines: true)
             return trimmed.isEmpty ? nil : trimmed
         }
         let displayName = try string("CFBundleDisplayName") ?? string("CFBundleName") ?? Self.fallbackDisplayName
         let usage = try string("NSLocalNetworkUsageDescription")
         var services: [String] = []
         if let value = dictionary["NSBonjourServices"] {
-            guard let array = value as? [Any], let strings = array as? [String] else {
+            guard let strings = value.strings else {
                 throw ManifestError.invalid(path: path, reason: "NSBonjourServices must be an <array> of <string>")
             }
             services = strings
@@ -151,35 +155,33 @@ public struct AppManifest: Sendable, Hashable {
     }
 
     static func normalize(_ serviceType: String) -> String {
-        var text = serviceType.trimmingCharacters(in: .whitespaces).lowercased()
+        var text = serviceType.trimmingWhitespace().lowercased()
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
     /// Why reading `path` failed, in words ("is a directory", "permission denied", …).
     static func describeReadFailure(path: String, error: Error) -> String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             return "it is a directory"
         }
         if access(path, R_OK) != 0 { return String(cString: strerror(errno)) }
         return describe(error)
     }
 
-    static func describe(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
+    /// Why reading or parsing a file failed, in words ("permission denied", "Is a directory").
+    public static func describe(_ error: Error) -> String {
+        if let error = error as? CocoaError {
+            if let underlying = error.underlying as? POSIXError {
+                return String(cString: strerror(underlying.code.rawValue))
+            }
+            if error.code == .fileReadNoPermission { return "permission denied" }
+            if error.code == .fileReadNoSuchFile { return String(cString: strerror(ENOENT)) }
         }
-        if nsError.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(nsError.code)))
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == CocoaError.fileReadNoPermission.rawValue {
-            return "permission denied"
-        }
-        return nsError.localizedDescription
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        if error is DecodingError { return "the data is not in a property list format" }
+        return "\(error)"
     }
 }
 

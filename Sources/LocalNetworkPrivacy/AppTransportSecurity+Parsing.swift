@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why an `NSAppTransportSecurity` dictionary cannot be used; `reason` names the key (the manifest error says which
 /// file).
 public struct TransportSecurityParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -12,13 +10,13 @@ extension AppTransportSecurity {
     /// types, an exception domain key that is not a DNS name, IP address or CIDR range, and unknown
     /// `NSExceptionMinimumTLSVersion` strings are errors naming the key; keys tictactoe does not use are kept in
     /// `ignoredKeys`.
-    public init(plistValue: Any?) throws(TransportSecurityParseError) {
+    public init(plistValue: PropertyValue?) throws(TransportSecurityParseError) {
         guard let plistValue else {
             self = .undeclared
             return
         }
         let top = "NSAppTransportSecurity"
-        guard let dictionary = plistValue as? [String: Any] else { throw .init(reason: "\(top) must be a <dict>") }
+        guard let dictionary = plistValue.dictionary else { throw .init(reason: "\(top) must be a <dict>") }
         var ignored: [String] = []
         func bool(_ key: String) throws(TransportSecurityParseError) -> Bool? {
             try Self.bool(dictionary[key], key: "\(key) (in \(top))")
@@ -29,7 +27,7 @@ extension AppTransportSecurity {
         let media = try bool(Self.allowsArbitraryLoadsForMediaKey)
         var domains: [ExceptionDomain] = []
         if let value = dictionary[Self.exceptionDomainsKey] {
-            guard let entries = value as? [String: Any] else {
+            guard let entries = value.dictionary else {
                 throw .init(reason: "\(Self.exceptionDomainsKey) (in \(top)) must be a <dict> of domains")
             }
             for key in entries.keys.sorted() {
@@ -50,29 +48,11 @@ extension AppTransportSecurity {
     }
 
     /// A property list Boolean (`<true/>` or `<false/>`), or nil when absent. An `<integer>` or `<string>` is an
-    /// error: on Linux an integer NSNumber would otherwise cast to Bool.
-    static func bool(_ value: Any?, key: String) throws(TransportSecurityParseError) -> Bool? {
+    /// error.
+    static func bool(_ value: PropertyValue?, key: String) throws(TransportSecurityParseError) -> Bool? {
         guard let value else { return nil }
-        if let flag = value as? Bool {
-            if type(of: value) == Bool.self { return flag }
-            if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return flag }
-        }
-        throw .init(reason: "\(key) must be <true/> or <false/>, not \(describe(value))")
-    }
-
-    /// How a wrong value reads in an error ("<integer> 1", "<string> \"YES\"").
-    static func describe(_ value: Any) -> String {
-        switch value {
-        case let text as String: return "<string> \"\(text)\""
-        case is [Any]: return "an <array>"
-        case is [String: Any]: return "a <dict>"
-        case is Data: return "<data>"
-        case is Date: return "a <date>"
-        case let number as NSNumber:
-            return String(cString: number.objCType) == "d" || String(cString: number.objCType) == "f"
-                ? "<real> \(number)" : "<integer> \(number)"
-        default: return "a \(type(of: value))"
-        }
+        if case .bool(let flag) = value { return flag }
+        throw .init(reason: "\(key) must be <true/> or <false/>, not \(value.plistDescription)")
     }
 }
 
@@ -82,20 +62,22 @@ extension ExceptionDomain {
     ]
 
     /// One `NSExceptionDomains` entry, and the keys in it that tictactoe does not use.
-    static func parse(key: String, value: Any) throws(TransportSecurityParseError) -> (ExceptionDomain, [String]) {
+    static func parse(
+        key: String, value: PropertyValue
+    ) throws(TransportSecurityParseError) -> (ExceptionDomain, [String]) {
         let entry = "the exception domain \"\(key)\" (in NSAppTransportSecurity's NSExceptionDomains)"
         let pattern = try pattern(of: key, entry: entry)
-        guard let dictionary = value as? [String: Any] else { throw .init(reason: "\(entry) must be a <dict>") }
+        guard let dictionary = value.dictionary else { throw .init(reason: "\(entry) must be a <dict>") }
         func bool(_ name: String) throws(TransportSecurityParseError) -> Bool? {
             try AppTransportSecurity.bool(dictionary[name], key: "\(name) of \(entry)")
         }
         var version = TLSVersion.v1_2
         if let raw = dictionary[minimumTLSVersionKey] {
             let allowed = TLSVersion.allCases.map(\.rawValue).joined(separator: ", ")
-            guard let text = raw as? String else {
+            guard let text = raw.string else {
                 throw .init(
                     reason: "\(minimumTLSVersionKey) of \(entry) must be a <string> (one of \(allowed)), not "
-                        + AppTransportSecurity.describe(raw))
+                        + raw.plistDescription)
             }
             guard let parsed = TLSVersion(rawValue: text) else {
                 throw .init(reason: "\(minimumTLSVersionKey) of \(entry) must be one of \(allowed), not \"\(text)\"")

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension DecisionStore {
     /// The state each time it changes, from this process or any other (the directory is watched with inotify: no

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// read(2)'s shape: a descriptor, a buffer and how many bytes it may take; the number read, 0 at the end, or -1
 /// (errno).

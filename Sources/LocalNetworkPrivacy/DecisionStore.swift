@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import Logging
 
@@ -154,41 +154,58 @@ public final class DecisionStore: Sendable {
     /// `{"state":"allowed"}`); any other version, or one that is not a whole number, is unknown.
     static func parse(_ data: Data) -> Result<LocalNetworkDecision, ParseProblem> {
         guard data.count <= maximumFileSize else { return .failure(.corrupt("too large (\(data.count) bytes)")) }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any]
-        else {
+        guard let object = try? PropertyValue.json(data), let dictionary = object.dictionary else {
             return .failure(.corrupt("not a JSON object (corrupt)"))
         }
         if let version = dictionary["version"].map(describeVersion), version != String(formatVersion) {
             return .failure(.unknownVersion(version))
         }
-        guard let stateText = dictionary["state"] as? String else {
+        guard let stateText = dictionary["state"]?.string else {
             return .failure(.corrupt("missing its \"state\""))
         }
         guard let state = LocalNetworkAuthorization(rawValue: stateText) else {
             return .failure(.corrupt("of an unknown state \"\(stateText)\""))
         }
-        let decidedAt = (dictionary["decided_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
+        let decidedAt = dictionary["decided_at"]?.string.flatMap { try? Date.ISO8601FormatStyle().parse($0) }
         return .success(
-            LocalNetworkDecision(state: state, decidedAt: decidedAt, source: dictionary["source"] as? String))
+            LocalNetworkDecision(state: state, decidedAt: decidedAt, source: dictionary["source"]?.string))
     }
 
     /// A found `version` as JSON text, as the warning shows it (`7`, `"2"`, `true`, `null`; at most 40 characters).
-    private static func describeVersion(_ version: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: [version]),
-              let text = String(data: data, encoding: .utf8), text.count >= 2
-        else { return "unreadable" }
-        let inner = text.dropFirst().dropLast()
-        return inner.count <= 40 ? String(inner) : String(inner.prefix(40)) + "…"
+    private static func describeVersion(_ version: PropertyValue) -> String {
+        let text = version.jsonText
+        return text.count <= 40 ? text : String(text.prefix(40)) + "…"
+    }
+
+    /// What the file holds (keys sorted when written, one line).
+    private struct DecisionJSON: Encodable {
+        let version: Int
+        let state: String
+        let decidedAt: String?
+        let source: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, state, source
+            case decidedAt = "decided_at"
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(version, forKey: .version)
+            try container.encode(state, forKey: .state)
+            try container.encodeIfPresent(decidedAt, forKey: .decidedAt)
+            try container.encodeIfPresent(source, forKey: .source)
+        }
     }
 
     /// The bytes written for a decision (keys sorted, one line).
     static func encode(_ decision: LocalNetworkDecision) -> Data {
-        var object: [String: Any] = ["version": formatVersion, "state": decision.state.rawValue]
-        if let date = decision.decidedAt { object["decided_at"] = ISO8601DateFormatter().string(from: date) }
-        if let source = decision.source { object["source"] = source }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
+        let contents = DecisionJSON(
+            version: formatVersion, state: decision.state.rawValue,
+            decidedAt: decision.decidedAt.map { Date.ISO8601FormatStyle().format($0) }, source: decision.source)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(contents)) ?? Data()
         return data + Data("\n".utf8)
     }
 

@@ -1,3 +1,4 @@
+import Localization
 import GameProtocol
 import NIOCore
 
@@ -69,7 +70,7 @@ public enum ListenTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// `nil`, "", "*" and "any" mean every interface; anything else is one address.
     public init(bind: String?) {
-        switch bind?.trimmingCharacters(in: .whitespaces) {
+        switch bind?.trimmingWhitespace() {
         case nil, "", "*", "any": self = .everyInterface
         case let host?: self = .address(host)
         }

@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
 import Logging
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one place every local-network operation passes through: browse, advertise, listen for LAN peers, connect to
 /// a non-loopback address. Nothing should reach Avahi or a socket unless `evaluate` says `.allowed` or `.exempt`.

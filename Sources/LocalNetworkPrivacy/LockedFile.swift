@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 #if canImport(Glibc)
 import Glibc
@@ -41,9 +42,9 @@ public struct LockedFile: Sendable {
     }
 
     /// The file.
-    public var path: String { (directory as NSString).appendingPathComponent(fileName) }
+    public var path: String { PathText.join(directory, fileName) }
     /// The lock file writers serialize on.
-    public var lockPath: String { (directory as NSString).appendingPathComponent(lockFileName) }
+    public var lockPath: String { PathText.join(directory, lockFileName) }
 
     /// Why the file could not be written: the path and the reason.
     public struct WriteFailure: Error, Sendable, Hashable {
@@ -134,9 +135,8 @@ public struct LockedFile: Sendable {
 
     /// Temp file in the same directory → write → fsync → rename over → fsync the directory. Under the lock.
     public func replace(with data: Data) throws {
-        let temporary = (directory as NSString).appendingPathComponent(
-            "\(temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)"
-        )
+        let temporary = PathText.join(
+            directory, "\(temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WriteFailure(path: temporary, reason: Self.lastErrorText()) }
         var renamed = false
@@ -175,9 +175,9 @@ public struct LockedFile: Sendable {
 
     /// Creates the directory (0700) if needed.
     func ensureDirectory() throws {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
+            if isDirectory { return }
             throw WriteFailure(path: directory, reason: "it exists and is not a directory")
         }
         do {
@@ -186,7 +186,7 @@ public struct LockedFile: Sendable {
             )
         } catch {
             // Another process may have created it meanwhile.
-            if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory {
                 return
             }
             throw WriteFailure(path: directory, reason: AppManifest.describe(error))
@@ -200,7 +200,7 @@ public struct LockedFile: Sendable {
     private func removeStaleTemporaryFiles() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(Self.temporarySuffix) {
-            unlink((directory as NSString).appendingPathComponent(name))
+            unlink(PathText.join(directory, name))
         }
     }
 

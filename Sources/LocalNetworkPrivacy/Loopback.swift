@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ public enum Loopback {
     /// True for 127.0.0.0/8 (also written short, like "127.1"), ::1, IPv4-mapped loopback (::ffff:127.x.y.z) and
     /// the name "localhost". Other names are not resolved here: they count as the local network.
     public static func isLoopback(host: String) -> Bool {
-        var text = host.trimmingCharacters(in: .whitespaces)
+        var text = host.trimmingWhitespace()
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         let lower = text.lowercased()
         if lower == "localhost" { return true }  // not "localhost.": a resolver may send that one to the LAN's DNS

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The text of the app in the user's language: the manifest's own keys from `<lang>.lproj/InfoPlist.strings` beside
@@ -61,15 +61,15 @@ public struct Localization: Sendable, Hashable {
         let places = [manifestDirectory, resourceDirectory].compactMap { $0 }
         let language = choose(request, available: { name in
             places.contains { directory in
-                var isDirectory: ObjCBool = false
+                var isDirectory = false
                 return FileManager.default.fileExists(atPath: lproj(name, in: directory), isDirectory: &isDirectory)
-                    && isDirectory.boolValue
+                    && isDirectory
             }
         })
         var problems: [String] = []
         func table(_ name: String, in directory: String?) -> StringsTable? {
             guard let directory else { return nil }
-            let path = (lproj(language, in: directory) as NSString).appendingPathComponent(name)
+            let path = PathText.join(lproj(language, in: directory), name)
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             do {
                 return try StringsTable(contentsOf: path)
@@ -107,7 +107,7 @@ public struct Localization: Sendable, Hashable {
 
     /// `DIR/<language>.lproj`.
     public static func lproj(_ language: String, in directory: String) -> String {
-        (directory as NSString).appendingPathComponent("\(language).lproj")
+        PathText.join(directory, "\(language).lproj")
     }
 
     /// English from the code, for a terminal that cannot show the language asked for; `reason` says why.
@@ -126,7 +126,7 @@ public struct Localization: Sendable, Hashable {
 
     /// `key` of the manifest in this language (`InfoPlist.strings`), or nil to use the manifest's own value.
     public func infoPlistValue(_ key: String) -> String? {
-        guard let value = infoPlistStrings?.values[key]?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard let value = infoPlistStrings?.values[key]?.trimmingWhitespace(includingNewlines: true),
               !value.isEmpty
         else { return nil }
         return value

@@ -1,7 +1,7 @@
-import Foundation
+import FoundationEssentials
 
 /// A `.strings` file (`"key" = "value";` lines with C comments), in UTF-8 or UTF-16 with a byte-order mark, read by
-/// Foundation's property list parser as `Bundle` reads them.
+/// FoundationEssentials' property list decoder (the OpenStep text format `Bundle` reads them in).
 public struct StringsTable: Sendable, Hashable {
     /// The file it was read from.
     public let path: String
@@ -25,23 +25,29 @@ public struct StringsTable: Sendable, Hashable {
 
     /// Parses `data` read from `path`.
     public init(path: String, data: Data) throws {
-        let parsed: Any
+        let parsed: [String: Entry]
         do {
-            parsed = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            parsed = try PropertyListDecoder().decode([String: Entry].self, from: data)
         } catch {
             throw StringsTableError(path: path, reason: "not a strings file (\"key\" = \"value\"; lines)")
         }
-        guard let dictionary = parsed as? [String: Any] else {
-            throw StringsTableError(path: path, reason: "not a strings file (\"key\" = \"value\"; lines)")
-        }
         var values: [String: String] = [:]
-        for (key, value) in dictionary {
-            guard let text = value as? String else {
+        for (key, entry) in parsed {
+            guard let text = entry.text else {
                 throw StringsTableError(path: path, reason: "the value of \"\(key)\" is not a string")
             }
             values[key] = text
         }
         self.init(path: path, values: values)
+    }
+
+    /// A value in the file: a string, or anything else (an error naming its key).
+    private struct Entry: Decodable {
+        let text: String?
+
+        init(from decoder: Decoder) throws {
+            text = try? decoder.singleValueContainer().decode(String.self)
+        }
     }
 }
 

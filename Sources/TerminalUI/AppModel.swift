@@ -1,8 +1,12 @@
-import Foundation
+import FoundationEssentials
 import GameProtocol
 import GameRules
 import GameClient
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
@@ -71,7 +75,7 @@ public struct UISettings: Hashable, Sendable {
     /// the name goes through `PlayerName.fitted` (a blank one is the default name).
     public init(stored: StoredSettings, defaultName: String) {
         self.init(name: defaultName)
-        if let name = stored.name.map(PlayerName.fitted), !name.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let name = stored.name.map(PlayerName.fitted), !name.trimmingWhitespace().isEmpty {
             self.name = name
         }
         if let difficulty = stored.difficulty.flatMap(Difficulty.init(rawValue:)) { self.difficulty = difficulty }
@@ -676,7 +680,7 @@ public struct AppModel: Sendable {
         }
         switch key {
         case .escape, .character("q"):
-            if settings.name.trimmingCharacters(in: .whitespaces).isEmpty { settings.name = "player" }
+            if settings.name.trimmingWhitespace().isEmpty { settings.name = "player" }
             if let waiting = suspended {
                 suspended = nil
                 screen = .network(waiting)

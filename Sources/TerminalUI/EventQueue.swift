@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Inputs from other threads (network, signals, the window's size changing) for the UI loop, with the one pipe that
 /// wakes the loop's `poll`.

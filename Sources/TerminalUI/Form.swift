@@ -1,6 +1,6 @@
 import GameProtocol
 import GameClient
-import Foundation
+import FoundationEssentials
 import Localization
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
@@ -48,8 +48,8 @@ public struct Form: Hashable, Sendable {
         }
     }
 
-    var port: Int? { Int(second.trimmingCharacters(in: .whitespaces)) }
-    var address: String { second.trimmingCharacters(in: .whitespaces) }
+    var port: Int? { Int(second.trimmingWhitespace()) }
+    var address: String { second.trimmingWhitespace() }
 
     /// What the join form says under the address while it is typed: (text, whether it is an error); nil when there is
     /// nothing to say (nothing typed, or the host form). The text quotes what was typed: it is escaped where it is
@@ -96,7 +96,7 @@ public struct Form: Hashable, Sendable {
     }
 
     private mutating func validate() -> Outcome {
-        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+        if name.trimmingWhitespace().isEmpty {
             error = tr("Type a name for yourself")
             field = 0
             return .none

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 import GameProtocol
 
 /// One line of text being typed, with a cursor: what every text field of the TUI edits through. A pure value.
@@ -135,7 +136,7 @@ public enum AddressHistory {
 
     /// `history` with `address` put first (moved there if it was already in it), cut to `limit` entries.
     public static func adding(_ address: String, to history: [String]) -> [String] {
-        let trimmed = address.trimmingCharacters(in: .whitespaces)
+        let trimmed = address.trimmingWhitespace()
         guard !trimmed.isEmpty else { return history }
         return Array(([trimmed] + history.filter { $0 != trimmed }).prefix(limit))
     }
@@ -145,7 +146,7 @@ public enum AddressHistory {
         var seen = Set<String>()
         var result: [String] = []
         for entry in history {
-            let trimmed = entry.trimmingCharacters(in: .whitespaces)
+            let trimmed = entry.trimmingWhitespace()
             // The file is the user's, but what it holds is shown and joined: nothing that could act on a terminal.
             let unsafe = trimmed.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) }
             guard !trimmed.isEmpty, !unsafe, trimmed.count <= 100, seen.insert(trimmed).inserted else { continue }

@@ -96,8 +96,8 @@ extension AppModel {
         }
         if let flash { status = flash }
         if let prompt { hints = tr("←/→ choose · Enter answers · o %@ · d %@", prompt.ok, prompt.deny) }
-        if !unicode { hints = hints.replacingOccurrences(of: "·", with: "|").replacingOccurrences(of: "↑/↓", with: "up/down")
-            .replacingOccurrences(of: "←/→", with: "left/right") }
+        if !unicode { hints = hints.replacing("·", with: "|").replacing("↑/↓", with: "up/down")
+            .replacing("←/→", with: "left/right") }
         if settings.keyHints && prompt == nil {  // Settings › Key hints
             canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
         }
@@ -586,7 +586,7 @@ extension AppModel {
             canvas.put(String(repeating: " ", count: width), row: top + row, column: left, style: .selected)
         }
         for (index, line) in lines.enumerated() {
-            let text = unicode ? line : line.replacingOccurrences(of: "↑/↓", with: "up/dn").replacingOccurrences(of: "…", with: "..")
+            let text = unicode ? line : line.replacing("↑/↓", with: "up/dn").replacing("…", with: "..")
             canvas.put(DisplayWidth.truncate(text, to: width - 4), row: top + 1 + index, column: left + 2,
                        style: index == 0 ? .bold : .selected)
         }

@@ -1,9 +1,13 @@
 import GameClient
 import Localization
 import Dispatch
-import Foundation
+import FoundationEssentials
 import GameProtocol
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The UI loop: one thread does every terminal call. Keys come from the terminal, network and signal events
 /// through the `EventQueue`, timers from the loop's own deadline list; between them the process sleeps in `poll`.

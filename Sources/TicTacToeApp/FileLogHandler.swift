@@ -1,7 +1,12 @@
-import Foundation
+import FoundationEssentials
+import Localization
 import GameProtocol
 import Logging
 import LocalNetworkPrivacy
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A swift-log handler that appends lines to a file (curses will own the terminal, so logs never go there).
 ///
@@ -10,6 +15,10 @@ import LocalNetworkPrivacy
 /// became unwritable) turns logging off; the program goes on, and the `CheckedOutput` that `bootstrap` returns tells
 /// its failure handler once.
 public struct FileLogHandler: LogHandler {
+    /// Each line's time: local time with milliseconds and the UTC offset (2026-11-25T15:30:00.123+01:00).
+    private static let timestamp = Date.ISO8601FormatStyle(
+        timeZoneSeparator: .colon, includingFractionalSeconds: true, timeZone: .current)
+
     private let file: CheckedOutput
     private let label: String
     public var logLevel: Logger.Level
@@ -32,7 +41,7 @@ public struct FileLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }
             .map { "\(DisplayText.escaped($0.key))=\(DisplayText.escaped("\($0.value)"))" }.joined(separator: " ")
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let stamp = Self.timestamp.format(Date())
         let message = DisplayText.escaped("\(event.message)")
         // The file is open with O_APPEND, so each line is one write(2) at the end of the file even when another
         // process appends to the same log (a second app on the same account, `tictactoe privacy`): seeking to the
@@ -46,7 +55,7 @@ public struct FileLogHandler: LogHandler {
 
     /// The log's path in `environment`.
     public static func path(environment: [String: String]) -> String {
-        (AppDirectories.state(environment: environment) as NSString).appendingPathComponent("tictactoe.log")
+        PathText.join(AppDirectories.state(environment: environment), "tictactoe.log")
     }
 
     /// Sends every logger of the process to `path` (created with its directory). Returns the file as an output whose
@@ -54,7 +63,7 @@ public struct FileLogHandler: LogHandler {
     /// (then logging stops there).
     @discardableResult
     public static func bootstrap(path: String, level: Logger.Level = .info) -> CheckedOutput {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])

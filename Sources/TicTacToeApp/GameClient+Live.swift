@@ -1,10 +1,14 @@
 import GamePairing
 import GameProtocol
 import Bonjour
-import Foundation
+import FoundationEssentials
 import GameTransport
 import LocalNetworkPrivacy
 import GameClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real network: host and join through the same coordinators as the headless commands (`InteractiveSession`),
 /// search through Bonjour; every local-network operation needs a capability only the gate mints.

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GamePairing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a headless joiner's code for a private game comes from: `--code-file FILE`, `--code -` (one line from
 /// standard input), `--code N` (argv, which every user of the machine can read: the command warns), or the
@@ -42,6 +46,23 @@ public enum GameCodeSource: Sendable, Equatable, CustomStringConvertible {
     /// The longest code file read: a code is one short line.
     static let maximumFileBytes = 1024
 
+    /// Up to `limit` bytes from the start of `descriptor` (fewer at its end or on a read error).
+    private static func readPrefix(of descriptor: Int32, upTo limit: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, limit - count) }
+            if got > 0 {
+                count += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return Array(bytes.prefix(count))
+    }
+
     /// Reads and parses the code: the first line of the file or of standard input, the argument, the variable.
     public func read(
         readLine: () -> String? = { Swift.readLine(strippingNewline: true) }
@@ -49,12 +70,13 @@ public enum GameCodeSource: Sendable, Equatable, CustomStringConvertible {
         let text: String
         switch self {
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
                 throw .unreadable(source: description, why: String(cString: strerror(errno)))
             }
-            defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: Self.maximumFileBytes)) ?? Data()
-            text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            defer { close(descriptor) }
+            let bytes = Self.readPrefix(of: descriptor, upTo: Self.maximumFileBytes)
+            text = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 .first.map(String.init) ?? ""
         case .standardInput:
             guard let line = readLine() else { throw .unreadable(source: description, why: "no line to read") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GamePairing
 import GameProtocol
 import GameRules
@@ -8,6 +8,10 @@ import Logging
 import Synchronization
 import NIOCore
 import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What to host.
 public struct HostRequest: Sendable {

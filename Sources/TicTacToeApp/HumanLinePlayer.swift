@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import GameRules
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a human can answer instead of a cell.
 public enum HumanChoice: Error {
@@ -59,7 +63,7 @@ public struct HumanLinePlayer: Player {
     /// Asks `question`: true for `y` or `yes` (any case); false for anything else. End of input quits.
     private func confirm(_ question: String) throws -> Bool {
         guard let answer = input.readLine(prompt: question) else { throw HumanChoice.quit }
-        let text = answer.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = answer.trimmingWhitespace().lowercased()
         return text == "y" || text == "yes"
     }
 
@@ -68,7 +72,7 @@ public struct HumanLinePlayer: Player {
             guard let line = input.readLine(prompt: tr("Your move, %@ (1-9, r = resign, q = quit): ", "\(game.turn)")) else {
                 throw HumanChoice.quit
             }
-            let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+            let text = line.trimmingWhitespace().lowercased()
             switch text {
             case "r", "resign":
                 if try confirm(tr("Resign this game? [y/N] ")) { throw HumanChoice.resign }

@@ -1,11 +1,15 @@
 import Bonjour
-import Foundation
+import FoundationEssentials
 import Synchronization
 import GamePairing
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A match for a UI: hosts (one match) or joins through the same coordinators as the headless commands; the local
 /// side's moves, resignations and rematch answers come from `send(_:)`, and everything that happens is reported

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One JSON object per line on standard output (`JSONEvent`: keys sorted; cells numbered 1-9 in reading order).
 public final class JSONLinesReporter: MatchReporter, Sendable {

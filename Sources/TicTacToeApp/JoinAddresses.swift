@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Localization
 import GameClient
 
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ public enum JoinAddresses {
 
     /// The one address a host bound to `host` is reached at.
     private static func one(_ host: String, port: Int) -> JoinAddress {
-        var text = host.trimmingCharacters(in: .whitespaces)
+        var text = host.trimmingWhitespace()
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         if text.lowercased() == "localhost" { return JoinAddress(host: text, port: port, kind: .loopback) }
         guard let parsed = ParsedAddress(text) else { return JoinAddress(host: text, port: port, kind: .routable) }

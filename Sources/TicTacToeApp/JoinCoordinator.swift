@@ -1,11 +1,15 @@
 import Bonjour
-import Foundation
+import FoundationEssentials
 import GamePairing
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What to join.
 public struct JoinRequest: Sendable {

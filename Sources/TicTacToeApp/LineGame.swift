@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import GameClient
 import GameRules
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A game against the computer in plain line mode: the board is printed, the human types cell numbers.
 public struct LineGame {
@@ -79,7 +83,7 @@ public struct LineGame {
                 write(match.game.result?.reason == .resignation(humanMark) ? tr("You resigned.") : tr("The computer wins."))
             }
             write(tr("Score: you %@, computer %@, draws %@", "\(score.you)", "\(score.computer)", "\(score.draws)"))
-            let answer = input.readLine(prompt: tr("Play again? [Y/n] "))?.trimmingCharacters(in: .whitespaces).lowercased()
+            let answer = input.readLine(prompt: tr("Play again? [Y/n] "))?.trimmingWhitespace().lowercased()
             guard let answer, answer.isEmpty || answer.hasPrefix("y") || answer == "r" else {
                 write(Self.bye(score))
                 return score

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LocalNetworkPrivacy
 import GameClient
 import GameRules
 
@@ -62,7 +63,7 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw PlayerSpecError.unreadableScript(path: path, why: (error as NSError).localizedDescription)
+                throw PlayerSpecError.unreadableScript(path: path, why: AppManifest.describe(error))
             }
             do {
                 return try ScriptedPlayer(parsing: text)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalNetworkPrivacy
 import Localization
 
@@ -79,7 +79,7 @@ public struct PrivacyStatusReport: Sendable, Hashable {
     public var state: LocalNetworkAuthorization { decision?.state ?? .notDetermined }
 
     /// When the decision was made, as ISO 8601 (UTC).
-    public var decidedAt: String? { decision?.decidedAt.map { ISO8601DateFormatter().string(from: $0) } }
+    public var decidedAt: String? { decision?.decidedAt.map { Date.ISO8601FormatStyle().format($0) } }
 
     /// The app's name in the text: the manifest's, else the default.
     public var displayName: String { manifest.loaded?.displayName ?? AppManifest.fallbackDisplayName }

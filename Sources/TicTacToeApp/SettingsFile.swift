@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GameClient
 import LocalNetworkPrivacy
 import Logging
@@ -51,7 +51,7 @@ public struct SettingsFile: Sendable {
     /// Stores `settings` atomically under the lock, keeping the keys of the file this tictactoe does not know.
     public func save(_ settings: StoredSettings) throws {
         try file.withExclusiveLock {
-            var object: [String: Any] = [:]
+            var object: [String: PropertyValue] = [:]
             if case .contents(let data) = file.read(), case .success(let existing) = Self.parse(data) {
                 object = existing
             }
@@ -99,55 +99,63 @@ public struct SettingsFile: Sendable {
     }
 
     /// The file's JSON object, when it is one of this format version (a file without `version` is read as it).
-    static func parse(_ data: Data) -> Result<[String: Any], ParseProblem> {
-        guard data.count <= maximumFileSize,
-              let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any]
+    static func parse(_ data: Data) -> Result<[String: PropertyValue], ParseProblem> {
+        guard data.count <= maximumFileSize, let object = try? PropertyValue.json(data), let dictionary = object.dictionary
         else { return .failure(.corrupt) }
         if let version = dictionary["version"] {
             // Compared as JSON text: `1` is this format; `true`, `"1"` or `2` are not.
-            let text = (try? JSONSerialization.data(withJSONObject: [version]))
-                .flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "unreadable"
+            let text = version.jsonText
             guard text == String(formatVersion) else { return .failure(.unknownVersion(String(text.prefix(40)))) }
         }
         return .success(dictionary)
     }
 
     /// The known fields of `object`; a field of the wrong type is left out (its default is used).
-    static func settings(from object: [String: Any]) -> StoredSettings {
+    static func settings(from object: [String: PropertyValue]) -> StoredSettings {
         StoredSettings(
-            name: object["name"] as? String,
-            difficulty: object["difficulty"] as? String,
-            starter: object["who_starts"] as? String,
-            port: (object["port"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) },
-            lastAddress: object["last_address"] as? String,
-            addressHistory: (object["address_history"] as? [Any]).map { $0.compactMap { $0 as? String } },
+            name: object["name"]?.string,
+            difficulty: object["difficulty"]?.string,
+            starter: object["who_starts"]?.string,
+            port: object["port"].flatMap(wholeNumber),
+            lastAddress: object["last_address"]?.string,
+            addressHistory: object["address_history"]?.array.map { $0.compactMap(\.string) },
             colors: boolean(object["colors"]),
             keyHints: boolean(object["key_hints"]))
     }
 
-    /// A JSON `true` or `false`, not a number (Foundation reads both as NSNumber): compared as JSON text.
-    private static func boolean(_ value: Any?) -> Bool? {
-        guard let value, let data = try? JSONSerialization.data(withJSONObject: [value]) else { return nil }
-        switch String(decoding: data, as: UTF8.self) {
-        case "[true]": return true
-        case "[false]": return false
+    /// A JSON number with no fraction (`7`, `7.0`).
+    private static func wholeNumber(_ value: PropertyValue) -> Int? {
+        switch value {
+        case .integer(let number): return number
+        case .real(let number): return Int(exactly: number)
         default: return nil
         }
     }
 
+    /// A JSON `true` or `false`, not a number.
+    private static func boolean(_ value: PropertyValue?) -> Bool? {
+        if case .bool(let flag)? = value { return flag }
+        return nil
+    }
+
     /// The bytes written: `settings` over `object` (the file's other keys), keys sorted, one line.
-    static func encode(_ settings: StoredSettings, over object: [String: Any] = [:]) -> Data {
+    static func encode(_ settings: StoredSettings, over object: [String: PropertyValue] = [:]) -> Data {
         var object = object
-        object["version"] = formatVersion
-        let fields: [(String, Any?)] = [
-            ("name", settings.name), ("difficulty", settings.difficulty), ("who_starts", settings.starter),
-            ("port", settings.port), ("last_address", settings.lastAddress),
-            ("address_history", settings.addressHistory), ("colors", settings.colors), ("key_hints", settings.keyHints),
+        object["version"] = .integer(formatVersion)
+        let fields: [(String, PropertyValue?)] = [
+            ("name", settings.name.map(PropertyValue.string)),
+            ("difficulty", settings.difficulty.map(PropertyValue.string)),
+            ("who_starts", settings.starter.map(PropertyValue.string)),
+            ("port", settings.port.map(PropertyValue.integer)),
+            ("last_address", settings.lastAddress.map(PropertyValue.string)),
+            ("address_history", settings.addressHistory.map { .array($0.map(PropertyValue.string)) }),
+            ("colors", settings.colors.map(PropertyValue.bool)),
+            ("key_hints", settings.keyHints.map(PropertyValue.bool)),
         ]
         for (key, value) in fields { object[key] = value }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(object)) ?? Data()
         return data + Data("\n".utf8)
     }
 }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import GameProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A request to stop (Ctrl-C, SIGTERM, SIGHUP) that any number of running matches can wait for. Once raised, it stays
 /// raised: a match starting later sees it at once.

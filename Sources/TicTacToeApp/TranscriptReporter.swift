@@ -1,9 +1,13 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import GameClient
 import GameProtocol
 import GameRules
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A readable transcript with the board after every move, on standard output; problems also go to standard error.
 /// Every text that came from outside (the peer's name, its reasons and errors, Bonjour names, error messages that
@@ -149,7 +153,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
                 ? tr("Summary: 1 game; %@; seed %@", s.scoreLine(summary.score), "\(summary.seed)")
                 : tr("Summary: %@ games; %@; seed %@", "\(games)", s.scoreLine(summary.score), "\(summary.seed)")
             if let rtt = summary.roundTripMilliseconds {
-                line += tr("; round trip %@ ms", String(format: "%.2f", rtt))
+                line += tr("; round trip %@ ms", Self.twoDecimals(rtt))
             }
             write(line)
         case .error(let message, _):
@@ -191,4 +195,13 @@ extension TranscriptReporter {
             : tr("Hosting as %@ on port %@.", name, "\(port)")
         return [tr("%@ Join with: %@%@", hosting, join(first), why)] + addresses.dropFirst().map { tr("  or: %@", join($0)) }
     }
+
+    /// `value` with two decimals, rounded half away from zero ("0.25", "12.00"): `String(format:)` is Foundation's.
+    static func twoDecimals(_ value: Double) -> String {
+        let hundredths = Int((abs(value) * 100).rounded())
+        let sign = value < 0 && hundredths != 0 ? "-" : ""
+        let fraction = hundredths % 100
+        return "\(sign)\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
 }

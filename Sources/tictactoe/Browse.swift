@@ -1,6 +1,6 @@
 import ArgumentParser
 import LocalNetworkPrivacy
-import Foundation
+import FoundationEssentials
 import TicTacToeApp
 
 struct Browse: AsyncParsableCommand {

@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
 import GameProtocol
 import TicTacToeApp
 import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension PlayerSpec: ExpressibleByArgument {
     public init?(argument: String) {

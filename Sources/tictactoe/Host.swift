@@ -1,7 +1,7 @@
 import GameProtocol
 import ArgumentParser
 import LocalNetworkPrivacy
-import Foundation
+import FoundationEssentials
 import TicTacToeApp
 
 struct Host: AsyncParsableCommand {

@@ -1,10 +1,14 @@
 import ArgumentParser
 import CursesTerminal
-import Foundation
+import FoundationEssentials
 import GameProtocol
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension LineGame.FirstMover: ExpressibleByArgument {}
 

@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LocalNetworkPrivacy
 import TicTacToeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tictactoe privacy`: Settings › Privacy › Local Network on the command line (status, grant, deny, reset).
 struct Privacy: ParsableCommand {

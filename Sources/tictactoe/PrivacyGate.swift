@@ -1,8 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LocalNetworkPrivacy
 import Localization
 import TicTacToeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The privacy options every command that may use the local network takes.
 struct PrivacyArguments: ParsableArguments {
@@ -52,7 +56,7 @@ private func askOnTerminal(title: String, message: String) -> Bool {
     let question = tr("Allow? (y = %@, n = %@): ", ok, deny)
     try? CheckedOutput.standardError.write("\n\(title)\n\(message)\n[ \(deny) ]  [ \(ok) ]  \(question)")
     while let line = readLine() {
-        switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch line.trimmingWhitespace().lowercased() {
         case "y", "yes", "ok", "o", ok.lowercased(): return true
         case "n", "no", "d", "don't allow", "dont allow", deny.lowercased(): return false
         default: try? CheckedOutput.standardError.write(tr("Please answer y (%@) or n (%@): ", ok, deny))

@@ -88,27 +88,54 @@ final class BrowseRegistryTests: XCTestCase {
 final class DebouncerTests: XCTestCase {
     let t0 = ContinuousClock.now
 
-    func testWaitsForAQuietPeriod() {
+    func testALoneChangeIsDueAtOnce() {
         var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
         XCTAssertNil(debouncer.deadline)
-        XCTAssertEqual(debouncer.changed(at: t0), t0 + .milliseconds(100))
-        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(50)), t0 + .milliseconds(150))
+        XCTAssertEqual(debouncer.changed(at: t0), t0, "no fixed delay on the first change")
+        XCTAssertTrue(debouncer.fire(at: t0))
+        XCTAssertNil(debouncer.deadline, "the update went out")
+        // A quiet spell later, the next lone change is due at once too.
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(100)), t0 + .milliseconds(100))
+    }
+
+    func testChangesRightAfterAnUpdateWaitForAQuietPeriod() {
+        var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
+        debouncer.changed(at: t0)
+        XCTAssertTrue(debouncer.fire(at: t0))
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(10)), t0 + .milliseconds(110))
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(60)), t0 + .milliseconds(160))
         XCTAssertFalse(debouncer.fire(at: t0 + .milliseconds(120)))
-        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(150)))
+        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(160)))
         XCTAssertNil(debouncer.deadline, "the burst is over")
         XCTAssertFalse(debouncer.fire(at: t0 + .seconds(10)))
     }
 
+    func testASecondChangeBeforeTheFirstWentOutJoinsIt() {
+        var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
+        XCTAssertEqual(debouncer.changed(at: t0), t0)
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(1)), t0 + .milliseconds(101), "now a burst")
+    }
+
     func testASteadyStreamStillShowsWithinMaxDelay() {
         var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
-        var now = t0
+        debouncer.changed(at: t0)
+        XCTAssertTrue(debouncer.fire(at: t0))
+        var now = t0 + .milliseconds(10)
         var deadline = debouncer.changed(at: now)
         for _ in 0..<10 {
             now = now + .milliseconds(60)
             deadline = debouncer.changed(at: now)
         }
-        XCTAssertEqual(deadline, t0 + .milliseconds(400))
-        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(400)))
+        XCTAssertEqual(deadline, t0 + .milliseconds(410))
+        XCTAssertTrue(debouncer.fire(at: t0 + .milliseconds(410)))
+    }
+
+    func testAnUpdateSentOtherwiseStartsTheQuietPeriod() {
+        var debouncer = Debouncer(quiet: .milliseconds(100), maxDelay: .milliseconds(400))
+        debouncer.changed(at: t0)
+        debouncer.flushed(at: t0 + .milliseconds(5))
+        XCTAssertNil(debouncer.deadline, "flushed with the update")
+        XCTAssertEqual(debouncer.changed(at: t0 + .milliseconds(50)), t0 + .milliseconds(150))
     }
 
     func testResetDropsThePendingUpdate() {

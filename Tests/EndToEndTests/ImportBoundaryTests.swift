@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 /// The C libraries stay behind their wrappers: only `Sources/Bonjour/` imports `CDNSSD` (Avahi's dns_sd
@@ -75,6 +76,47 @@ final class ImportBoundaryTests: XCTestCase {
                 "no file under \(folder) imports \(module): the boundary check sees nothing (was the wrapper moved "
                     + "or renamed? update ImportBoundaryTests.boundaries)")
         }
+    }
+
+    /// The app imports FoundationEssentials, never all of Foundation: Foundation brings ICU and its data (about 15 MB
+    /// of the 34 MB a networked host was resident in, and most of its start time: issue 15). Only the transport
+    /// bench, a measuring tool that `make install` does not install, may.
+    func testNoAppModuleImportsFoundation() throws {
+        var importers: [String] = []
+        for file in try swiftSources() where !file.path.hasPrefix("Sources/transport-bench/") {
+            let lines = try importLines(of: "Foundation", in: file.text)
+            importers += lines.map { "\(file.path):\($0)" }
+        }
+        XCTAssertEqual(
+            importers, [],
+            "import FoundationEssentials (and Localization's PathText, LocalNetworkPrivacy's PropertyValue) instead")
+    }
+
+    /// What the built binary loads: FoundationEssentials, not Foundation, FoundationInternationalization or ICU (a
+    /// dependency that imported Foundation would bring them back without any import in Sources/).
+    func testTheBinaryDoesNotLoadFoundationOrICU() throws {
+        let output = try runCapturing(["/usr/bin/ldd", tictactoeBinary])
+        let libraries = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertFalse(libraries.isEmpty, "ldd printed nothing for \(tictactoeBinary)")
+        let unwanted = libraries.filter { line in
+            ["libFoundation.so", "libFoundationInternationalization", "_FoundationICU", "libFoundationNetworking",
+             "libFoundationXML"].contains { line.contains($0) }
+        }
+        XCTAssertEqual(unwanted, [], "the binary loads all of Foundation:\n\(output)")
+    }
+
+    /// Runs a program and returns its standard output.
+    private func runCapturing(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The matcher itself: every form of import counts, and look-alikes do not.
