@@ -117,6 +117,19 @@ public struct PeerWriter: Sendable {
     public func closeNow() {
         channel.close(promise: nil)
     }
+
+    /// Runs `body` after `delay` on the connection's event loop unless the returned closure cancels it first: a
+    /// timer that wakes no other thread (a match's turn time limit).
+    public func schedule(
+        after delay: Duration, _ body: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let amount: TimeAmount = nanoseconds.overflow
+            ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue &+ attoseconds / 1_000_000_000)
+        let task = channel.eventLoop.scheduleTask(in: amount) { body() }
+        return { task.cancel() }
+    }
 }
 
 /// HOST:PORT as people read it: an IPv4 peer of a dual-stack listener (`::ffff:a.b.c.d`, IPv4-mapped) as its IPv4

@@ -109,7 +109,11 @@ public struct MatchRunner {
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let handOff = ReaderHandOff(link: link)
-        let timer = TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
+        // On the real clock the turn timer is the event loop's own (no task and no thread woken per turn); a clock
+        // that tests advance keeps the clock's sleep.
+        let timer = clock is ContinuousClock
+            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { continuation.yield(.turnTimeUp($0)) }
+            : TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
         defer { timer.stop() }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
