@@ -62,7 +62,10 @@ final class JSONLineWriterTests: XCTestCase {
 
     func testEveryEventKindIsWrittenAsJSONEncoderWritesIt() throws {
         for text in ["plain", "", hostile] {
-            for report in try reports(text) { try assertSameAsFoundation(JSONEvent(report)) }
+            for report in try reports(text) {
+                try assertSameAsFoundation(JSONEvent(report))
+                XCTAssertEqual(try JSONEvent.line(report), try JSONLine.foundationEncode(JSONEvent(report)))
+            }
         }
     }
 
