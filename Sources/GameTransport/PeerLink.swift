@@ -67,8 +67,20 @@ public struct PeerLink {
         try await outbound.write(message)
     }
 
+    /// The connection's event loop as a task executor: code that prefers it (`withTaskExecutorPreference`) reads and
+    /// writes this link's frames on the thread that handles its socket, without a thread hop per frame.
+    public var executor: any TaskExecutor { EventLoopTaskExecutor(channel.eventLoop) }
+
     /// The sending half, which can be used from another task than the one reading.
     public var writer: PeerWriter { PeerWriter(outbound: outbound, channel: channel, linger: linger) }
+
+    /// The event loop of the connection.
+    var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// Whether TCP_NODELAY is set on the socket, as getsockopt(2) reads it back.
+    func tcpNoDelay() async throws -> Bool {
+        try await channel.getOption(.tcpOption(.tcp_nodelay)) != 0
+    }
 
     /// Ends the connection without losing our last frames: shuts our output, discards what the peer still sends
     /// until it closes its end (or `linger` passes), then closes.
@@ -104,6 +116,19 @@ public struct PeerWriter: Sendable {
     /// Closes the connection now.
     public func closeNow() {
         channel.close(promise: nil)
+    }
+
+    /// Runs `body` after `delay` on the connection's event loop unless the returned closure cancels it first: a
+    /// timer that wakes no other thread (a match's turn time limit).
+    public func schedule(
+        after delay: Duration, _ body: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let amount: TimeAmount = nanoseconds.overflow
+            ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue &+ attoseconds / 1_000_000_000)
+        let task = channel.eventLoop.scheduleTask(in: amount) { body() }
+        return { task.cancel() }
     }
 }
 

@@ -87,7 +87,8 @@ public final class CheckedOutput: Sendable {
     public func write(_ text: String) throws(OutputError) {
         let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
             if let failure = state.failure { return (failure, []) }
-            guard let code = Self.writeAll(Array(text.utf8), to: descriptor) else { return (nil, []) }
+            var text = text
+            guard let code = text.withUTF8({ Self.writeAll($0, to: descriptor) }) else { return (nil, []) }
             let error = OutputError(stream: name, code: code)
             state.failure = error
             defer { state.handlers = [] }
@@ -102,8 +103,10 @@ public final class CheckedOutput: Sendable {
     /// written.
     @discardableResult
     public func writeLine(_ text: String) -> Bool {
+        var line = text
+        line.append("\n")  // one write(2) for the line and its newline
         do {
-            try write(text + "\n")
+            try write(line)
             return true
         } catch {
             return false
@@ -111,10 +114,10 @@ public final class CheckedOutput: Sendable {
     }
 
     /// write(2) until every byte is out; returns the errno that stopped it, or nil when all was written.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written >= 0 {
                 offset += written
                 continue

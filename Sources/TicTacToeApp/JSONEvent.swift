@@ -11,7 +11,14 @@ public struct JSONEvent: Encodable, Sendable {
     public init(_ report: MatchReport) { self.report = report }
 
     /// The line printed for `report`.
-    public static func line(_ report: MatchReport) throws -> String { try JSONLine.encode(JSONEvent(report)) }
+    public static func line(_ report: MatchReport) throws -> String {
+        // A move's line, the one written most (every move of a `--json` match), directly: only ASCII words and a
+        // number, so nothing to escape; the same bytes as `encode(to:)` (JSONLineWriterTests compares them).
+        if case .session(.moved(let mark, let cell, let side)) = report {
+            return #"{"by":"\#(side.rawValue)","cell":\#(cell + 1),"event":"move","mark":"\#(mark.description)"}"#
+        }
+        return try JSONLine.encode(JSONEvent(report))
+    }
 
     public func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: JSONKey.self)

@@ -90,15 +90,30 @@ public struct MatchRunner {
 
     /// Plays the match. `stop` (Ctrl-C, shutdown) makes us leave with a `bye`; so does `revocation` yielding (local
     /// network access turned off during a match with a LAN peer), and the match then ends as `.localNetworkOff`.
+    ///
+    /// The match's tasks run on the connection's event loop (`PeerLink.executor`): a frame read resumes the match on
+    /// the thread that read it, and the frames the match sends go into the pipeline without crossing threads.
     public mutating func run(
         _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
+    ) async -> MatchSession.End {
+        await withTaskExecutorPreference(link.executor) {
+            await play(&link, stop: stop, revocation: revocation)
+        }
+    }
+
+    private mutating func play(
+        _ link: inout PeerLink, stop: StopSignal?, revocation: AsyncStream<Void>?
     ) async -> MatchSession.End {
         reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role,
                                    cipher: link.stats.secureSession?.cipherSuite))
         let writer = link.writer
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let handOff = ReaderHandOff(link: link)
-        let timer = TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
+        // On the real clock the turn timer is the event loop's own (no task and no thread woken per turn); a clock
+        // that tests advance keeps the clock's sleep.
+        let timer = clock is ContinuousClock
+            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { continuation.yield(.turnTimeUp($0)) }
+            : TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
         defer { timer.stop() }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
