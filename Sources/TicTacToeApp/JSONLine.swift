@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GameProtocol
 
 /// The one way the app writes JSON (`--json` events, `privacy status --json`): an `Encodable` value as one line,

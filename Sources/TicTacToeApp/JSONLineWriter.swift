@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GameProtocol
 
 /// Writes the `Encodable` values of `JSONLine` (objects of strings, integers, booleans, nulls, arrays and nested
