@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
@@ -32,6 +33,12 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// (the executable's first act), so a closed pipe arrives as EPIPE. EINTR is retried, EAGAIN waits (poll) until the
 /// descriptor takes more, and a short write goes on with the rest. After the first failure the output is dead: later
 /// writes do nothing and fail at once with the same error, and the failure handlers are called once.
+///
+/// A write never blocks its caller on a full pipe or a stopped terminal: a match runs on its connection's event loop
+/// (issue 15), which must keep answering the peer's heartbeat while a reader pauses (`less`, a script that reads
+/// later). Text that comes while the descriptor cannot take any waits in a backlog, written in order by a drain on its own
+/// queue; later text queues behind it; the process waits for the backlog when it exits (nothing is lost). A failure
+/// found by the drain reaches the failure handlers, as any other.
 public final class CheckedOutput: Sendable {
     /// Standard output (`--json` events, transcripts, line-mode games).
     public static let standardOutput = CheckedOutput(descriptor: STDOUT_FILENO, name: "standard output")
@@ -41,7 +48,14 @@ public final class CheckedOutput: Sendable {
     private struct State {
         var failure: OutputError?
         var handlers: [@Sendable (OutputError) -> Void] = []
+        /// Bytes taken but not yet written (the descriptor was full when they came), oldest first.
+        var backlog: [UInt8] = []
+        /// The drain is writing or about to: new text goes into the backlog behind what it writes.
+        var draining = false
     }
+
+    /// Writes the backlog, blocking on the descriptor as long as it needs.
+    private let drainQueue = DispatchQueue(label: "tictactoe.output.drain")
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
@@ -56,6 +70,7 @@ public final class CheckedOutput: Sendable {
         self.name = name
         self.ownsDescriptor = ownsDescriptor
         self.state = Mutex(State())
+        drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
 
     /// An output that could not be opened: every write fails with `error`, and handlers hear of it when they register.
@@ -64,6 +79,7 @@ public final class CheckedOutput: Sendable {
         self.name = error.stream
         self.ownsDescriptor = false
         self.state = Mutex(State(failure: error))
+        drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
 
     deinit {
@@ -83,21 +99,93 @@ public final class CheckedOutput: Sendable {
         if let past { handler(past) }
     }
 
-    /// Writes all of `text`, or throws why it could not (then, and from then on, nothing more is written).
+    /// Writes all of `text`, or throws why it could not (then, and from then on, nothing more is written). Text the
+    /// descriptor cannot take without blocking is queued instead (see the type's notes) and this returns at once.
     public func write(_ text: String) throws(OutputError) {
         let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
             if let failure = state.failure { return (failure, []) }
             var text = text
+            if state.draining || !Self.takesAtOnce(descriptor) {
+                state.backlog.append(contentsOf: text.utf8)
+                if !state.draining {
+                    state.draining = true
+                    Self.waitForBacklogsAtExit()
+                    drainQueue.async { self.drain() }
+                }
+                return (nil, [])
+            }
             guard let code = text.withUTF8({ Self.writeAll($0, to: descriptor) }) else { return (nil, []) }
-            let error = OutputError(stream: name, code: code)
-            state.failure = error
-            defer { state.handlers = [] }
-            return (error, state.handlers)
+            return (fail(&state, code), state.handlers.isEmpty ? [] : takeHandlers(&state))
         }
         guard let error else { return }
         for handler in handlers { handler(error) }
         throw error
     }
+
+    /// Blocks until the backlog is written (or the output failed). Returns at once on the drain itself (a failure
+    /// handler that exits).
+    public func waitUntilWritten() {
+        guard DispatchQueue.getSpecific(key: Self.drainKey) != ObjectIdentifier(self) else { return }
+        drainQueue.sync {}
+    }
+
+    /// Marks each output's drain queue, so that `waitUntilWritten` never waits for itself.
+    private static let drainKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Writes the backlog in order until it is empty; runs on `drainQueue`.
+    private func drain() {
+        while true {
+            let chunk = state.withLock { state -> [UInt8]? in
+                guard state.failure == nil, !state.backlog.isEmpty else {
+                    state.draining = false
+                    state.backlog = []
+                    return nil
+                }
+                defer { state.backlog = [] }
+                return state.backlog
+            }
+            guard let chunk else { return }
+            guard let code = chunk.withUnsafeBufferPointer({ Self.writeAll($0, to: descriptor) }) else { continue }
+            let (error, handlers) = state.withLock { state in (fail(&state, code), takeHandlers(&state)) }
+            for handler in handlers { handler(error) }
+        }
+    }
+
+    private func fail(_ state: inout State, _ code: Int32) -> OutputError {
+        let error = OutputError(stream: name, code: code)
+        state.failure = error
+        return error
+    }
+
+    private func takeHandlers(_ state: inout State) -> [@Sendable (OutputError) -> Void] {
+        defer { state.handlers = [] }
+        return state.handlers
+    }
+
+    /// Whether to write to `descriptor` now rather than queue: it is writable (poll), or in error (no reader: EPIPE;
+    /// closed: EBADF), which write(2) reports at once. A writable pipe has room for PIPE_BUF (4 KB) bytes, so a line
+    /// up to that size never blocks; a longer text may, once started, as the terminal or pipe drains.
+    private static func takesAtOnce(_ descriptor: Int32) -> Bool {
+        guard descriptor >= 0 else { return true }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let result = poll(&ready, 1, 0)
+            if result < 0 && errno == EINTR { continue }
+            return result != 0
+        }
+    }
+
+    /// Once per process: exit waits until standard output's and standard error's backlogs are written.
+    private static func waitForBacklogsAtExit() {
+        _ = exitHook
+    }
+
+    private static let exitHook: Void = {
+        atexit {
+            CheckedOutput.standardOutput.waitUntilWritten()
+            CheckedOutput.standardError.waitUntilWritten()
+        }
+    }()
 
     /// Writes `text` and a newline; a failure is only remembered (`failure`, `onFailure`). Returns whether it was
     /// written.

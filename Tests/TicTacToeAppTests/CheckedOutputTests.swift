@@ -155,4 +155,53 @@ final class CheckedOutputTests: XCTestCase {
 /// What the reader thread of the non-blocking pipe test received.
 private enum ReceivedBytes {
     static let count = Mutex(0)
+
+    /// A reader that pauses (a full pipe) never blocks the writer: a match writes its lines from its connection's
+    /// event loop, which must go on answering the peer. What the pipe cannot take waits in order and all of it
+    /// arrives once the reader reads; a later reader failure still reaches the handlers.
+    func testAFullPipeQueuesInsteadOfBlockingAndLosesNothing() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd) }
+        let output = CheckedOutput(descriptor: writeEnd, name: "the test pipe", ownsDescriptor: true)
+        // 300 lines of 1 KB: four times what a pipe holds (64 KB), with no one reading yet.
+        let lines = (0..<300).map { "\($0) " + String(repeating: "x", count: 1_000) }
+        let wrote = DispatchSemaphore(value: 0)
+        let results = Recorder<Bool>()
+        DispatchQueue.global().async {
+            for line in lines { results.append(output.writeLine(line)) }
+            wrote.signal()
+        }
+        // Without the backlog the writer would block on the full pipe for good; this wait only ends a hung test.
+        XCTAssertEqual(wrote.wait(timeout: .now() + 60), .success, "the writer blocked on a full pipe")
+        XCTAssertEqual(results.all, Array(repeating: true, count: lines.count))
+        // Now the reader reads everything: every line, in order.
+        var received: [UInt8] = []
+        let expected = lines.map { $0 + "\n" }.joined().utf8.count
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while received.count < expected {
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += buffer.prefix(count)
+        }
+        output.waitUntilWritten()
+        XCTAssertEqual(String(decoding: received, as: UTF8.self), lines.map { $0 + "\n" }.joined())
+        XCTAssertNil(output.failure)
+    }
+
+    func testAReaderThatGoesAwayWhileTextWaitsIsAFailure() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let output = CheckedOutput(descriptor: fds[1], name: "the test pipe", ownsDescriptor: true)
+        let failures = Recorder<OutputError>()
+        output.onFailure { failures.append($0) }
+        // Fill the pipe (64 KB) with lines until one has to wait in the backlog.
+        for _ in 0..<70 { XCTAssertTrue(output.writeLine(String(repeating: "y", count: 1_000))) }
+        close(fds[0])  // the reader goes away
+        output.waitUntilWritten()
+        XCTAssertEqual(failures.all.map(\.code), [EPIPE])
+        XCTAssertFalse(output.writeLine("after"), "the output is dead after the failure")
+    }
+
 }
