@@ -12,8 +12,13 @@
 #   make uninstall  removes exactly what install put there, and the directories it created if they are empty
 #   make man        man pages from the argument-parser definitions (its generate-manual plugin) in .build/man/CONFIG
 #                   (CONFIG=release, or debug as make test does)
-#   make bench      time headless matches, then joins (CPace + TLS vs plaintext) and move round trips over TLS vs
-#                   plaintext against issue 12's targets (Sources/transport-bench; measured here, never asserted)
+#   make bench      release build, then one table of the app's figures against anchors measured in the same run
+#                   (move round trip vs a C ping-pong, loopback and the LAN lab; throughput; CPU per move; discovery
+#                   vs avahi-publish/avahi-browse; cold start vs /bin/true; first TUI frame vs dialog; memory; idle
+#                   TUI), TLS and plaintext, with the goals of issue 15; JSON and an SVG chart in .build/bench/; then
+#                   the in-process figures (ordo-one/benchmark). BIN=path measures another tictactoe binary,
+#                   BENCH_LABEL=name names the results; measured, never asserted; the lab needs root (else skipped)
+#   make bench-compare OLD=a.json NEW=b.json   two runs side by side (before and after)
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
 #   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private|languages,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
@@ -28,6 +33,14 @@ SCENE   ?= deferred
 AUTO    ?=
 BIN      = .build/debug/tictactoe
 SECONDS ?= 60
+# Extra flags for every release build (make install, make bench): set by whoever tunes the release binary.
+RELEASE_FLAGS ?=
+# make bench: the binary to measure (default: this checkout's release build), the results' name (default: the
+# commit), extra driver options (--no-lab, --quick).
+BIN_BENCH   ?= $(if $(filter command line environment,$(origin BIN)),$(BIN),)
+BENCH_LABEL ?=
+BENCH_ARGS  ?=
+BENCH_BUILD  = $(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" -c release --product bench
 
 # Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
 # them.
@@ -36,10 +49,14 @@ SECONDS ?= 60
 # installed man page rendered with man -l).
 DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db
 
+# make bench only: whole-process timings, the first-frame anchor, profiles; plus the lab's (DEB_PACKAGES) and a C
+# compiler.
+BENCH_PACKAGES = hyperfine dialog linux-perf gcc avahi-daemon avahi-utils dbus iproute2 procps
+
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
-	uninstall bench fuzz clean
+	uninstall bench bench-compare bench-deps fuzz clean
 
 all: build
 
@@ -145,9 +162,9 @@ man: check-swift
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
 install: check-swift
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	@$(MAKE) --no-print-directory man CONFIG=release
-	@$(MAKE) --no-print-directory install-files INSTALL_BIN="$$($(SWIFT) build -c release --show-bin-path)/tictactoe" \
+	@$(MAKE) --no-print-directory install-files INSTALL_BIN="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe" \
 	  MANPAGES=.build/man/release
 
 # No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
@@ -184,21 +201,43 @@ uninstall:
 	done; \
 	echo "uninstalled tictactoe from $$d$(PREFIX)"
 
-bench: check-swift
-	$(SWIFT) build -c release
-	@bin="$$($(SWIFT) build -c release --show-bin-path)/tictactoe"; \
-	for n in 100 1000; do \
-	  out=$$(mktemp); \
-	  "$$bin" host --headless --no-advertise --bind 127.0.0.1 --port 0 --games $$n --seed 1 --json >"$$out" 2>/dev/null & hp=$$!; \
-	  for i in $$(seq 50); do grep -q '"listening"' "$$out" && break; sleep 0.1; done; \
-	  port=$$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$$out" | head -1); \
-	  start=$$(date +%s.%N); \
-	  "$$bin" join 127.0.0.1:$$port --headless --seed 2 --json >/dev/null 2>&1; \
-	  end=$$(date +%s.%N); wait $$hp; \
-	  echo "perfect vs perfect, $$n games over loopback: $$(awk "BEGIN{printf \"%.3f\", $$end - $$start}") s"; \
-	  rm -f "$$out"; \
-	done
-	@"$$($(SWIFT) build -c release --show-bin-path)/transport-bench"
+# make bench (issue 15): one unattended run, under 5 minutes after the builds. The driver (Benchmarks/Sources/bench,
+# its own package built in .build-bench, so make test never builds it) measures BIN from outside, with only the
+# options every tictactoe since fe810c1 has, against anchors measured in the same run (a C ping-pong and a pty timer
+# built from Benchmarks/anchors/, /bin/true, dialog, avahi-publish/avahi-browse in the LAN lab); then ordo-one's
+# benchmark plugin runs the in-process figures (Benchmarks/Benchmarks/Micro). BIN=path measures another binary (the
+# "before" one), BENCH_LABEL names the results; make bench-compare OLD=a.json NEW=b.json prints two side by side.
+bench: check-swift deps bench-deps
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	$(BENCH_BUILD)
+	@# The benchmark plugin's own tool and the Micro target, built before the clock starts (list builds, runs nothing).
+	$(SWIFT) package --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" --disable-sandbox benchmark list \
+	  >/dev/null
+	@bin="$(BIN_BENCH)"; [ -n "$$bin" ] || bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; \
+	start=$$(date +%s); \
+	taskset -c 1 "$$($(BENCH_BUILD) --show-bin-path)/bench" --bin "$$bin" --repo "$(CURDIR)" --out "$(CURDIR)/.build/bench" \
+	  $(if $(BENCH_LABEL),--label "$(BENCH_LABEL)") $(BENCH_ARGS) || exit $$?; \
+	echo ""; echo "make bench: in-process figures (ordo-one/benchmark, Benchmarks/Benchmarks/Micro)"; \
+	$(SWIFT) package --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" --disable-sandbox benchmark \
+	  --no-progress --format markdown || exit $$?; \
+	echo "make bench: $$(( $$(date +%s) - start )) s of runs (builds not included); results in .build/bench/"
+
+bench-compare:
+	@[ -n "$(OLD)" ] && [ -n "$(NEW)" ] || { echo "make bench-compare OLD=before.json NEW=after.json"; exit 2; }
+	$(BENCH_BUILD)
+	@"$$($(BENCH_BUILD) --show-bin-path)/bench" --compare "$(OLD)" "$(NEW)"
+
+bench-deps:
+	@missing=""; \
+	for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make bench: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing \
+	  || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; } \
+	  || { echo "make bench: could not install$$missing (apt-get failed; see above)"; exit 1; }; \
+	fi
 
 # The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which
 # clashes with the app's @main and the test runner). libFuzzer comes with the Swift toolchain (its clang runtime):
@@ -231,4 +270,4 @@ fuzz: check-swift
 	  "every invariant held"
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-bench

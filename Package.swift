@@ -30,6 +30,9 @@ let package = Package(
     products: [
         .executable(name: "tictactoe", targets: ["tictactoe"]),
         .library(name: "GameRules", targets: ["GameRules"]),
+        // For the benchmark package (Benchmarks/Package.swift: `make bench`'s in-process figures), which builds apart.
+        .library(name: "GameProtocol", targets: ["GameProtocol"]),
+        .library(name: "GameWire", targets: ["GameWire"]),
         // For the fuzzer's own package (Fuzz/Package.swift), which builds apart from the app.
         .library(name: "GameWireFuzzing", targets: ["GameWireFuzzing"]),
     ],

@@ -1,0 +1,281 @@
+// The figures of `make bench`: how each is measured, ours and its anchor.
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bytes of a move frame as our protocol sends it in plaintext: 2-byte length header, type 0x11, the cell
+/// (Sources/GameWire: writeGameMessage(.move)). The answer is a move too.
+let moveFrameBytes = 4
+let answerFrameBytes = 4
+
+/// Where a lab process runs: a lab host's name; nil on this machine (loopback).
+typealias Place = String?
+
+struct MatchRun {
+    /// Move round trips as the joiner's JSON lines show them: a local move line to the next peer move line of the
+    /// same game, ns; the first game is warm-up and left out.
+    var roundTrips: [Double] = []
+    var joinWallNS: UInt64 = 0
+    var moves = 0
+    var games = 0
+    var host: Exit
+    var joiner: Exit
+}
+
+final class Bench {
+    let options: Options
+    let bin: String
+    let repo: String
+    let outDir: String
+    let anchorsDir: String
+    let label: String
+    let started = monotonicNS()
+    var rows: [Row] = []
+    var notes: [String] = []
+    var series: [Series] = []
+    var temporaries: [String] = []
+    var labUp = false
+    var lockFD: Int32 = -1
+    var children: [Child] = []
+    let lan: String
+    let hasTwoCores = sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
+
+    init(options: Options) {
+        self.options = options
+        bin = URL(fileURLWithPath: options.bin).standardizedFileURL.path
+        repo = URL(fileURLWithPath: options.repo).standardizedFileURL.path
+        outDir = options.out ?? repo + "/.build/bench"
+        anchorsDir = repo + "/.build-bench/anchors"
+        lan = repo + "/Tests/lab/lan"
+        let commit = (try? run(["git", "-C", repo, "rev-parse", "--short", "HEAD"]))?.output ?? "unknown"
+        label = options.label ?? commit
+    }
+
+    /// Every game process of ours and of the anchors runs on CPU 0; the driver on CPU 1.
+    var pin: [String] { ["taskset", "-c", "0"] }
+
+    func log(_ text: String) {
+        let seconds = Double(monotonicNS() - started) / 1e9
+        writeError(String(format: "[%5.1f s] ", seconds) + text + "\n")
+    }
+
+    // MARK: Environment
+
+    /// A private HOME, XDG_CONFIG_HOME and XDG_STATE_HOME: nothing of the user's is read or written.
+    func appEnvironment(_ tag: String, bonjour: Bool = false) -> [String: String] {
+        let directory = makeTemporaryDirectory("ttt-bench-\(tag)")
+        temporaries.append(directory)
+        for sub in ["home", "config", "state"] {
+            try? FileManager.default.createDirectory(atPath: "\(directory)/\(sub)", withIntermediateDirectories: true)
+        }
+        var environment: [String: String] = [:]
+        let inherited = ProcessInfo.processInfo.environment
+        for key in ["PATH", "LANG", "TERM"] { if let value = inherited[key] { environment[key] = value } }
+        environment["PATH"] = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        environment["HOME"] = "\(directory)/home"
+        environment["XDG_CONFIG_HOME"] = "\(directory)/config"
+        environment["XDG_STATE_HOME"] = "\(directory)/state"
+        environment["LANGUAGE"] = "en"
+        if !bonjour { environment["TICTACTOE_BONJOUR"] = "off" }
+        return environment
+    }
+
+    func command(_ argv: [String], on place: Place) -> [String] {
+        guard let host = place else { return pin + argv }
+        return [lan, "exec", host, "--"] + pin + argv
+    }
+
+    func spawn(_ argv: [String], on place: Place = nil, environment: [String: String], stdout: Int32? = nil,
+               stderr: Int32? = nil) throws -> Child {
+        let child = try Child(command(argv, on: place), environment: environment, stdout: stdout, stderr: stderr)
+        children.append(child)
+        return child
+    }
+
+    func temporaryFile(_ name: String) -> String {
+        let directory = makeTemporaryDirectory("ttt-bench-files")
+        temporaries.append(directory)
+        return "\(directory)/\(name)"
+    }
+
+    // MARK: The anchors' binaries
+
+    func buildAnchors() throws {
+        try FileManager.default.createDirectory(atPath: anchorsDir, withIntermediateDirectories: true)
+        for (source, extra) in [("pingpong", [String]()), ("ptyframe", ["-lutil"])] {
+            let result = try run(["cc", "-O2", "-Wall", "-o", "\(anchorsDir)/\(source)",
+                                  "\(repo)/Benchmarks/anchors/\(source).c"] + extra)
+            guard result.code == 0 else { throw BenchError("cc \(source).c failed: \(result.output)") }
+        }
+    }
+
+    // MARK: 1–4, 8: matches
+
+    /// One match of `games` games, perfect vs perfect (the default player of headless host and join), the joiner's
+    /// JSON lines read as they come and stamped on arrival.
+    func match(games: Int, plaintext: Bool, host hostPlace: Place = nil, joiner joinerPlace: Place = nil,
+               address: String = "127.0.0.1", hostEnvironment: [String: String]? = nil,
+               joinerEnvironment: [String: String]? = nil) throws -> MatchRun {
+        let security = plaintext ? ["--plaintext"] : []
+        let hostOut = temporaryFile("host.jsonl"), hostErr = temporaryFile("host.err")
+        let outFD = openForWriting(hostOut), errFD = openForWriting(hostErr)
+        defer {
+            close(outFD)
+            close(errFD)
+        }
+        let host = try spawn(
+            [bin, "host", "--headless", "--no-advertise", "--bind", address, "--port", "0", "--games", "\(games)",
+             "--seed", "1", "--json"] + security,
+            on: hostPlace, environment: hostEnvironment ?? appEnvironment("host"), stdout: outFD, stderr: errFD)
+        guard let port = waitForLine(in: hostOut, timeout: 15, while: host, { line -> Int? in
+            guard let object = jsonObject(line), object["event"] as? String == "listening" else { return nil }
+            return object["port"] as? Int
+        }) else {
+            host.terminate()
+            let exit = host.wait(timeout: 3)
+            let err = (try? String(contentsOfFile: hostErr, encoding: .utf8)) ?? ""
+            throw BenchError("the host never said it was listening (exit \(exit.exitCode)): \(err.prefix(400))")
+        }
+        let reader = try LineReader()
+        let joinErr = temporaryFile("join.err")
+        let joinErrFD = openForWriting(joinErr)
+        defer { close(joinErrFD) }
+        let joinStart = monotonicNS()
+        let joiner = try spawn([bin, "join", "\(address):\(port)", "--headless", "--seed", "2", "--json"] + security,
+                               on: joinerPlace, environment: joinerEnvironment ?? appEnvironment("join"),
+                               stdout: reader.writeFD, stderr: joinErrFD)
+        reader.closeWriteEnd()
+        var run = MatchRun(host: Exit(status: 0, usage: rusage()), joiner: Exit(status: 0, usage: rusage()))
+        var game = 0
+        var pendingLocal: UInt64?
+        while let (line, at) = reader.next(timeout: 120) {
+            // Cheap checks first: the stamp was taken when the read returned, parsing comes after.
+            guard line.contains("\"event\"") else { continue }
+            if line.contains("\"game-start\"") {
+                game = (jsonObject(line)?["game"] as? Int) ?? game + 1
+                run.games = max(run.games, game)
+                pendingLocal = nil
+            } else if line.contains("\"move\"") {
+                run.moves += 1
+                if line.contains("\"by\":\"local\"") {
+                    pendingLocal = at
+                } else if line.contains("\"by\":\"peer\""), let start = pendingLocal {
+                    if game > 1 { run.roundTrips.append(Double(at - start)) }
+                    pendingLocal = nil
+                }
+            }
+        }
+        if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+            log("reads \(reader.readCount), moves \(run.moves), rtts \(run.roundTrips.count), zero \(run.roundTrips.filter { $0 == 0 }.count)")
+        }
+        run.joiner = joiner.wait(timeout: 30)
+        run.joinWallNS = monotonicNS() - joinStart
+        run.host = host.wait(timeout: 30)
+        guard run.joiner.exitCode == 0 else {
+            let err = (try? String(contentsOfFile: joinErr, encoding: .utf8)) ?? ""
+            throw BenchError("join exited \(run.joiner.exitCode): \(err.prefix(400))")
+        }
+        guard run.moves > 0 else { throw BenchError("the joiner printed no move lines") }
+        return run
+    }
+
+    // MARK: The C ping-pong
+
+    /// Round trips of the C ping-pong (ns): the server on `serverPlace`, the client on `clientPlace`.
+    func pingPong(address: String = "127.0.0.1", server serverPlace: Place = nil, client clientPlace: Place = nil,
+                  count: Int = 20_000) throws -> [Double] {
+        let reader = try LineReader()
+        let server = try spawn(["\(anchorsDir)/pingpong", "server", "0"], on: serverPlace, environment: ProcessInfo.processInfo.environment,
+                               stdout: reader.writeFD)
+        reader.closeWriteEnd()
+        defer {
+            server.terminate()
+            server.wait(timeout: 5)
+        }
+        guard let (line, _) = reader.next(timeout: 10), line.hasPrefix("listening "), let port = Int(line.dropFirst(10)) else {
+            throw BenchError("the ping-pong server did not start")
+        }
+        let out = temporaryFile("pingpong.txt")
+        let client = try spawn(["\(anchorsDir)/pingpong", "client", address, "\(port)", "\(moveFrameBytes)",
+                                "\(answerFrameBytes)", "\(count)", "1000", out],
+                               on: clientPlace, environment: ProcessInfo.processInfo.environment)
+        let exit = client.wait(timeout: 60)
+        guard exit.exitCode == 0 else { throw BenchError("the ping-pong client exited \(exit.exitCode)") }
+        let values = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
+        guard !values.isEmpty else { throw BenchError("the ping-pong client wrote no round trips") }
+        return values
+    }
+
+    // MARK: 6: cold start
+
+    func hyperfine(_ commands: [String], runs: Int, warmup: Int) throws -> [[Double]] {
+        let out = temporaryFile("hyperfine.json")
+        let result = try run(["hyperfine", "-N", "--style", "none", "--warmup", "\(warmup)", "--runs", "\(runs)",
+                              "--export-json", out] + commands, timeout: 120)
+        guard result.code == 0 else { throw BenchError("hyperfine failed: \(result.output.suffix(300))") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: out))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let results = object["results"] as? [[String: Any]] else { throw BenchError("hyperfine wrote no results") }
+        return results.map { ($0["times"] as? [Double] ?? []).map { $0 * 1000 } }  // ms
+    }
+
+    // MARK: 7, 9: the TUI on a pty
+
+    /// ptyframe's environment and the two programs: ours with no arguments, dialog with a menu of 5 items.
+    var tuiMarker: String { "Quit" }
+    var dialogCommand: [String] {
+        ["dialog", "--menu", "TicTacToe", "15", "50", "5", "p", "Play against the computer", "h", "Host a game",
+         "s", "Search for games", "a", "Join by address", "q", "Quit"]
+    }
+
+    func ptyframe(_ arguments: [String], environment: [String: String]) throws -> String {
+        let result = try run(pin + ["\(anchorsDir)/ptyframe"] + arguments, environment: environment, timeout: 120)
+        guard result.code == 0 else { throw BenchError("ptyframe \(arguments.prefix(5)): \(result.output.suffix(300))") }
+        return result.output
+    }
+
+    // MARK: The lab
+
+    func labLock() -> Bool {
+        lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard lockFD >= 0 else { return false }
+        let deadline = monotonicNS() + 90_000_000_000
+        while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            if monotonicNS() > deadline { return false }
+            usleep(200_000)
+        }
+        return true
+    }
+
+    func labDown() {
+        if labUp {
+            _ = try? run([lan, "down"], timeout: 60)
+            labUp = false
+        }
+        if lockFD >= 0 {
+            flock(lockFD, LOCK_UN)
+            close(lockFD)
+            lockFD = -1
+        }
+    }
+
+    func cleanUp() {
+        for child in children where child.exit == nil {
+            child.terminate()
+            child.wait(timeout: 3)
+        }
+        labDown()
+        for directory in temporaries { try? FileManager.default.removeItem(atPath: directory) }
+        temporaries = []
+    }
+
+    /// A decision directory where local network access is granted (`tictactoe privacy grant`) for a lab host.
+    func grantedEnvironment(_ place: String, bonjour: Bool = true) throws -> [String: String] {
+        let environment = appEnvironment("lab-\(place)", bonjour: bonjour)
+        let result = try run([lan, "exec", place, "--", bin, "privacy", "grant"], environment: environment, timeout: 30)
+        guard result.code == 0 else { throw BenchError("privacy grant on \(place): \(result.output.suffix(300))") }
+        return environment
+    }
+}

@@ -1,0 +1,155 @@
+// The figures measured in the LAN lab (Tests/lab/lan: network namespaces with their own avahi-daemon), under its
+// lock, always torn down afterwards.
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Bench {
+    func lab(rtt: inout Row, up: inout Row, down: inout Row, memory: inout Row, labMemory: inout String?,
+             quick: Bool) throws {
+        log("lab: waiting for the lab lock")
+        guard labLock() else { throw BenchError("the lab lock stayed taken for 90 s (another lab user)") }
+        log("lab: lan up bench-a bench-b")
+        labUp = true
+        let upResult = try run([lan, "up", "bench-a", "bench-b"], timeout: 120)
+        guard upResult.code == 0 else { throw BenchError("lan up failed: \(upResult.output.suffix(300))") }
+        let addressA = try run([lan, "addr", "bench-a"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let addressB = try run([lan, "addr", "bench-b"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let environmentA = try grantedEnvironment("bench-a"), environmentB = try grantedEnvironment("bench-b")
+
+        // 2: move round trips across the veth, and the ping-pong the same way.
+        log("lab: C ping-pong bench-b → bench-a (\(addressA))")
+        let anchor = try pingPong(address: addressA, server: "bench-a", client: "bench-b")
+        rtt.anchor = Summary(us(anchor)).map(Measure.init)
+        series.append(Series(name: "C ping-pong, lab", color: "#2ca02c", dashed: true, samplesMicroseconds: us(anchor)))
+        log("lab: a match bench-b → bench-a, TLS, \(quick ? 200 : 600) games")
+        do {
+            let run = try match(games: quick ? 200 : 600, plaintext: false, host: "bench-a", joiner: "bench-b",
+                                address: addressA, hostEnvironment: environmentA, joinerEnvironment: environmentB)
+            rtt.ours = Summary(us(run.roundTrips)).map(Measure.init)
+            series.append(Series(name: "ours TLS, lab", color: "#1f77b4", dashed: true, samplesMicroseconds: us(run.roundTrips)))
+        } catch {
+            rtt.missing = "not measured: \(error)"
+        }
+        log("lab: a match bench-b → bench-a, plaintext (only where the manifest allows it)")
+        do {
+            let run = try match(games: quick ? 200 : 600, plaintext: true, host: "bench-a", joiner: "bench-b",
+                                address: addressA, hostEnvironment: environmentA, joinerEnvironment: environmentB)
+            rtt.oursPlain = Summary(us(run.roundTrips)).map(Measure.init)
+        } catch {
+            let text = String(describing: error)
+            rtt.missingPlain = text.contains("exit 14")
+                ? "n/a: the manifest refuses plaintext off loopback (exit 14)" : "not measured: \(text.prefix(120))"
+        }
+        if let ours = rtt.ours?.summary, let anchorSummary = rtt.anchor?.summary {
+            rtt.note = "\(addressB) → \(addressA) over the lab's veth and bridge; means: anchor \(format(anchorSummary.mean)), "
+                + "TLS \(format(ours.mean)) µs; \(ours.n) round trips"
+        }
+
+        // 5: discovery, ours and avahi's tools, alternating trials.
+        let trials = quick ? 3 : 6
+        var oursUp: [Double] = [], oursDown: [Double] = [], anchorUp: [Double] = [], anchorDown: [Double] = []
+        var hostRSS: [Double] = [], browseRSS: Double?, avahiBrowseRSS: Double?
+        log("lab: discovery, \(trials) trials each: tictactoe host → browse --watch, avahi-publish → avahi-browse -r")
+
+        // Ours: one browser on bench-b for every trial.
+        let browser = try LineReader()
+        let browse = try spawn([bin, "browse", "--watch", "--json"], on: "bench-b", environment: environmentB,
+                               stdout: browser.writeFD)
+        browser.closeWriteEnd()
+        // Let the browser settle (its first list, or a quiet second).
+        _ = browser.next(timeout: 1.5)
+        for trial in 0..<trials {
+            let name = "bench-\(getpid())-\(trial)"
+            let start = monotonicNS()
+            let host = try spawn([bin, "host", "--headless", "--name", name, "--port", "0", "--json"], on: "bench-a",
+                                 environment: environmentA)
+            guard let listed = waitForGames(browser, timeout: 15, { games in
+                games.contains { ($0["name"] as? String) == name && ($0["state"] as? String) == "joinable"
+                    && !(($0["addresses"] as? [Any]) ?? []).isEmpty }
+            }) else {
+                host.terminate()
+                host.wait(timeout: 5)
+                throw BenchError("browse --watch never listed \(name) as joinable with addresses within 15 s")
+            }
+            oursUp.append(Double(listed - start) / 1e6)
+            // VmHWM, not wait4's ru_maxrss: that one also counts the `lan exec` script and `ip netns exec` before
+            // they exec'd the program.
+            if let kb = host.vmHWMKB { hostRSS.append(Double(kb) / 1024) }
+            let stop = monotonicNS()
+            host.terminate()
+            guard let gone = waitForGames(browser, timeout: 15, { games in
+                !games.contains { ($0["name"] as? String) == name }
+            }) else { throw BenchError("browse --watch still listed \(name) 15 s after the host stopped") }
+            oursDown.append(Double(gone - stop) / 1e6)
+            host.wait(timeout: 10)
+        }
+        browseRSS = browse.vmHWMKB.map { Double($0) / 1024 }
+        browse.terminate()
+        browse.wait(timeout: 10)
+
+        // The anchor: avahi-browse -rp on bench-b, avahi-publish on bench-a.
+        let avahi = try LineReader()
+        let avahiBrowse = try spawn(["avahi-browse", "-rp", "_tictactoe._tcp"], on: "bench-b",
+                                    environment: environmentB, stdout: avahi.writeFD)
+        avahi.closeWriteEnd()
+        _ = avahi.next(timeout: 1.5)
+        for trial in 0..<trials {
+            let name = "anchor-\(getpid())-\(trial)"
+            let start = monotonicNS()
+            let publish = try spawn(["avahi-publish", "-s", name, "_tictactoe._tcp", "7878", "proto=2", "sec=open"],
+                                    on: "bench-a", environment: environmentA)
+            guard let resolved = waitForAvahi(avahi, prefix: "=", name: name, timeout: 15) else {
+                publish.terminate()
+                publish.wait(timeout: 5)
+                throw BenchError("avahi-browse -r never resolved \(name) within 15 s")
+            }
+            anchorUp.append(Double(resolved - start) / 1e6)
+            let stop = monotonicNS()
+            publish.terminate()
+            guard let removed = waitForAvahi(avahi, prefix: "-", name: name, timeout: 15) else {
+                throw BenchError("avahi-browse never saw \(name) go within 15 s")
+            }
+            anchorDown.append(Double(removed - stop) / 1e6)
+            publish.wait(timeout: 5)
+        }
+        avahiBrowseRSS = avahiBrowse.vmHWMKB.map { Double($0) / 1024 }
+        avahiBrowse.terminate()
+        avahiBrowse.wait(timeout: 10)
+
+        up.ours = Summary(oursUp).map(Measure.init)
+        up.anchor = Summary(anchorUp).map(Measure.init)
+        down.ours = Summary(oursDown).map(Measure.init)
+        down.anchor = Summary(anchorDown).map(Measure.init)
+        up.note = "\(trials) trials each, from spawning the host (`tictactoe host --headless --name N`, advertising) / "
+            + "`avahi-publish -s N _tictactoe._tcp 7878 proto=2 sec=open` on bench-a until bench-b's `browse --watch "
+            + "--json` lists N joinable with addresses / `avahi-browse -rp` prints its resolved (=) line"
+        down.note = "from SIGTERM to the host / avahi-publish until the list no longer has N / avahi-browse prints its "
+            + "removal (-) line"
+        if let avahiBrowseRSS { memory.anchor = Measure(value: avahiBrowseRSS) }
+        labMemory = "in the lab (VmHWM): advertising host \(format(hostRSS.max() ?? .nan)) MB, browse --watch "
+            + "\(format(browseRSS ?? .nan)) MB, avahi-browse -rp \(format(avahiBrowseRSS ?? .nan)) MB"
+    }
+
+    /// Reads `browse --watch --json` lines until a `games` event whose list satisfies `condition`; when it came.
+    func waitForGames(_ reader: LineReader, timeout: Double, _ condition: ([[String: Any]]) -> Bool) -> UInt64? {
+        let deadline = monotonicNS() + UInt64(timeout * 1e9)
+        while monotonicNS() < deadline, let (line, at) = reader.next(timeout: Double(deadline &- monotonicNS()) / 1e9) {
+            guard let object = jsonObject(line), object["event"] as? String == "games" else { continue }
+            if condition(object["games"] as? [[String: Any]] ?? []) { return at }
+        }
+        return nil
+    }
+
+    /// Reads `avahi-browse -p` lines until one that starts with `prefix` (= resolved, - removed) for `name`.
+    func waitForAvahi(_ reader: LineReader, prefix: String, name: String, timeout: Double) -> UInt64? {
+        let deadline = monotonicNS() + UInt64(timeout * 1e9)
+        while monotonicNS() < deadline, let (line, at) = reader.next(timeout: Double(deadline &- monotonicNS()) / 1e9) {
+            let fields = line.split(separator: ";", omittingEmptySubsequences: false)
+            if fields.count >= 4, fields[0] == prefix, fields[3] == name { return at }
+        }
+        return nil
+    }
+}
