@@ -33,8 +33,11 @@ SCENE   ?= deferred
 AUTO    ?=
 BIN      = .build/debug/tictactoe
 SECONDS ?= 60
-# Extra flags for every release build (make install, make bench): set by whoever tunes the release binary.
-RELEASE_FLAGS ?=
+# The release binary (make install, make bench): the Swift runtime and FoundationEssentials linked in statically
+# (issue 15: no dynamic loading of the Swift libraries at start, only the pages used resident). Only the tictactoe
+# product is built: the test support target links XCTest, which has no static library.
+RELEASE_FLAGS ?= --static-swift-stdlib
+RELEASE_BUILD  = $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
 # make bench: the binary to measure (default: this checkout's release build), the results' name (default: the
 # commit), extra driver options (--no-lab, --quick).
 BIN_BENCH   ?= $(if $(filter command line environment,$(origin BIN)),$(BIN),)
@@ -162,7 +165,7 @@ man: check-swift
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
 install: check-swift
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	$(RELEASE_BUILD)
 	@$(MAKE) --no-print-directory man CONFIG=release
 	@$(MAKE) --no-print-directory install-files INSTALL_BIN="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe" \
 	  MANPAGES=.build/man/release
@@ -205,10 +208,12 @@ uninstall:
 # its own package built in .build-bench, so make test never builds it) measures BIN from outside, with only the
 # options every tictactoe since fe810c1 has, against anchors measured in the same run (a C ping-pong and a pty timer
 # built from Benchmarks/anchors/, /bin/true, dialog, avahi-publish/avahi-browse in the LAN lab); then ordo-one's
-# benchmark plugin runs the in-process figures (Benchmarks/Benchmarks/Micro). BIN=path measures another binary (the
+# benchmark plugin runs the in-process figures (Benchmarks/Benchmarks/Micro), and transport-bench issue 12's join and
+# TLS round-trip figures (this checkout's code, in one process). BIN=path measures another binary (the
 # "before" one), BENCH_LABEL names the results; make bench-compare OLD=a.json NEW=b.json prints two side by side.
 bench: check-swift deps bench-deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	$(RELEASE_BUILD)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product transport-bench
 	$(BENCH_BUILD)
 	@# The benchmark plugin's own tool and the Micro target, built before the clock starts (list builds, runs nothing).
 	$(SWIFT) package --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" --disable-sandbox benchmark list \
@@ -220,6 +225,8 @@ bench: check-swift deps bench-deps
 	echo ""; echo "make bench: in-process figures (ordo-one/benchmark, Benchmarks/Benchmarks/Micro)"; \
 	$(SWIFT) package --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" --disable-sandbox benchmark \
 	  --no-progress --format markdown || exit $$?; \
+	echo ""; echo "make bench: joins and move round trips in one process (issue 12's targets: Sources/transport-bench)"; \
+	"$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/transport-bench" --joins 100 --rounds 4 || exit $$?; \
 	echo "make bench: $$(( $$(date +%s) - start )) s of runs (builds not included); results in .build/bench/"
 
 bench-compare:

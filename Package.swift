@@ -18,7 +18,9 @@
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
 //
-//   Localization (the text in the user's language, `tr`): used by the manifest, both front ends and the app core
+//   Localization (the text in the user's language, `tr`; paths and white space without Foundation): used by
+//   GameProtocol, the manifest, both front ends and the app core. Every module imports FoundationEssentials, never
+//   Foundation (issue 15: no ICU, a smaller and faster binary; ImportBoundaryTests checks).
 
 import PackageDescription
 

@@ -149,21 +149,27 @@ final class Bench {
         reader.closeWriteEnd()
         var run = MatchRun(host: Exit(status: 0, usage: rusage()), joiner: Exit(status: 0, usage: rusage()))
         var game = 0
-        var pendingLocal: UInt64?
+        // A round trip is one whole exchange as the joiner sees it: from a peer move to the next peer move of the
+        // same game, with our move in between (we read theirs, answer, they read ours and answer), as the ping-pong
+        // client's send→reply holds the server's answer. Not from our own move line: the app writes it once its
+        // frame's send has completed, which on a shared core may come after the peer has already answered.
+        var lastPeerMove: UInt64?
+        var movedSince = false
         while let (line, at) = reader.next(timeout: 120) {
             // Cheap checks first: the stamp was taken when the read returned, parsing comes after.
             guard line.contains("\"event\"") else { continue }
             if line.contains("\"game-start\"") {
                 game = (jsonObject(line)?["game"] as? Int) ?? game + 1
                 run.games = max(run.games, game)
-                pendingLocal = nil
+                lastPeerMove = nil
             } else if line.contains("\"move\"") {
                 run.moves += 1
                 if line.contains("\"by\":\"local\"") {
-                    pendingLocal = at
-                } else if line.contains("\"by\":\"peer\""), let start = pendingLocal {
-                    if game > 1 { run.roundTrips.append(Double(at - start)) }
-                    pendingLocal = nil
+                    movedSince = true
+                } else if line.contains("\"by\":\"peer\"") {
+                    if let start = lastPeerMove, movedSince, game > 1 { run.roundTrips.append(Double(at - start)) }
+                    lastPeerMove = at
+                    movedSince = false
                 }
             }
         }

@@ -67,8 +67,9 @@ extension Bench {
         rtt.missingPlain = failures[true]
         if let ours = rtt.ours?.summary, let plain = rtt.oursPlain?.summary, let anchor = rtt.anchor?.summary {
             rtt.note = "means: anchor \(format(anchor.mean)), TLS \(format(ours.mean)), plaintext \(format(plain.mean)) µs; "
-                + "\(ours.n) + \(plain.n) round trips (first game of each match dropped); includes the host's thinking "
-                + "time (perfect player) and both processes' JSON lines"
+                + "\(ours.n) + \(plain.n) round trips (first game of each match dropped), each from a peer move line "
+                + "of the joiner to its next one (our answer and theirs); includes both players' thinking time (perfect) "
+                + "and both processes' JSON lines"
         }
         rows.append(rtt)
 
