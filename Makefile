@@ -63,22 +63,27 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: build
 
+# Installs the Debian packages of the list $(1) that are missing (through sudo when not root), naming make $(2).
+define install_missing
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make $(2): installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing \
+	  || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; } \
+	  || { echo "make $(2): could not install$$missing (apt-get failed; see above)"; exit 1; }; \
+	fi
+endef
+
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { \
 	  echo "make: no Swift toolchain found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH."; \
 	  exit 1; }
 
 deps:
-	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing \
-	  || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; } \
-	  || { echo "make deps: could not install$$missing (apt-get failed; see above)"; exit 1; }; \
-	fi
+	$(call install_missing,$(DEB_PACKAGES),deps)
 
 build: check-swift
 	$(SWIFT) build
@@ -235,16 +240,7 @@ bench-compare:
 	@"$$($(BENCH_BUILD) --show-bin-path)/bench" --compare "$(OLD)" "$(NEW)"
 
 bench-deps:
-	@missing=""; \
-	for p in $(BENCH_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make bench: installing$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing \
-	  || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; } \
-	  || { echo "make bench: could not install$$missing (apt-get failed; see above)"; exit 1; }; \
-	fi
+	$(call install_missing,$(BENCH_PACKAGES),bench)
 
 # The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which
 # clashes with the app's @main and the test runner). libFuzzer comes with the Swift toolchain (its clang runtime):
