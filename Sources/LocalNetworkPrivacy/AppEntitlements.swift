@@ -82,8 +82,11 @@ public struct AppEntitlements: Sendable, Hashable {
             case .string(let text): value = .string(text)
             case .bool(let flag): value = .bool(flag)
             case .integer(let number): value = .integer(number)
-            case .array where raw.strings != nil: value = .strings(raw.strings!)
             default:
+                if let strings = raw.strings {
+                    value = .strings(strings)
+                    break
+                }
                 throw EntitlementsError(
                     path: path,
                     reason: "\(key) must be a Boolean, a <string>, an <integer> or an <array> of <string>, not "

@@ -36,9 +36,9 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// A write never blocks its caller on a full pipe or a stopped terminal: a match runs on its connection's event loop
 /// (issue 15), which must keep answering the peer's heartbeat while a reader pauses (`less`, a script that reads
-/// later). Text that comes while the descriptor cannot take any waits in a backlog, written in order by a drain on its own
-/// queue; later text queues behind it; the process waits for the backlog when it exits (nothing is lost). A failure
-/// found by the drain reaches the failure handlers, as any other.
+/// later). Text that comes while the descriptor cannot take any waits in a backlog, written in order by a drain on
+/// its own queue; later text queues behind it; the process waits for the backlog when it exits (nothing is lost). A
+/// failure found by the drain reaches the failure handlers, as any other.
 public final class CheckedOutput: Sendable {
     /// Standard output (`--json` events, transcripts, line-mode games).
     public static let standardOutput = CheckedOutput(descriptor: STDOUT_FILENO, name: "standard output")
@@ -115,7 +115,7 @@ public final class CheckedOutput: Sendable {
                 return (nil, [])
             }
             guard let code = text.withUTF8({ Self.writeAll($0, to: descriptor) }) else { return (nil, []) }
-            return (fail(&state, code), state.handlers.isEmpty ? [] : takeHandlers(&state))
+            return (fail(&state, code), takeHandlers(&state))
         }
         guard let error else { return }
         for handler in handlers { handler(error) }
