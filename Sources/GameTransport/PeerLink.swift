@@ -105,6 +105,19 @@ public struct PeerWriter: Sendable {
         try await outbound.write(message)
     }
 
+    /// Puts one message into the pipeline without flushing it: a match writes the frames of one step this way and
+    /// then calls `flush()` once (one TLS record and one write(2) for the lot). On the connection's event loop (where
+    /// a match runs) the frame goes in at once, with no task switch; from elsewhere it is carried there, in order. A
+    /// frame that cannot be written (the connection is closing) is dropped: the reading side says why.
+    public func write(_ message: GameMessage) {
+        channel.write(message, promise: nil)
+    }
+
+    /// Sends what `write` queued.
+    public func flush() {
+        channel.flush()
+    }
+
     /// Shuts our output (the peer reads EOF after our last frame) and closes the whole connection after the linger
     /// time unless the peer closes first. The reader keeps draining until then.
     public func finish() async {

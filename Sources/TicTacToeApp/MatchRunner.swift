@@ -45,8 +45,6 @@ public struct MatchRunner {
     /// Measures the turn time limit.
     private let clock: any Clock<Duration>
     private var moveDue = false
-    /// A frame could not be sent: the connection is going; nothing more is sent.
-    private var sendFailed = false
     /// Set when our own player failed (script error); the match then ended with our `bye`.
     public private(set) var localFailure: String?
 
@@ -154,7 +152,7 @@ public struct MatchRunner {
             var iterator = inputs.makeAsyncIterator()
             var pending = session.begin()
             while true {
-                if await perform(&pending, writer: writer, timer: timer) {
+                if perform(&pending, writer: writer, timer: timer) {
                     // Our last frame is out: let the peer read it, drain until it closes (or the linger passes).
                     await writer.finish()
                     while let input = await iterator.next() {
@@ -191,23 +189,25 @@ public struct MatchRunner {
     /// Carries out actions in order (appending what local moves produce). Returns true when the session asked to close.
     private mutating func perform(
         _ actions: inout [MatchSession.Action], writer: PeerWriter, timer: TurnTimer
-    ) async -> Bool {
+    ) -> Bool {
         var index = 0
         var closing = false
+        // Frames of consecutive `.send`s go out in one flush, before whatever comes next (a transcript line, a move
+        // being chosen): the peer gets our frame as early as possible. A frame the connection can no longer take is
+        // dropped; what the peer sent before it closed (a `bye` that crossed ours) is still queued for the reader and
+        // says why, and the reader's `.closed` ends the match otherwise.
+        var unflushed = false
         while index < actions.count {
             let action = actions[index]
             index += 1
+            if case .send = action {} else if unflushed {
+                writer.flush()
+                unflushed = false
+            }
             switch action {
             case .send(let message):
-                guard !sendFailed else { break }
-                do {
-                    try await writer.send(message)
-                } catch {
-                    // The connection is closing under us (the peer left). What it sent before it closed, such as a
-                    // `bye` that crossed our frame, is still queued for the reader and says why; the reader's
-                    // `.closed` ends the match otherwise.
-                    sendFailed = true
-                }
+                writer.write(message)
+                unflushed = true
             case .emit(let event):
                 reporter.report(.session(event))
                 if case .rematchOffered = event, policy == .followPeer, player != nil {
@@ -230,6 +230,7 @@ public struct MatchRunner {
                 timer.stop()
             }
         }
+        if unflushed { writer.flush() }
         actions = []
         return closing
     }
