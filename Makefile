@@ -220,6 +220,7 @@ bench: check-swift deps bench-deps
 	$(RELEASE_BUILD)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product transport-bench
 	$(BENCH_BUILD)
+	$(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" -c release --product nio-pingpong
 	@# The benchmark plugin's own tool and the Micro target, built before the clock starts (list builds, runs nothing).
 	$(SWIFT) package --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" --disable-sandbox benchmark list \
 	  >/dev/null

@@ -6,6 +6,8 @@
 //   bench   the driver: runs ANY `tictactoe` binary (--bin PATH) with the command-line options it has had since
 //           fe810c1, and the anchors (anchors/pingpong.c, anchors/ptyframe.c, dialog, /bin/true, avahi-publish and
 //           avahi-browse in the LAN lab), prints one table, writes JSON and an SVG chart
+//   nio-pingpong  the C ping-pong's exchange with SwiftNIO channel handlers (and, with --tls, the app's TLS 1.2 PSK):
+//           the floor of the app's own stack, measured beside the C anchor
 //   Micro   ordo-one/benchmark figures for the pure code on the hot path (Minimax, a MatchSession move round, a move
 //           frame through GameWire): `swift package benchmark`
 import PackageDescription
@@ -19,10 +21,20 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(name: "bench", path: "Sources/bench"),
+        .executableTarget(
+            name: "nio-pingpong",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/nio-pingpong"
+        ),
         .executableTarget(
             name: "Micro",
             dependencies: [

@@ -189,11 +189,18 @@ final class Bench {
 
     // MARK: The C ping-pong
 
-    /// Round trips of the C ping-pong (ns): the server on `serverPlace`, the client on `clientPlace`.
+    /// The NIO ping-pong (Sources/nio-pingpong), built beside this driver.
+    var nioPingPong: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nio-pingpong").path
+    }
+
+    /// Round trips of the C ping-pong (ns), or of `program` (the NIO one, which takes the same arguments plus `extra`):
+    /// the server on `serverPlace`, the client on `clientPlace`.
     func pingPong(address: String = "127.0.0.1", server serverPlace: Place = nil, client clientPlace: Place = nil,
-                  count: Int = 20_000) throws -> [Double] {
+                  count: Int = 20_000, program: String? = nil, extra: [String] = []) throws -> [Double] {
+        let program = program ?? "\(anchorsDir)/pingpong"
         let reader = try LineReader()
-        let server = try spawn(["\(anchorsDir)/pingpong", "server", "0"], on: serverPlace, environment: ProcessInfo.processInfo.environment,
+        let server = try spawn([program, "server", "0"] + extra, on: serverPlace, environment: ProcessInfo.processInfo.environment,
                                stdout: reader.writeFD)
         reader.closeWriteEnd()
         defer {
@@ -204,8 +211,8 @@ final class Bench {
             throw BenchError("the ping-pong server did not start")
         }
         let out = temporaryFile("pingpong.txt")
-        let client = try spawn(["\(anchorsDir)/pingpong", "client", address, "\(port)", "\(moveFrameBytes)",
-                                "\(answerFrameBytes)", "\(count)", "1000", out],
+        let client = try spawn([program, "client", address, "\(port)", "\(moveFrameBytes)",
+                                "\(answerFrameBytes)", "\(count)", "1000", out] + extra,
                                on: clientPlace, environment: ProcessInfo.processInfo.environment)
         let exit = client.wait(timeout: 60)
         guard exit.exitCode == 0 else { throw BenchError("the ping-pong client exited \(exit.exitCode)") }

@@ -73,6 +73,28 @@ extension Bench {
         }
         rows.append(rtt)
 
+        // The floor of our own stack: the same exchange with NIO channel handlers (TLS-PSK, and plaintext), no game.
+        var floor = Row("stack floor: NIO ping-pong, loopback", unit: "µs", anchorName: "C ping-pong", goal: .none)
+        log("NIO ping-pong on 127.0.0.1, TLS-PSK and plaintext (\(nioPingPong))")
+        do {
+            let nioTLS = try pingPong(count: 10_000, program: nioPingPong, extra: ["--tls"])
+            let nioPlain = try pingPong(count: 10_000, program: nioPingPong)
+            floor.anchor = rtt.anchor
+            floor.ours = Summary(us(nioTLS)).map(Measure.init)
+            floor.oursPlain = Summary(us(nioPlain)).map(Measure.init)
+            series.append(Series(name: "NIO ping-pong TLS, loopback", color: "#9467bd", dashed: true,
+                                 samplesMicroseconds: us(nioTLS)))
+            if let ours = rtt.ours?.summary, let plain = rtt.oursPlain?.summary,
+               let nio = floor.ours?.summary, let nioP = floor.oursPlain?.summary {
+                floor.note = "Benchmarks/Sources/nio-pingpong: the C ping-pong's 4-byte exchange with SwiftNIO channel "
+                    + "handlers only (with --tls: NIOSSL, the app's ECDHE-PSK-CHACHA20-POLY1305); our move round trip "
+                    + "is \(format(ours.p50 / nio.p50))× this floor in TLS, \(format(plain.p50 / nioP.p50))× in plaintext"
+            }
+        } catch {
+            floor.missing = "not measured: \(error)"
+        }
+        rows.append(floor)
+
         // 3: throughput.
         var throughput = Row("throughput, perfect vs perfect, --json", unit: "games/s", anchorName: "ping-pong bound",
                              goal: .ratioAtLeast(0.6))
