@@ -19,6 +19,8 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case illegalMove(move: String, why: String)
         /// `?` to a command the runner needs.
         case refused(command: String, message: String)
+        /// The engine's input pipe is full: it does not read its commands.
+        case notReading
         /// The task waiting for the engine was cancelled.
         case cancelled
         /// The engine was used after it had failed or quit.
@@ -48,8 +50,26 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .illegalMove(let move, let why): return "played an illegal move \"\(move)\": \(why)"
         case .refused(let command, let message):
             return "refused \(command)" + (message.isEmpty ? "" : ": \(message)")
+        case .notReading: return "does not read its commands (its input is full)"
         case .cancelled: return "was stopped (cancelled)"
         case .notRunning: return "is not running"
+        }
+    }
+
+    /// A short, stable name of the reason for JSON transcripts and tests: `command-line`, `start`, `exited`, `timeout`,
+    /// `protocol`, `illegal-move`, `refused`, `not-reading`, `cancelled`, `not-running`.
+    public var kind: String {
+        switch reason {
+        case .invalidCommandLine: return "command-line"
+        case .cannotStart: return "start"
+        case .exited: return "exited"
+        case .timedOut: return "timeout"
+        case .protocolError: return "protocol"
+        case .illegalMove: return "illegal-move"
+        case .refused: return "refused"
+        case .notReading: return "not-reading"
+        case .cancelled: return "cancelled"
+        case .notRunning: return "not-running"
         }
     }
 

@@ -195,8 +195,10 @@ public actor EnginePlayer {
         let id = nextID
         nextID += 1
         reader.expect(id: id)
-        guard process.write(command.line(id: id) + "\n") else {
-            throw fail(.exited(process.terminate()))
+        switch process.write(command.line(id: id) + "\n") {
+        case .written: break
+        case .gone: throw fail(.exited(process.terminate()))
+        case .full: throw fail(.notReading)
         }
         let mailbox = process.mailbox
         let clock = clock

@@ -91,6 +91,8 @@ final class EngineProcess: Sendable {
             close(fromChild[0])
             return .failure(.spawn("\(arguments[0]): \(errnoText(spawned))"))
         }
+        // Writes never block: an engine that stops reading its input fails instead of stalling the runner.
+        _ = fcntl(toChild[1], F_SETFL, fcntl(toChild[1], F_GETFL) | O_NONBLOCK)
         return .success((child, toChild[1], fromChild[0]))
     }
 
@@ -98,10 +100,18 @@ final class EngineProcess: Sendable {
         terminate()
     }
 
-    /// Writes `text` to the engine's standard input; false if it cannot (the engine has gone).
-    func write(_ text: String) -> Bool {
+    enum WriteResult {
+        case written
+        /// The engine has gone (EPIPE) or its input was closed.
+        case gone
+        /// The pipe is full: the engine does not read its input.
+        case full
+    }
+
+    /// Writes `text` to the engine's standard input without blocking.
+    func write(_ text: String) -> WriteResult {
         input.withLock { fd in
-            guard fd >= 0 else { return false }
+            guard fd >= 0 else { return .gone }
             var bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
@@ -110,11 +120,11 @@ final class EngineProcess: Sendable {
                 }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno == EAGAIN || errno == EWOULDBLOCK ? .full : .gone
                 }
                 offset += written
             }
-            return true
+            return .written
         }
     }
 

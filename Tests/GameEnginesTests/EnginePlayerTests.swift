@@ -117,6 +117,44 @@ final class EnginePlayerTests: XCTestCase {
         }
     }
 
+    func testHangDuringTheHandshakeOnAManualClock() async throws {
+        let sandbox = try EngineSandbox()
+        let path = try sandbox.engine(overrides: "name) echo 'got name' >&2 ;;")
+        let clock = ManualClock()
+        let logPath = sandbox.logPath
+        let start = Task { try await EnginePlayer.start(command: path, logPath: logPath, clock: clock) }
+        // Once the engine has read `name`, protocol_version's timer is gone (cancelled on its answer) and `name`'s is
+        // the only one.
+        func gotName() -> Bool { (try? String(contentsOfFile: logPath, encoding: .utf8)) == "got name\n" }
+        while !gotName() || clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: EnginePlayer.defaultReplyTimeout)
+        do {
+            _ = try await start.value
+            XCTFail("started")
+        } catch let failure as EngineFailure {
+            XCTAssertEqual(failure.reason, .timedOut(command: "name", limit: .seconds(5)))
+            XCTAssertEqual(failure.kind, "timeout")
+        }
+    }
+
+    func testCancelledMoveEndsTheEngine() async throws {
+        let sandbox = try EngineSandbox()
+        let path = try sandbox.engine(overrides: "genmove) ;;")
+        let clock = ManualClock()
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: clock)
+        try await engine.newGame(engineMark: .x)
+        let move = Task { try await engine.move(in: Game(), timeLeft: .seconds(2)) }
+        while clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        move.cancel()
+        do {
+            _ = try await move.value
+            XCTFail("played")
+        } catch let failure as EngineFailure {
+            XCTAssertEqual(failure.reason, .cancelled)
+        }
+        assertGone(engine.pid)
+    }
+
     func testCannotStart() async throws {
         let sandbox = try EngineSandbox()
         do {
