@@ -7,7 +7,8 @@ import GameRules
 /// process reaped): an engine that exits, does not answer in time, prints garbage, plays an illegal cell or answers
 /// `?` to a command the runner needs never makes the caller hang. After a failure every call throws the same failure.
 ///
-/// Times are measured on the injected clock (tests pass a manual one).
+/// Times are measured on the injected clock (tests pass a manual one). Calls are meant to come one at a time (a game
+/// is sequential); calls made at once are carried out one command at a time, in the order they reach the actor.
 public actor EnginePlayer {
     /// The command line as given.
     public nonisolated let command: String
@@ -34,6 +35,10 @@ public actor EnginePlayer {
     private var mark: Mark?
     private var firstMover = Mark.x
     private var known: [Int] = []
+    /// Whether an exchange is under way, and the exchanges waiting for it (the actor is reentrant: two calls at once
+    /// must not interleave their commands and answers).
+    private var exchanging = false
+    private var waitingToExchange: [CheckedContinuation<Void, Never>] = []
 
     /// The default limit for commands other than `genmove`: 5 s.
     public static let defaultReplyTimeout = Duration.seconds(5)
@@ -189,8 +194,16 @@ public actor EnginePlayer {
         return answer
     }
 
-    /// Sends `command` and waits at most `limit` for its whole answer.
+    /// Sends `command` and waits at most `limit` for its whole answer; one exchange at a time, in call order.
     private func exchange(_ command: EngineCommand, limit: Duration) async throws(EngineFailure) -> EngineResponse {
+        while exchanging {
+            await withCheckedContinuation { waitingToExchange.append($0) }
+        }
+        exchanging = true
+        defer {
+            exchanging = false
+            if !waitingToExchange.isEmpty { waitingToExchange.removeFirst().resume() }
+        }
         if let failure { throw failure }
         let id = nextID
         nextID += 1

@@ -155,6 +155,20 @@ final class EnginePlayerTests: XCTestCase {
         assertGone(engine.pid)
     }
 
+    func testCallsAtOnceDoNotInterleave() async throws {
+        let sandbox = try EngineSandbox()
+        let path = try sandbox.engine(overrides: #"play) echo "play $*" >&2; printf '=%s\n\n' "$id" ;;"#)
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+        try await engine.newGame(engineMark: .x)
+        async let first: Void = engine.opponentMoved(0)
+        async let second: Void = engine.opponentMoved(1)
+        async let third: Void = engine.opponentMoved(2)
+        _ = try await (first, second, third)
+        await engine.quit()
+        let log = try String(contentsOfFile: sandbox.logPath, encoding: .utf8)
+        XCTAssertEqual(log.split(separator: "\n").sorted(), ["play o 1", "play o 2", "play o 3"])
+    }
+
     func testCannotStart() async throws {
         let sandbox = try EngineSandbox()
         do {
