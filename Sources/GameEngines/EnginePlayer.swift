@@ -122,9 +122,12 @@ public actor EnginePlayer {
         known.append(cell)
     }
 
-    /// The engine's move (0...8) in `game`, whose turn must be the engine's mark.
+    /// The engine's move (0...8) for `game.turn` in `game`.
     ///
-    /// Moves of `game` the engine has not been told of are sent first: with `play` when they follow what it knows,
+    /// When the engine has no game yet, or plays the other mark or another first mover, `newgame` for `game.turn` and
+    /// `game.firstMover` is sent first (then all of the game's moves with `play`).
+    ///
+    /// Moves of `game` the engine has not been told of are sent next: with `play` when they follow what it knows,
     /// otherwise the whole list with `position`. Then `genmove MARK SECONDS` with `timeLeft` (nil: `-`, and the limit
     /// is `moveTimeoutWithoutClock`).
     ///
