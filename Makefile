@@ -49,8 +49,9 @@ BENCH_BUILD  = $(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR
 # them.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
 # strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game), man-db (the
-# installed man page rendered with man -l).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db
+# installed man page rendered with man -l), python3 (the sample engine Assets/engines/perfect.py, standard library
+# only, which GameEnginesTests plays).
+DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db python3
 
 # make bench only: whole-process timings, the first-frame anchor, profiles; plus the lab's (DEB_PACKAGES) and a C
 # compiler.

@@ -18,6 +18,12 @@
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
 //
+//   Engines (issue 16: bring your own bot), beside the tree above, not yet wired into the app:
+//     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
+//       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
+//            └─ GameRules
+//     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math)
+//
 //   Localization (the text in the user's language, `tr`; paths and white space without Foundation): used by
 //   GameProtocol, the manifest, both front ends and the app core. Every module imports FoundationEssentials, never
 //   Foundation (issue 15: no ICU, a smaller and faster binary; ImportBoundaryTests checks).
@@ -79,6 +85,15 @@ let package = Package(
             ]),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
+        // The engine protocol (docs/ENGINE.md) without I/O: commands, the response reader, cells and times on the
+        // wire, the shell-like splitting of an engine's command line.
+        .target(name: "EngineProtocol", dependencies: ["GameRules"]),
+        // An engine process as a player: posix_spawn with pipes (its own process group, stderr to a log file), the
+        // handshake, and every misbehaviour turned into an `EngineFailure` with the process killed and reaped.
+        .target(name: "GameEngines", dependencies: ["EngineProtocol", "GameRules"]),
+        // Match statistics without I/O: score, Elo difference with its 95% interval, LOS, SPRT (trinomial model, as
+        // cutechess-cli and fastchess).
+        .target(name: "MatchStatistics"),
         // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
         // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and
         // `tr`, the one lookup every message goes through; with the path and white-space helpers every module uses
@@ -217,6 +232,12 @@ let package = Package(
         // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
         .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+        .testTarget(name: "EngineProtocolTests", dependencies: ["EngineProtocol", "GameRules"]),
+        // Real engine processes: misbehaving ones written to a temporary directory, and the samples in Assets/engines.
+        .testTarget(
+            name: "GameEnginesTests",
+            dependencies: ["GameEngines", "EngineProtocol", "GameRules", "TicTacToeTestSupport"]),
+        .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "GamePairingTests", dependencies: ["GamePairing"]),
         .testTarget(
