@@ -139,7 +139,8 @@ final class ImportBoundaryTests: XCTestCase {
         ]
         for arguments in commands {
             let trace = try runCapturing([tictactoeBinary] + arguments, environment: environment, standardError: true)
-            XCTAssertTrue(trace.contains("file="), "LD_DEBUG=files printed nothing for \(arguments): \(trace.prefix(500))")
+            XCTAssertTrue(
+                trace.contains("file="), "LD_DEBUG=files printed nothing for \(arguments): \(trace.prefix(500))")
             let loaded = trace.split(separator: "\n").filter { line in
                 line.contains("file=") && Self.dnssdLibraries.contains { line.contains($0) }
             }
