@@ -46,7 +46,8 @@ BENCH_ARGS  ?=
 BENCH_BUILD  = $(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" -c release --product bench
 
 # Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
-# them.
+# libsodium. The dns_sd library itself (libavahi-compat-libdnssd1, a dependency of the -dev package) is not linked:
+# the Bonjour module loads it when Bonjour is first used.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
 # strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game), man-db (the
 # installed man page rendered with man -l), python3 (the sample engine Assets/engines/perfect.py, standard library

@@ -16,6 +16,9 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(code: Int32)
     /// Turned off for this process with `TICTACTOE_BONJOUR=off` (tests outside the LAN lab): no dns_sd call is made.
     case disabled
+    /// Avahi's dns_sd compatibility library (libdns_sd.so.1) could not be loaded: it is loaded when Bonjour is first
+    /// used, not linked, so the rest of the app works without it. `detail` is the loader's word (dlerror).
+    case libraryMissing(detail: String)
 
     /// The user-facing message for an unavailable daemon (also shown by the UI and the CLI).
     public static let unavailableMessage =
@@ -37,7 +40,7 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .unavailable, .failed: return true
-        case .notAllowed, .notFound, .noAddress, .disabled: return false
+        case .notAllowed, .notFound, .noAddress, .disabled, .libraryMissing: return false
         }
     }
 
@@ -51,6 +54,9 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noAddress(let name): return "the host of '\(name)' did not say its address"
         case .failed(let code): return "Bonjour failed (dns_sd error \(code))"
         case .disabled: return "Bonjour is turned off (TICTACTOE_BONJOUR=off)"
+        case .libraryMissing(let detail):
+            return "Bonjour needs Avahi's dns_sd library (\(DNSSDLibrary.soname)), which could not be loaded: install "
+                + "it with 'sudo apt-get install \(DNSSDLibrary.package)' (\(detail))"
         }
     }
 }

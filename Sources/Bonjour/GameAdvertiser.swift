@@ -140,9 +140,9 @@ private final class AdvertiserState {
         let name = requestedName
         let type = serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
-            reference, contextPointer in
+            library, reference, contextPointer in
             bytes.withUnsafeBytes { buffer in
-                DNSServiceRegister(reference, 0, 0, name, type, nil, nil, UInt16(port).bigEndian,
+                library.register(reference, 0, 0, name, type, nil, nil, UInt16(port).bigEndian,
                                    UInt16(buffer.count), buffer.baseAddress, RegisterContext.callback, contextPointer)
             }
         }

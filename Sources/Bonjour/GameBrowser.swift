@@ -160,7 +160,7 @@ private final class BrowserState {
         }
         let type = serviceType
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] in self?.lost($0) }) {
-            DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
+            $0.browse($1, 0, 0, type, GameService.domain, BrowseContext.callback, $2)
         }
         switch result {
         case .success(let ref):

@@ -135,7 +135,7 @@ final class ResolveOperation {
         let onFailure: (BonjourError) -> Void = { [weak self] in self?.finish(.failure($0)) }
         let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: onFailure) {
-            DNSServiceResolve($0, 0, 0, candidate, type, GameService.domain, ResolveContext.callback, $1)
+            $0.resolve($1, 0, 0, candidate, type, GameService.domain, ResolveContext.callback, $2)
         }
         switch result {
         case .success(let ref): refs.append(ref)
@@ -159,7 +159,7 @@ final class ResolveOperation {
         }
         let type = self.type
         let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
-            DNSServiceBrowse($0, 0, 0, type, GameService.domain, BrowseContext.callback, $1)
+            $0.browse($1, 0, 0, type, GameService.domain, BrowseContext.callback, $2)
         }
         if case .success(let ref) = result { refs.append(ref) }
     }
@@ -190,7 +190,7 @@ final class ResolveOperation {
             }
             let host = answer.hostTarget
             let result = ServiceRef.make(loop: loop, context: context, onFailure: { _ in }) {
-                DNSServiceQueryRecord($0, 0, 0, host, type, UInt16(kDNSServiceClass_IN), QueryContext.callback, $1)
+                $0.queryRecord($1, 0, 0, host, type, UInt16(kDNSServiceClass_IN), QueryContext.callback, $2)
             }
             switch result {
             case .success(let ref): refs.append(ref)

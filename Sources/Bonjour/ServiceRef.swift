@@ -6,48 +6,52 @@ import CDNSSD
 /// Deallocating inside one of its own callbacks would free what `DNSServiceProcessResult` is still using (and Avahi
 /// may deliver more callbacks from the same batch), so `cancel()` during processing only silences the callbacks and
 /// the deallocation happens when `DNSServiceProcessResult` returns.
-/// Avahi's allocations zeroed, once, before the first dns_sd call (see `tictactoe_avahi_zero_allocations` in
-/// CDNSSD's shim: the compatibility library's references are otherwise not zeroed, and a daemon that goes away can
-/// make it call a leftover pointer).
-private let zeroedAvahiAllocations: Void = tictactoe_avahi_zero_allocations()
-
 final class ServiceRef {
     private var ref: DNSServiceRef?
     private var source: DNSSDLoop.SourceID?
     private var processing = false
     private var cancelled = false
     private let loop: DNSSDLoop
+    /// The loaded dns_sd library (`DNSSDLibrary`): every call on the reference goes through it.
+    private let library: DNSSDLibrary
     /// Retained while the reference lives: the callbacks' context points at it.
     private let context: CallbackContext
     /// Called when processing fails (the library's socket broke): treat as a lost daemon.
     private let onFailure: (BonjourError) -> Void
 
-    /// Creates the reference with `create` (which calls a dns_sd function with the context pointer). On failure
-    /// returns the mapped error.
+    /// Creates the reference with `create` (which calls a function of the dns_sd library it is given, loaded at the
+    /// first reference of the process, with the context pointer). On failure returns the mapped error: a library
+    /// that cannot be loaded is `.libraryMissing`.
     static func make(
         loop: DNSSDLoop = .shared,
         context: CallbackContext,
         onFailure: @escaping (BonjourError) -> Void,
-        _ create: (UnsafeMutablePointer<DNSServiceRef?>, UnsafeMutableRawPointer) -> DNSServiceErrorType
+        _ create: (DNSSDLibrary, UnsafeMutablePointer<DNSServiceRef?>, UnsafeMutableRawPointer) -> DNSServiceErrorType
     ) -> Result<ServiceRef, BonjourError> {
         if BonjourSwitch.isDisabled { return .failure(.disabled) }
-        _ = zeroedAvahiAllocations
+        let library: DNSSDLibrary
+        switch DNSSDLibrary.shared {
+        case .success(let loaded): library = loaded
+        case .failure(let error): return .failure(error)
+        }
         var ref: DNSServiceRef?
-        let code = create(&ref, Unmanaged.passUnretained(context).toOpaque())
+        let code = create(library, &ref, Unmanaged.passUnretained(context).toOpaque())
         guard code == kDNSServiceErr_NoError, let ref else {
             return .failure(BonjourError(code: code == 0 ? Int32(kDNSServiceErr_Unknown) : code))
         }
-        return .success(ServiceRef(ref: ref, loop: loop, context: context, onFailure: onFailure))
+        return .success(ServiceRef(ref: ref, library: library, loop: loop, context: context, onFailure: onFailure))
     }
 
     private init(
-        ref: DNSServiceRef, loop: DNSSDLoop, context: CallbackContext, onFailure: @escaping (BonjourError) -> Void
+        ref: DNSServiceRef, library: DNSSDLibrary, loop: DNSSDLoop, context: CallbackContext,
+        onFailure: @escaping (BonjourError) -> Void
     ) {
         self.ref = ref
+        self.library = library
         self.loop = loop
         self.context = context
         self.onFailure = onFailure
-        let fd = DNSServiceRefSockFD(ref)
+        let fd = library.refSockFD(ref)
         if fd >= 0 {
             source = loop.addSource(fd: fd) { [weak self] in self?.process() }
         }
@@ -56,7 +60,7 @@ final class ServiceRef {
     private func process() {
         guard let ref, !cancelled else { return }
         processing = true
-        let code = DNSServiceProcessResult(ref)
+        let code = library.processResult(ref)
         processing = false
         if cancelled {
             deallocate()
@@ -76,7 +80,7 @@ final class ServiceRef {
     private func deallocate() {
         if let source { loop.removeSource(source) }
         source = nil
-        if let ref { DNSServiceRefDeallocate(ref) }
+        if let ref { library.refDeallocate(ref) }
         ref = nil
     }
 

@@ -26,7 +26,7 @@ extension ExitStatus {
             self.init(failure: error.connectionError, stop: stop)
         case let error as BonjourError:
             switch error {
-            case .unavailable, .notAllowed, .disabled: self = .bonjourUnavailable
+            case .unavailable, .notAllowed, .disabled, .libraryMissing: self = .bonjourUnavailable
             case .notFound, .noAddress, .failed: self = .unreachable
             }
         case is CancellationError:

@@ -313,7 +313,7 @@ private func resolve(
             return game
         } catch let error as BonjourError {
             switch error {
-            case .unavailable, .notAllowed, .disabled:
+            case .unavailable, .notAllowed, .disabled, .libraryMissing:
                 throw error
             case .notFound, .noAddress, .failed:
                 lastError = error

@@ -5,6 +5,7 @@ import TicTacToeApp
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "browse",
         abstract: "List the games on the local network (Bonjour) and exit.",
         discussion: """
             Looks for hosts advertising _tictactoe._tcp for --timeout seconds (default 3), then prints one line per \

@@ -1,3 +1,5 @@
+import ArgumentParser
+import Dispatch
 import TicTacToeApp
 
 #if canImport(Glibc)
@@ -8,14 +10,45 @@ import Glibc
 /// must not kill a host in the middle of a match. Writes to a closed pipe then fail with EPIPE, which `CheckedOutput`
 /// turns into exit code 74 after the peer was told goodbye. An unknown command is refused before argument-parser
 /// would read it as `play`'s argument (`UnknownCommand`).
+///
+/// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
+/// error and the synchronous commands (the full-screen game, `privacy`, `manifest`) never start Swift concurrency's
+/// executor; only an asynchronous command (`host`, `join`, `browse`) runs, in a task (its `run()` is nonisolated, so
+/// it ran on the global executor under an `async` main too) while the main thread drains the main queue, as an
+/// `async` main does; the process exits when it returns.
 @main
 enum Entry {
-    static func main() async {
+    static func main() {
         signal(SIGPIPE, SIG_IGN)
         if let message = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()), of: TicTacToe.self) {
             printError(message)
             exit(ExitStatus.usage.rawValue)
         }
-        await TicTacToe.main()
+        var command: any ParsableCommand
+        do {
+            command = try TicTacToe.parseAsRoot()
+        } catch {
+            TicTacToe.exit(withError: error)
+        }
+        guard let asyncCommand = command as? any AsyncParsableCommand else {
+            do {
+                try command.run()
+            } catch {
+                TicTacToe.exit(withError: error)
+            }
+            exit(0)
+        }
+        // The command is handed over to the task (a `sending` closure; detached, for `main` is on the main actor and
+        // `run()` is nonisolated): this thread only drains the main queue from now on.
+        Task.detached { [asyncCommand] in
+            var command = asyncCommand
+            do {
+                try await command.run()
+            } catch {
+                TicTacToe.exit(withError: error)
+            }
+            exit(0)
+        }
+        dispatchMain()
     }
 }

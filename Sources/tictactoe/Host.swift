@@ -6,6 +6,7 @@ import TicTacToeApp
 
 struct Host: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "host",
         abstract: "Host a game: listen for a joiner and play a match.",
         discussion: """
             Serves one match at a time: a joiner whose hello comes while a match runs is told the host is busy (and \

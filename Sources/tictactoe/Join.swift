@@ -6,6 +6,7 @@ import TicTacToeApp
 
 struct Join: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "join",
         abstract: "Join a hosted game by its Bonjour name or by address and play a match.",
         discussion: """
             TARGET is a game's Bonjour name as `tictactoe browse` lists it (resolved on the local network), or an \

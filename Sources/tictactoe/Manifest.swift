@@ -5,6 +5,7 @@ import TicTacToeApp
 /// `tictactoe manifest`: what the app manifest declares and what it means (the work is `ManifestReport`'s).
 struct Manifest: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "manifest",
         abstract: "Show what the app manifest (Info.plist) declares and what it means for games.",
         discussion: """
             Prints the manifest's path, display name, NSLocalNetworkUsageDescription (the reason shown in the local \

@@ -14,6 +14,7 @@ extension LineGame.FirstMover: ExpressibleByArgument {}
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Open the full-screen game (the default command).",
         discussion: """
             The menu offers: play against the computer, host a game, search for games, join by address, settings. \

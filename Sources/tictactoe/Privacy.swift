@@ -10,6 +10,7 @@ import Glibc
 /// `tictactoe privacy`: Settings › Privacy › Local Network on the command line (status, grant, deny, reset).
 struct Privacy: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "privacy",
         abstract: "Show or change the local network permission (Settings › Privacy › Local Network).",
         discussion: """
             As on iOS 14, the first action that needs the local network (searching for games, hosting, joining a \

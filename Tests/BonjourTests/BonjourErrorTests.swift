@@ -1,5 +1,5 @@
 import GameProtocol
-import Bonjour
+@testable import Bonjour
 import LocalNetworkPrivacy
 import XCTest
 
@@ -10,6 +10,24 @@ final class BonjourErrorTests: XCTestCase {
         XCTAssertEqual(BonjourError.unavailable.description,
                        "Bonjour is unavailable: is avahi-daemon running? (sudo systemctl start avahi-daemon)")
         XCTAssertTrue(BonjourError.unavailable.isRetryable)
+    }
+
+    /// libdns_sd is loaded when Bonjour is first used (not linked): a library that is not there is an error that says
+    /// what to install, is not retried, and ends a browse or a join by name as an unavailable Bonjour does (exit 10).
+    func testAMissingLibraryIsAnErrorThatSaysWhatToInstall() {
+        guard case .failure(let error) = DNSSDLibrary.load("libtictactoe-no-such-library.so.1") else {
+            return XCTFail("a library that does not exist was loaded")
+        }
+        guard case .libraryMissing(let detail) = error else { return XCTFail("not libraryMissing: \(error)") }
+        XCTAssertTrue(detail.contains("libtictactoe-no-such-library.so.1"), detail)
+        XCTAssertTrue(error.description.contains("sudo apt-get install libavahi-compat-libdnssd1"), error.description)
+        XCTAssertTrue(error.description.contains("libdns_sd.so.1"), error.description)
+        XCTAssertFalse(error.isRetryable)
+    }
+
+    /// The installed library loads, with every function the module calls (and Avahi's allocator set).
+    func testTheInstalledLibraryLoads() throws {
+        if case .failure(let error) = DNSSDLibrary.load(DNSSDLibrary.soname) { XCTFail("\(error)") }
     }
 
     func testNoAuthIsNotAllowed() {
