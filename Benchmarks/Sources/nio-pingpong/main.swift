@@ -4,8 +4,13 @@
 // Whatever the app's round trip costs above this is ours to cut; what this costs above the C program is the price of
 // NIO and NIOSSL themselves.
 //
-//   nio-pingpong server PORT [--tls]                                    prints "listening PORT"; answers forever
-//   nio-pingpong client HOST PORT REQ_BYTES REPLY_BYTES N WARMUP OUT_FILE [--tls]
+// With `--async` both ends go through structured concurrency the way the app's match does: NIOAsyncChannel's inbound
+// stream read in a loop by a task that prefers the connection's event loop as its executor, each answer written with
+// its outbound writer (one awaited write per frame); what this adds to the handler version is the price of the
+// async bridge alone.
+//
+//   nio-pingpong server PORT [--tls] [--async]                          prints "listening PORT"; answers forever
+//   nio-pingpong client HOST PORT REQ_BYTES REPLY_BYTES N WARMUP OUT_FILE [--tls] [--async]
 //                                                                       WARMUP + N round trips; N times in ns to OUT_FILE
 import NIOCore
 import NIOPosix
@@ -127,9 +132,36 @@ final class Asker: ChannelInboundHandler {
     }
 }
 
+/// Runs a task's jobs on one event loop (as the app's `EventLoopTaskExecutor`).
+final class LoopExecutor: TaskExecutor {
+    let loop: any EventLoop
+    init(_ loop: any EventLoop) { self.loop = loop }
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Reads whole frames of `size` bytes from an async inbound iterator.
+struct FrameReader {
+    var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    var pending = 0
+
+    /// Consumes `size` bytes; false at end of stream.
+    mutating func next(_ size: Int) async throws -> Bool {
+        while pending < size {
+            guard let buffer = try await iterator.next() else { return false }
+            pending += buffer.readableBytes
+        }
+        pending -= size
+        return true
+    }
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let tls = arguments.contains("--tls")
-arguments.removeAll { $0 == "--tls" }
+let async = arguments.contains("--async")
+arguments.removeAll { $0 == "--tls" || $0 == "--async" }
 // One thread, as the app's headless host and joiner have (the singleton group's loops are used one per connection).
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
@@ -142,19 +174,51 @@ case "server" where arguments.count == 2:
         configuration.pskServerProvider = { _ in PSKServerIdentityResponse(key: psk) }
         return configuration
     }()) : nil
-    let server = try ServerBootstrap(group: group)
-        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-        .childChannelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
-                try channel.pipeline.syncOperations.addHandler(Answerer())
+    if async {
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .bind(host: "0.0.0.0", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        print("listening \(server.channel.localAddress?.port ?? 0)")
+        fflush(nil)
+        try await server.executeThenClose { connections in
+            for try await connection in connections {
+                try? await withTaskExecutorPreference(LoopExecutor(connection.channel.eventLoop)) {
+                    try await connection.executeThenClose { inbound, outbound in
+                        var reader = FrameReader(iterator: inbound.makeAsyncIterator())
+                        guard try await reader.next(8) else { return }
+                        // The sizes are the client's first 8 bytes; the bench always asks 4 for 4.
+                        while try await reader.next(4) {
+                            try await outbound.write(ByteBuffer(repeating: 0, count: 4))
+                        }
+                    }
+                }
             }
         }
-        .bind(host: "0.0.0.0", port: port).wait()
-    print("listening \(server.localAddress?.port ?? 0)")
-    fflush(nil)
-    try server.closeFuture.wait()
+    } else {
+        let server = try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(Answerer())
+                }
+            }
+            .bind(host: "0.0.0.0", port: port).wait()
+        print("listening \(server.localAddress?.port ?? 0)")
+        fflush(nil)
+        try server.closeFuture.wait()
+    }
 case "client" where arguments.count == 8:
     guard let port = Int(arguments[2]), let request = Int(arguments[3]), let reply = Int(arguments[4]),
           let count = Int(arguments[5]), let warmup = Int(arguments[6]), request > 0, reply > 0, count > 0, warmup >= 0
@@ -165,24 +229,58 @@ case "client" where arguments.count == 8:
         return configuration
     }()) : nil
     let loop = group.next()
-    let done = loop.makePromise(of: [UInt64].self)
-    _ = try ClientBootstrap(group: loop)
-        .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-        .channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                if let context {
-                    try channel.pipeline.syncOperations.addHandler(
-                        try NIOSSLClientHandler(context: context, serverHostname: nil))
+    let all: [UInt64]
+    if async {
+        let connection = try await ClientBootstrap(group: loop)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .connect(host: arguments[1], port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: context, serverHostname: nil))
+                    }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
-                try channel.pipeline.syncOperations.addHandler(
-                    Asker(request: request, reply: reply, total: warmup + count, done: done))
+            }
+        all = try await withTaskExecutorPreference(LoopExecutor(loop)) {
+            try await connection.executeThenClose { inbound, outbound in
+                var reader = FrameReader(iterator: inbound.makeAsyncIterator())
+                var head = ByteBuffer()
+                head.writeInteger(UInt32(request))
+                head.writeInteger(UInt32(reply))
+                try await outbound.write(head)
+                var times: [UInt64] = []
+                times.reserveCapacity(warmup + count)
+                for _ in 0..<(warmup + count) {
+                    let sentAt = monotonicNS()
+                    try await outbound.write(ByteBuffer(repeating: 0, count: request))
+                    guard try await reader.next(reply) else { fail("the server closed") }
+                    times.append(monotonicNS() - sentAt)
+                }
+                return times
             }
         }
-        .connect(host: arguments[1], port: port).wait()
-    let times = try done.futureResult.wait().dropFirst(warmup)
+    } else {
+        let done = loop.makePromise(of: [UInt64].self)
+        _ = try ClientBootstrap(group: loop)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: context, serverHostname: nil))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(
+                        Asker(request: request, reply: reply, total: warmup + count, done: done))
+                }
+            }
+            .connect(host: arguments[1], port: port).wait()
+        all = try done.futureResult.wait()
+    }
+    let times = all.dropFirst(warmup)
     guard let file = fopen(arguments[7], "w") else { fail("cannot write \(arguments[7])") }
     for time in times { fputs("\(time)\n", file) }
     fclose(file)
 default:
-    fail("usage: nio-pingpong server PORT [--tls] | client HOST PORT REQ_BYTES REPLY_BYTES N WARMUP OUT_FILE [--tls]")
+    fail("usage: nio-pingpong server PORT [--tls] [--async] | client HOST PORT REQ_BYTES REPLY_BYTES N WARMUP OUT_FILE [--tls] [--async]")
 }
