@@ -335,7 +335,7 @@ public final class GameConnection: Sendable {
             case .accept(_, let name)?:
                 feed(.handshakeSucceeded(peerName: name))
                 var link = PeerLink(
-                    peerName: name, role: .joiner, stats: stats, inbound: iterator, outbound: outbound,
+                    peerName: name, role: .joiner, stats: stats, inbound: iterator, consumed: 1, outbound: outbound,
                     channel: channel, linger: linger
                 )
                 do {
@@ -348,7 +348,7 @@ public final class GameConnection: Sendable {
                 }
             case .reject(let reason, let text)? where reason == .busy:
                 var link = PeerLink(
-                    peerName: "", role: .joiner, stats: stats, inbound: iterator, outbound: outbound,
+                    peerName: "", role: .joiner, stats: stats, inbound: iterator, consumed: 1, outbound: outbound,
                     channel: channel, linger: linger
                 )
                 await link.closeGracefully()
@@ -365,8 +365,8 @@ public final class GameConnection: Sendable {
                 feed(.handshakeFailed(.protocolViolation(text)))
             }
             var link = PeerLink(
-                peerName: "", role: .joiner, stats: stats, inbound: iterator, outbound: outbound,
-                channel: channel, linger: linger
+                peerName: "", role: .joiner, stats: stats, inbound: iterator, consumed: first == nil ? 0 : 1,
+                outbound: outbound, channel: channel, linger: linger
             )
             await link.closeGracefully()
             throw state.failure ?? ConnectionError.closedDuringHandshake

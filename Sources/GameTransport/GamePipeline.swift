@@ -53,6 +53,7 @@ extension Channel {
         try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
         try operations.addHandler(ProtocolErrorHandler(linger: timeouts.linger))
         try operations.addHandler(LivenessHandler(timeouts: timeouts, stats: stats))
+        try operations.addHandler(InboundRelay())
         return try GameAsyncChannel(
             wrappingChannelSynchronously: self,
             configuration: .init(inboundType: GameMessage.self, outboundType: GameMessage.self)

@@ -28,12 +28,15 @@ public struct PeerLink {
     private let outbound: NIOAsyncChannelOutboundWriter<GameMessage>
     private let channel: Channel
     private let linger: TimeAmount
+    /// Frames read from `inbound` so far (the handshake's included): what `divert` leaves in the stream is the rest.
+    private var consumed: Int
 
     init(
         peerName: String,
         role: MatchSession.Role,
         stats: ConnectionStats,
         inbound: NIOAsyncChannelInboundStream<GameMessage>.AsyncIterator,
+        consumed: Int = 0,
         outbound: NIOAsyncChannelOutboundWriter<GameMessage>,
         channel: Channel,
         linger: TimeAmount
@@ -41,6 +44,7 @@ public struct PeerLink {
         self.peerName = peerName
         self.role = role
         self.stats = stats
+        self.consumed = consumed
         self.inbound = inbound
         self.outbound = outbound
         self.channel = channel
@@ -59,7 +63,51 @@ public struct PeerLink {
     /// are not a valid frame (the peer has already been sent an `error` frame) and `LivenessError` for a peer that
     /// went silent.
     public mutating func next() async throws -> GameMessage? {
-        try await inbound.next()
+        let message = try await inbound.next()
+        if message != nil { consumed += 1 }
+        return message
+    }
+
+    /// Hands the rest of the peer's frames, and the connection's end, to `sink` as they are read: called on the
+    /// connection's event loop, in order, with no async stream or task switch per frame (a match's loop). Frames that
+    /// arrived before (right behind the handshake) are delivered first: this reads them from the inbound stream, in
+    /// order, before anything read later. Must be called on the connection's event loop (a task that prefers
+    /// `executor`); `next()` must not be used afterwards.
+    public mutating func divert(to sink: @escaping (PeerEvent) -> Void) async {
+        channel.eventLoop.preconditionInEventLoop()
+        // Until the stream's frames are delivered, later ones wait here (on the event loop, like the sink).
+        final class Holding {
+            var events: [PeerEvent] = []
+            var held = true
+        }
+        let holding = Holding()
+        let diverted: (passedOn: Int, endedAlready: Bool)
+        do {
+            diverted = try channel.pipeline.syncOperations.handler(type: InboundRelay.self).divert { event in
+                if holding.held { holding.events.append(event) } else { sink(event) }
+            }
+        } catch {
+            sink(.ended(error))  // no relay: not a game pipeline
+            return
+        }
+        var left = diverted.passedOn - consumed
+        while left > 0 || diverted.endedAlready {
+            do {
+                guard let message = try await next() else {
+                    sink(.ended(nil))
+                    break
+                }
+                sink(.message(message))
+                left -= 1
+            } catch {
+                sink(.ended(error))
+                break
+            }
+        }
+        channel.eventLoop.preconditionInEventLoop()
+        for event in holding.events { sink(event) }
+        holding.events = []
+        holding.held = false
     }
 
     /// Sends one message (flushed).
@@ -120,11 +168,14 @@ public struct PeerWriter: Sendable {
 
     /// Shuts our output (the peer reads EOF after our last frame) and closes the whole connection after the linger
     /// time unless the peer closes first. The reader keeps draining until then.
-    public func finish() async {
+    public func shutOutput() {
         let channel = self.channel
-        try? await channel.close(mode: .output)
+        channel.close(mode: .output, promise: nil)
         channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
     }
+
+    /// The connection's event loop, where a match runs.
+    public var eventLoop: any EventLoop { channel.eventLoop }
 
     /// Closes the connection now.
     public func closeNow() {

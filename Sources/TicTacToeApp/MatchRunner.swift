@@ -1,12 +1,13 @@
 import GameProtocol
 import GameRules
 import GameTransport
+import NIOCore
 
 /// Plays one match over an established `PeerLink`: feeds the peer's frames, the local player's moves and stop
 /// requests into a `MatchSession` and carries out the actions it returns.
 ///
-/// All inputs arrive through one queue (frames from a reader task, stop requests from signals, the turn timer), so the
-/// session is only touched from this loop. With a turn time limit (the host's `--move-timeout`) the session says what
+/// The match runs on its connection's event loop (`MatchDriver`): the peer's frames as they are read, stop requests,
+/// the turn timer and a UI's commands are all handled there, one at a time, so the session is only touched there. With a turn time limit (the host's `--move-timeout`) the session says what
 /// to time and a `TurnTimer` on `clock` measures it.
 public struct MatchRunner {
     /// When to play another game.
@@ -25,7 +26,7 @@ public struct MatchRunner {
         case commands(AsyncStream<LocalCommand>)
     }
 
-    private enum Input {
+    fileprivate enum Input {
         case message(GameMessage)
         case closed(MatchSession.End)
         case stop(ByeReason)
@@ -35,18 +36,17 @@ public struct MatchRunner {
         case turnTimeUp(MatchSession.PeerTurn)
     }
 
-    public private(set) var session: MatchSession
-    private var player: (any Player)?
-    private let commands: AsyncStream<LocalCommand>?
-    private let policy: RematchPolicy
-    private let reporter: MatchReporter
+    public fileprivate(set) var session: MatchSession
+    fileprivate var player: (any Player)?
+    fileprivate let commands: AsyncStream<LocalCommand>?
+    fileprivate let policy: RematchPolicy
+    fileprivate let reporter: MatchReporter
     /// Pause before each local move (to watch a headless game); frames keep being handled meanwhile.
-    private let moveDelay: Duration
+    fileprivate let moveDelay: Duration
     /// Measures the turn time limit.
-    private let clock: any Clock<Duration>
-    private var moveDue = false
+    fileprivate let clock: any Clock<Duration>
     /// Set when our own player failed (script error); the match then ended with our `bye`.
-    public private(set) var localFailure: String?
+    public fileprivate(set) var localFailure: String?
 
     public init(
         role: MatchSession.Role,
@@ -89,8 +89,11 @@ public struct MatchRunner {
     /// Plays the match. `stop` (Ctrl-C, shutdown) makes us leave with a `bye`; so does `revocation` yielding (local
     /// network access turned off during a match with a LAN peer), and the match then ends as `.localNetworkOff`.
     ///
-    /// The match's tasks run on the connection's event loop (`PeerLink.executor`): a frame read resumes the match on
-    /// the thread that read it, and the frames the match sends go into the pipeline without crossing threads.
+    /// The match runs on the connection's event loop, synchronously: each frame the peer sends is handed to the
+    /// session as it is read (`PeerLink.divert`: no async stream and no task switch per frame), and the frames the
+    /// session answers with go into the pipeline at once, one flush per step. Everything else that can happen (a stop,
+    /// the turn timer, a UI's command, a delayed move) is carried onto that event loop too, so the session is only
+    /// ever touched there, one input at a time.
     public mutating func run(
         _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
     ) async -> MatchSession.End {
@@ -105,33 +108,24 @@ public struct MatchRunner {
         reporter.report(.connected(peerName: link.peerName, address: link.remoteAddress, role: link.role,
                                    cipher: link.stats.secureSession?.cipherSuite))
         let writer = link.writer
-        let (inputs, continuation) = AsyncStream<Input>.makeStream()
-        let handOff = ReaderHandOff(link: link)
+        let loop = writer.eventLoop
+        let done = loop.makePromise(of: MatchSession.End.self)
+        let driver = MatchDriver(runner: self, writer: writer, done: done)
+        let bound = NIOLoopBound(driver, eventLoop: loop)
+        // Inputs from elsewhere are carried onto the event loop.
+        let deliver: @Sendable (Input) -> Void = { input in
+            loop.execute { bound.value.handle(input) }
+        }
         // On the real clock the turn timer is the event loop's own (no task and no thread woken per turn); a clock
         // that tests advance keeps the clock's sleep.
-        let timer = clock is ContinuousClock
-            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { continuation.yield(.turnTimeUp($0)) }
-            : TurnTimer(clock: clock) { continuation.yield(.turnTimeUp($0)) }
-        defer { timer.stop() }
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var reader = handOff.link
-                do {
-                    while let message = try await reader.next() { continuation.yield(.message(message)) }
-                    continuation.yield(.closed(.peerLeft(nil)))
-                } catch let error as GameProtocolError {
-                    continuation.yield(.closed(.peerViolation(code: error.errorCode, text: "\(error)")))
-                } catch let error as LivenessError {
-                    continuation.yield(.closed(.peerTimedOut("\(error)")))
-                } catch {
-                    continuation.yield(.closed(.peerLeft(nil)))
-                }
-                continuation.finish()
-            }
+        driver.timer = clock is ContinuousClock
+            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { deliver(.turnTimeUp($0)) }
+            : TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
+        let end = await withTaskGroup(of: Void.self) { group in
             if let revocation {
                 group.addTask {
                     for await _ in revocation {
-                        continuation.yield(.localNetworkOff)
+                        deliver(.localNetworkOff)
                         break
                     }
                 }
@@ -139,57 +133,126 @@ public struct MatchRunner {
             if let stop {
                 group.addTask {
                     for await reason in stop.stream() {
-                        continuation.yield(.stop(reason))
+                        deliver(.stop(reason))
                         break
                     }
                 }
             }
             if let commands {
                 group.addTask {
-                    for await command in commands { continuation.yield(.command(command)) }
+                    for await command in commands { deliver(.command(command)) }
                 }
             }
-            var iterator = inputs.makeAsyncIterator()
-            var pending = session.begin()
-            while true {
-                if perform(&pending, writer: writer, timer: timer) {
-                    // Our last frame is out: let the peer read it, drain until it closes (or the linger passes).
-                    await writer.finish()
-                    while let input = await iterator.next() {
-                        if case .closed = input { break }
-                    }
-                    break
-                }
-                if session.end != nil { break }
-                if moveDue {
-                    moveDue = false
-                    let delay = moveDelay
-                    group.addTask {
-                        try? await Task.sleep(for: delay)
-                        continuation.yield(.localMoveDue)
-                    }
-                }
-                switch await iterator.next() {
-                case .localMoveDue?: pending = localMove()
-                case .command(let command)?: pending = handle(command)
-                case .message(let message)?: pending = session.receive(message)
-                case .closed(let end)?: pending = session.connectionClosed(end)
-                case .stop(let reason)?: pending = session.leave(reason)
-                case .localNetworkOff?: pending = session.leave(.quit, as: .localNetworkOff)
-                case .turnTimeUp(let turn)?: pending = session.turnTimeLimitPassed(turn)
-                case nil: pending = session.connectionClosed()
+            driver.start()
+            await link.divert { event in
+                switch event {
+                case .message(let message):
+                    driver.handle(.message(message))
+                case .ended(nil):
+                    driver.handle(.closed(.peerLeft(nil)))
+                case .ended(let error as GameProtocolError):
+                    driver.handle(.closed(.peerViolation(code: error.errorCode, text: "\(error)")))
+                case .ended(let error as LivenessError):
+                    driver.handle(.closed(.peerTimedOut("\(error)")))
+                case .ended:
+                    driver.handle(.closed(.peerLeft(nil)))
                 }
             }
-            writer.closeNow()
+            let end = (try? await done.futureResult.get()) ?? .peerLeft(nil)
             group.cancelAll()
-            return session.end ?? .peerLeft(nil)
+            return end
+        }
+        session = driver.session
+        player = driver.player
+        localFailure = driver.localFailure
+        return end
+    }
+}
+
+/// A match in progress, on its connection's event loop only (`NIOLoopBound` in `MatchRunner.play`): the runner's
+/// state, the session's inputs handled one at a time as they come, the actions carried out at once.
+private final class MatchDriver {
+    typealias Input = MatchRunner.Input
+
+    var session: MatchSession
+    var player: (any Player)?
+    var localFailure: String?
+    var timer: TurnTimer?
+    private let policy: MatchRunner.RematchPolicy
+    private let reporter: MatchReporter
+    private let moveDelay: Duration
+    private let writer: PeerWriter
+    private let done: EventLoopPromise<MatchSession.End>
+    private var moveDue = false
+    /// Our last frame is out and our output shut: waiting for the peer to close (or the linger to pass).
+    private var lingering = false
+    /// The peer's side ended (closed, failed, went silent).
+    private var peerEnded = false
+    private var finished = false
+
+    init(runner: MatchRunner, writer: PeerWriter, done: EventLoopPromise<MatchSession.End>) {
+        session = runner.session
+        player = runner.player
+        policy = runner.policy
+        reporter = runner.reporter
+        moveDelay = runner.moveDelay
+        self.writer = writer
+        self.done = done
+    }
+
+    func start() {
+        var actions = session.begin()
+        step(&actions)
+    }
+
+    func handle(_ input: Input) {
+        guard !finished else { return }
+        if case .closed = input { peerEnded = true }
+        if lingering {
+            // Draining until the peer closes: the match is decided.
+            if peerEnded { finish() }
+            return
+        }
+        var actions: [MatchSession.Action]
+        switch input {
+        case .localMoveDue: actions = localMove()
+        case .command(let command): actions = handle(command)
+        case .message(let message): actions = session.receive(message)
+        case .closed(let end): actions = session.connectionClosed(end)
+        case .stop(let reason): actions = session.leave(reason)
+        case .localNetworkOff: actions = session.leave(.quit, as: .localNetworkOff)
+        case .turnTimeUp(let turn): actions = session.turnTimeLimitPassed(turn)
+        }
+        step(&actions)
+    }
+
+    private func step(_ actions: inout [MatchSession.Action]) {
+        if perform(&actions) {
+            // Our last frame is out: let the peer read it, drain until it closes (or the linger passes).
+            lingering = true
+            writer.shutOutput()
+            if peerEnded { finish() }
+            return
+        }
+        if session.end != nil {
+            finish()
+            return
+        }
+        if moveDue {
+            moveDue = false
+            writer.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(moveDelay)) { self.handle(.localMoveDue) }
         }
     }
 
+    private func finish() {
+        finished = true
+        timer?.stop()
+        writer.closeNow()
+        done.succeed(session.end ?? .peerLeft(nil))
+    }
+
     /// Carries out actions in order (appending what local moves produce). Returns true when the session asked to close.
-    private mutating func perform(
-        _ actions: inout [MatchSession.Action], writer: PeerWriter, timer: TurnTimer
-    ) -> Bool {
+    private func perform(_ actions: inout [MatchSession.Action]) -> Bool {
         var index = 0
         var closing = false
         // Frames of consecutive `.send`s go out in one flush, before whatever comes next (a transcript line, a move
@@ -225,9 +288,9 @@ public struct MatchRunner {
             case .close:
                 closing = true
             case .startTurnTimer(let turn, let limit):
-                timer.start(turn, limit: limit)
+                timer?.start(turn, limit: limit)
             case .stopTurnTimer:
-                timer.stop()
+                timer?.stop()
             }
         }
         if unflushed { writer.flush() }
@@ -235,7 +298,8 @@ public struct MatchRunner {
         return closing
     }
 
-    private mutating func handle(_ command: LocalCommand) -> [MatchSession.Action] {
+
+    private func handle(_ command: LocalCommand) -> [MatchSession.Action] {
         switch command {
         case .move(let cell):
             do {
@@ -250,7 +314,7 @@ public struct MatchRunner {
         }
     }
 
-    private mutating func localMove() -> [MatchSession.Action] {
+    private func localMove() -> [MatchSession.Action] {
         // A delayed move can come due after its game ended (resignation, peer left): then there is nothing to play.
         guard var player, let game = session.currentGame, game.turn == session.localMark else { return [] }
         defer { self.player = player }
@@ -266,11 +330,4 @@ public struct MatchRunner {
             return session.leave(.quit)
         }
     }
-}
-
-/// Carries the link's reading side into the match's reader task. NIO's inbound iterator is not `Sendable`, but a match
-/// has exactly one reader: that task, for the whole match (the runner itself only writes), so handing it over is safe.
-// @unchecked: the NIO socket boundary (the iterator of NIOAsyncChannel's inbound stream); see above.
-private struct ReaderHandOff: @unchecked Sendable {
-    var link: PeerLink
 }

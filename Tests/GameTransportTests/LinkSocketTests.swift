@@ -37,13 +37,52 @@ final class LinkSocketTests: XCTestCase {
             return try await withTaskExecutorPreference(link.executor) {
                 let onLoop = link.eventLoop.inEventLoop
                 for cell in 1...50 { try await writer.send(.move(cell: UInt8(cell))) }
-                await writer.finish()
+                writer.shutOutput()
                 return onLoop
             }
         }
         XCTAssertTrue(onLoop)
         await assertEventually("the host did not get every frame") { received.all.count >= 50 }
         XCTAssertEqual(received.all, (1...50).map { GameMessage.move(cell: UInt8($0)) })
+        await listener.stop()
+    }
+
+    /// A diverted link (a match's) hands over every frame in order, once: those already in the inbound stream (sent
+    /// right behind the accept, before the match began) first, then those read later, then the end. Frames written
+    /// with `write` go out at the next `flush`.
+    func testADivertedLinkDeliversEveryFrameInOrderThenTheEnd() async throws {
+        let listener = try await RunningListener { link in
+            let writer = link.writer
+            // 20 frames at once, before the joiner's match has begun; 30 more once it answers.
+            for cell in 1...20 { writer.write(.move(cell: UInt8(cell))) }
+            writer.flush()
+            guard case .move? = try? await link.next() else { return .keepListening }
+            for cell in 21...50 { writer.write(.move(cell: UInt8(cell))) }
+            writer.flush()
+            writer.shutOutput()
+            _ = await readUntilClosed(&link)
+            return .keepListening
+        }
+        let events = Recorder<String>()
+        try await joinWhenFree(listener.endpoint, name: "Joiner") { link in
+            // The first frame through the stream, as a handshake would read it; the rest diverted.
+            guard case .move(let first)? = try await link.next() else { throw ChannelError.ioOnClosedChannel }
+            events.append("move \(first)")
+            let writer = link.writer
+            await withTaskExecutorPreference(link.executor) {
+                await link.divert { event in
+                    switch event {
+                    case .message(.move(let cell)): events.append("move \(cell)")
+                    case .message(let other): events.append("other \(other)")
+                    case .ended(let error): events.append("end \(error.map { "\($0)" } ?? "clean")")
+                    }
+                }
+                writer.write(.move(cell: 0))
+                writer.flush()
+            }
+            await assertEventually("the diverted link did not end") { events.all.last?.hasPrefix("end") == true }
+        }
+        XCTAssertEqual(events.all, (1...50).map { "move \($0)" } + ["end clean"])
         await listener.stop()
     }
 }
