@@ -73,27 +73,36 @@ extension Bench {
         }
         rows.append(rtt)
 
-        // The floor of our own stack: the same exchange with NIO channel handlers (TLS-PSK, and plaintext), no game.
-        var floor = Row("stack floor: NIO ping-pong, loopback", unit: "µs", anchorName: "C ping-pong", goal: .none)
-        log("NIO ping-pong on 127.0.0.1, TLS-PSK and plaintext (\(nioPingPong))")
-        do {
-            let nioTLS = try pingPong(count: 10_000, program: nioPingPong, extra: ["--tls"])
-            let nioPlain = try pingPong(count: 10_000, program: nioPingPong)
-            floor.anchor = rtt.anchor
-            floor.ours = Summary(us(nioTLS)).map(Measure.init)
-            floor.oursPlain = Summary(us(nioPlain)).map(Measure.init)
-            series.append(Series(name: "NIO ping-pong TLS, loopback", color: "#9467bd", dashed: true,
-                                 samplesMicroseconds: us(nioTLS)))
-            if let ours = rtt.ours?.summary, let plain = rtt.oursPlain?.summary,
-               let nio = floor.ours?.summary, let nioP = floor.oursPlain?.summary {
-                floor.note = "Benchmarks/Sources/nio-pingpong: the C ping-pong's 4-byte exchange with SwiftNIO channel "
-                    + "handlers only (with --tls: NIOSSL, the app's ECDHE-PSK-CHACHA20-POLY1305); our move round trip "
-                    + "is \(format(ours.p50 / nio.p50))× this floor in TLS, \(format(plain.p50 / nioP.p50))× in plaintext"
+        // The floor of our own stack: the same exchange with NIO channel handlers, then through NIO's async bridge (as
+        // the app's match used to be), TLS-PSK and plaintext, no game.
+        for async in [false, true] {
+            var floor = Row(async ? "NIO ping-pong through NIOAsyncChannel, loopback" : "stack floor: NIO ping-pong, loopback",
+                            unit: "µs", anchorName: "C ping-pong", goal: .none)
+            let extra = async ? ["--async"] : []
+            log("NIO ping-pong\(async ? " (async)" : "") on 127.0.0.1, TLS-PSK and plaintext")
+            do {
+                let nioTLS = try pingPong(count: 10_000, program: nioPingPong, extra: ["--tls"] + extra)
+                let nioPlain = try pingPong(count: 10_000, program: nioPingPong, extra: extra)
+                floor.anchor = rtt.anchor
+                floor.ours = Summary(us(nioTLS)).map(Measure.init)
+                floor.oursPlain = Summary(us(nioPlain)).map(Measure.init)
+                series.append(Series(name: "NIO ping-pong\(async ? " async" : "") TLS, loopback",
+                                     color: async ? "#8c564b" : "#9467bd", dashed: true, samplesMicroseconds: us(nioTLS)))
+                if let ours = rtt.ours?.summary, let plain = rtt.oursPlain?.summary,
+                   let nio = floor.ours?.summary, let nioP = floor.oursPlain?.summary {
+                    floor.note = (async
+                        ? "Benchmarks/Sources/nio-pingpong --async: each end a task on its event loop reading "
+                            + "NIOAsyncChannel's inbound stream and awaiting one outbound write per frame; "
+                        : "Benchmarks/Sources/nio-pingpong: the C ping-pong's 4-byte exchange with SwiftNIO channel "
+                            + "handlers only (with --tls: NIOSSL, the app's ECDHE-PSK-CHACHA20-POLY1305); ")
+                        + "our move round trip is \(format(ours.p50 / nio.p50))× this in TLS, "
+                        + "\(format(plain.p50 / nioP.p50))× in plaintext"
+                }
+            } catch {
+                floor.missing = "not measured: \(error)"
             }
-        } catch {
-            floor.missing = "not measured: \(error)"
+            rows.append(floor)
         }
-        rows.append(floor)
 
         // 3: throughput.
         var throughput = Row("throughput, perfect vs perfect, --json", unit: "games/s", anchorName: "ping-pong bound",
