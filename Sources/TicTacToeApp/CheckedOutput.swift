@@ -59,6 +59,8 @@ public final class CheckedOutput: Sendable {
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// A regular file: writable whenever asked (poll(2) says so every time), so no poll before each write.
+    private let isRegularFile: Bool
     /// How the stream is named in errors.
     public let name: String
     /// Held for a whole write, so that text written from different tasks never interleaves.
@@ -69,6 +71,8 @@ public final class CheckedOutput: Sendable {
         self.descriptor = descriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor
+        var status = stat()
+        self.isRegularFile = descriptor >= 0 && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         self.state = Mutex(State())
         drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
@@ -78,6 +82,7 @@ public final class CheckedOutput: Sendable {
         self.descriptor = -1
         self.name = error.stream
         self.ownsDescriptor = false
+        self.isRegularFile = false
         self.state = Mutex(State(failure: error))
         drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
@@ -105,7 +110,7 @@ public final class CheckedOutput: Sendable {
         let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
             if let failure = state.failure { return (failure, []) }
             var text = text
-            if state.draining || !Self.takesAtOnce(descriptor) {
+            if state.draining || !(isRegularFile || Self.takesAtOnce(descriptor)) {
                 state.backlog.append(contentsOf: text.utf8)
                 if !state.draining {
                     state.draining = true
