@@ -18,7 +18,7 @@
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
 //
-//   Engines (issue 16: bring your own bot), beside the tree above, not yet wired into the app:
+//   Engines (issue 16: bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
 //       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
 //            └─ GameRules
@@ -166,6 +166,8 @@ let package = Package(
                 "GameProtocol",
                 "GamePairing",
                 "GameTransport",
+                "GameEngines",
+                "EngineProtocol",
                 "Localization",
                 "Bonjour",
                 "LocalNetworkPrivacy",

@@ -102,6 +102,21 @@ public struct ComputerMatch: Sendable {
         return cell
     }
 
+    /// A move chosen elsewhere for the computer (an engine, `--computer engine:…`); throws the rules' `MoveError` when it
+    /// is not legal.
+    public mutating func playComputer(_ cell: Int) throws {
+        guard isComputerTurn else { throw game.isOver ? MoveError.gameOver : MoveError.notYourTurn(expected: game.turn) }
+        try game.play(cell, by: humanMark.opponent)
+        record()
+    }
+
+    /// The computer resigns the game in progress (an engine that failed loses it).
+    public mutating func resignComputer() {
+        guard !game.isOver else { return }
+        try? game.resign(humanMark.opponent)
+        record()
+    }
+
     private mutating func record() {
         guard let result = game.result else { return }
         switch result.winner {

@@ -25,6 +25,13 @@ public enum MatchReport: Sendable {
     case localMoveRejected(String)
     /// What Bonjour says: advertised (as which name), withdrawn, resolved, the list of games.
     case discovery(DiscoveryReport)
+    /// An engine (`--player engine:COMMAND`) was started for the local side: its name (its answer to `name`), its
+    /// process id and the file its standard error goes to.
+    case engineStarted(name: String, pid: Int32, log: String)
+    /// The local side's engine failed during game `game` and lost it (the local side resigned): `kind` is one word
+    /// (`timeout`, `exited`, `protocol`, `illegal-move`, …), `reason` one line, `log` its standard error's file. The
+    /// next game starts a fresh process.
+    case engineFailed(game: Int, engine: String, kind: String, reason: String, log: String)
 }
 
 /// The totals of a run, printed last.

@@ -251,7 +251,7 @@ public struct NetworkGame: Sendable {
 
     private mutating func apply(_ report: MatchReport) {
         switch report {
-        case .seed, .summary, .rejectedBusy, .codeReplaced:
+        case .seed, .summary, .rejectedBusy, .codeReplaced, .engineStarted, .engineFailed:
             break
         case .peerFailed(let remote, let error):
             guard role == .host, !inMatch, !isOver else { break }

@@ -220,7 +220,7 @@ private func serve(
         },
         onMatch: { link in
             advertising?.withdraw()
-            guard let controller = try? options.controller() else { return .stop }
+            guard let controller = try? options.controller(moveTime: options.moveTimeout) else { return .stop }
             var runner = MatchRunner(
                 role: .host, controller: controller, policy: options.policy, reporter: reporter,
                 moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock

@@ -81,6 +81,18 @@ public struct JSONEvent: Encodable, Sendable {
             try object.encode(why, forKey: "error")
         case .discovery(let report):
             try JSONDiscoveryEvent(report).encode(into: &object)
+        case .engineStarted(let name, let pid, let log):
+            try object.encode("engine-started", forKey: "event")
+            try object.encode(name, forKey: "engine")
+            try object.encode(Int(pid), forKey: "pid")
+            try object.encode(log, forKey: "log")
+        case .engineFailed(let game, let engine, let kind, let reason, let log):
+            try object.encode("engine-failed", forKey: "event")
+            try object.encode(game, forKey: "game")
+            try object.encode(engine, forKey: "engine")
+            try object.encode(kind, forKey: "kind")
+            try object.encode(reason, forKey: "reason")
+            try object.encode(log, forKey: "log")
         }
     }
 

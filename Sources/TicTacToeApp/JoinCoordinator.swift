@@ -91,7 +91,7 @@ public func joinMatch(
 ) async -> ExitStatus {
     let controller: MatchRunner.Controller
     do {
-        controller = try options.controller()
+        controller = try options.controller(moveTime: nil)
     } catch {
         reporter.report(.error("\(error)", .scriptError))
         return .scriptError

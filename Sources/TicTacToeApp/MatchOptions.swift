@@ -25,8 +25,10 @@ public struct MatchOptions: Sendable {
     /// Hosting: how long the joiner may take for a move or for answering a rematch offer before it loses on time
     /// (`--move-timeout`). A joiner ignores it: the host keeps the time.
     public var moveTimeout: Duration
-    /// Measures `moveTimeout` (tests pass a clock they advance).
+    /// Measures `moveTimeout` (tests pass a clock they advance), and an engine's limits.
     public var clock: any Clock<Duration>
+    /// Where an engine's standard error goes (`--player engine:…`): default `$XDG_STATE_HOME/tictactoe/engines`.
+    public var engineLogDirectory: String?
 
     /// The default move time limit: generous for people.
     public static let defaultMoveTimeout: Duration = .seconds(120)
@@ -65,15 +67,23 @@ public struct MatchOptions: Sendable {
 
     var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }
 
-    /// Fails on a bad script before anything listens or connects.
+    /// Fails on a bad script (or an engine command line that cannot be split) before anything listens or connects.
     func checkPlayer() throws {
-        if case .player(let spec) = side { _ = try spec.makePlayer(seed: seed) }
+        _ = try controller(moveTime: nil)
     }
 
-    /// The local side of one match.
-    func controller() throws -> MatchRunner.Controller {
+    /// The local side of one match. An engine has `moveTime` for each move (the host's `moveTimeout`; a joiner: nil,
+    /// the engine's own limit).
+    func controller(moveTime: Duration?) throws -> MatchRunner.Controller {
         switch side {
-        case .player(let spec): return .player(try spec.makePlayer(seed: seed))
+        case .player(let spec):
+            if case .engine(let command) = spec {
+                if let problem = spec.usageProblem { throw PlayerSpecError.invalidEngineCommand(problem) }
+                return .engine(EngineSeat(
+                    command: command, logDirectory: engineLogDirectory ?? EngineSeat.defaultLogDirectory(),
+                    clock: clock, moveTime: moveTime))
+            }
+            return .player(try spec.makePlayer(seed: seed))
         case .person(let commands): return .commands(commands)
         }
     }

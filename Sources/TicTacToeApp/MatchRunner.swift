@@ -1,5 +1,6 @@
 import GameProtocol
 import GameRules
+import GameEngines
 import GameTransport
 import NIOCore
 
@@ -24,6 +25,11 @@ public struct MatchRunner {
         case player(any Player)
         /// Someone else (a UI) sends every move, resignation and rematch answer as a `LocalCommand`.
         case commands(AsyncStream<LocalCommand>)
+        /// An engine process moves (`EngineSeat`), asked in a task of its own off the connection's event loop (its
+        /// outcomes are carried onto the loop like every other input); rematches follow the `RematchPolicy`. An
+        /// engine that fails loses the game in progress (we resign it, reporting `.engineFailed`), and the next game
+        /// starts a fresh process.
+        case engine(EngineSeat)
     }
 
     fileprivate enum Input {
@@ -34,11 +40,14 @@ public struct MatchRunner {
         case localMoveDue
         case command(LocalCommand)
         case turnTimeUp(MatchSession.PeerTurn)
+        case engine(EngineWorker.Outcome)
     }
 
     public fileprivate(set) var session: MatchSession
     fileprivate var player: (any Player)?
     fileprivate let commands: AsyncStream<LocalCommand>?
+    /// The engine playing the local side, if one does.
+    fileprivate let engineSeat: EngineSeat?
     fileprivate let policy: RematchPolicy
     fileprivate let reporter: MatchReporter
     /// Pause before each local move (to watch a headless game); frames keep being handled meanwhile.
@@ -77,9 +86,15 @@ public struct MatchRunner {
         case .player(let player):
             self.player = player
             self.commands = nil
+            self.engineSeat = nil
         case .commands(let commands):
             self.player = nil
             self.commands = commands
+            self.engineSeat = nil
+        case .engine(let seat):
+            self.player = nil
+            self.commands = nil
+            self.engineSeat = seat
         }
         self.policy = policy
         self.reporter = reporter
@@ -121,6 +136,17 @@ public struct MatchRunner {
         driver.timer = clock is ContinuousClock
             ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { deliver(.turnTimeUp($0)) }
             : TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
+        // The engine's jobs run off the event loop (the global executor): its process is spoken to by a task of its
+        // own, whose outcomes are delivered like every other input.
+        var engineWorker: Task<Void, Never>?
+        if let engineSeat {
+            let (jobs, jobsContinuation) = AsyncStream<EngineWorker.Job>.makeStream()
+            driver.engineJobs = jobsContinuation
+            let worker = EngineWorker(seat: engineSeat)
+            engineWorker = Task(executorPreference: globalConcurrentExecutor) {
+                await worker.run(jobs) { deliver(.engine($0)) }
+            }
+        }
         let end = await withTaskGroup(of: Void.self) { group in
             if let revocation {
                 group.addTask {
@@ -162,6 +188,12 @@ public struct MatchRunner {
             group.cancelAll()
             return end
         }
+        if let engineWorker {
+            // The match is over: the engine quits (a move it still owes is not waited for: it is stopped).
+            driver.engineJobs?.finish()
+            if driver.engineMoveAwaited || stop?.raised != nil { engineWorker.cancel() }
+            await engineWorker.value
+        }
         session = driver.session
         player = driver.player
         localFailure = driver.localFailure
@@ -178,6 +210,12 @@ private final class MatchDriver {
     var player: (any Player)?
     var localFailure: String?
     var timer: TurnTimer?
+    /// The engine playing the local side (its jobs, in order), and whether a move was asked and not yet answered.
+    var engineJobs: AsyncStream<EngineWorker.Job>.Continuation?
+    var engineMoveAwaited = false
+    private let engineSeat: EngineSeat?
+    /// The number of the game in progress (or the last one).
+    private var gameNumber = 0
     private let policy: MatchRunner.RematchPolicy
     private let reporter: MatchReporter
     private let moveDelay: Duration
@@ -193,6 +231,7 @@ private final class MatchDriver {
     init(runner: MatchRunner, writer: PeerWriter, done: EventLoopPromise<MatchSession.End>) {
         session = runner.session
         player = runner.player
+        engineSeat = runner.engineSeat
         policy = runner.policy
         reporter = runner.reporter
         moveDelay = runner.moveDelay
@@ -222,6 +261,7 @@ private final class MatchDriver {
         case .stop(let reason): actions = session.leave(reason)
         case .localNetworkOff: actions = session.leave(.quit, as: .localNetworkOff)
         case .turnTimeUp(let turn): actions = session.turnTimeLimitPassed(turn)
+        case .engine(let outcome): actions = handle(outcome)
         }
         step(&actions)
     }
@@ -273,14 +313,15 @@ private final class MatchDriver {
                 unflushed = true
             case .emit(let event):
                 reporter.report(.session(event))
-                if case .rematchOffered = event, policy == .followPeer, player != nil {
+                tellEngine(event)
+                if case .rematchOffered = event, policy == .followPeer, decidesAlone {
                     actions += session.decideRematch(true)
                 }
             case .requestLocalMove:
-                guard player != nil else { break }  // a UI sends `.move` when the person has chosen
+                guard decidesAlone else { break }  // a UI sends `.move` when the person has chosen
                 if moveDelay > .zero { moveDue = true } else { actions += localMove() }
             case .requestRematchDecision:
-                guard player != nil else { break }  // a UI sends `.rematch` when the person has decided
+                guard decidesAlone else { break }  // a UI sends `.rematch` when the person has decided
                 switch policy {
                 case .upTo(let games): actions += session.decideRematch(session.score.gamesPlayed < games)
                 case .followPeer: break  // answer the host's offer when it comes
@@ -314,7 +355,59 @@ private final class MatchDriver {
         }
     }
 
+    /// Whether the local side decides by itself (a player or an engine), rather than a UI's commands.
+    private var decidesAlone: Bool { player != nil || engineSeat != nil }
+
+    /// Keeps the engine up to date: a new game with its mark, each opponent move.
+    private func tellEngine(_ event: MatchSession.Event) {
+        switch event {
+        case .gameStarted(let number, let localMark, let firstMover):
+            gameNumber = number
+            engineJobs?.yield(.newGame(game: number, engineMark: localMark, firstMover: firstMover))
+        case .moved(_, let cell, .peer):
+            engineJobs?.yield(.opponentMoved(game: gameNumber, cell: cell))
+        default:
+            break
+        }
+    }
+
+    /// What the engine's task posted: it started (reported), it moved (played), it failed (it loses the game in
+    /// progress: we resign it).
+    private func handle(_ outcome: EngineWorker.Outcome) -> [MatchSession.Action] {
+        switch outcome {
+        case .started(let name, let pid, let log):
+            reporter.report(.engineStarted(name: name, pid: pid, log: log))
+            return []
+        case .moved(let game, let cell):
+            engineMoveAwaited = false
+            guard game == gameNumber, let current = session.currentGame, current.turn == session.localMark else {
+                return []
+            }
+            do {
+                return try session.playLocalMove(cell)
+            } catch {
+                // The engine's move was checked against the same game: this cannot happen; resign rather than hang.
+                reporter.report(.engineFailed(game: game, engine: engineSeat?.command ?? "", kind: "illegal-move",
+                                              reason: "played an illegal move \"\(cell + 1)\": \(error)", log: ""))
+                return session.resign()
+            }
+        case .failed(let game, let failure):
+            engineMoveAwaited = false
+            reporter.report(.engineFailed(game: game, engine: failure.engine, kind: failure.kind,
+                                          reason: failure.reasonText, log: failure.logPath))
+            guard game == gameNumber, session.currentGame != nil else { return [] }
+            return session.resign()
+        }
+    }
+
     private func localMove() -> [MatchSession.Action] {
+        if engineSeat != nil {
+            // The engine's task is asked; its move comes back as an input.
+            guard let game = session.currentGame, game.turn == session.localMark else { return [] }
+            engineMoveAwaited = true
+            engineJobs?.yield(.move(game: gameNumber, game))
+            return []
+        }
         // A delayed move can come due after its game ended (resignation, peer left): then there is nothing to play.
         guard var player, let game = session.currentGame, game.turn == session.localMark else { return [] }
         defer { self.player = player }

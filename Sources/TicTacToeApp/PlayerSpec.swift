@@ -1,10 +1,12 @@
+import EngineProtocol
 import FoundationEssentials
 import LocalNetworkPrivacy
 import GameClient
 import GameRules
 
 /// A `--player` value: a computer (`easy`, `medium` or `perfect`; `random` is another name for `easy`),
-/// `script:FILE` (cells 1-9 in reading order), or `human` (line mode).
+/// `script:FILE` (cells 1-9 in reading order), `engine:COMMAND` (a program speaking the engine protocol,
+/// docs/ENGINE.md), or `human` (line mode).
 public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
     /// Never loses (`PerfectPlayer`).
     case perfect
@@ -13,6 +15,9 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
     /// Random legal moves (`RandomPlayer`); also spelled `random`.
     case easy
     case script(path: String)
+    /// A program speaking the engine protocol (docs/ENGINE.md), started from `command` (split like a shell splits it,
+    /// no shell run): it plays through `EngineSeat`, not as an in-process `Player`.
+    case engine(command: String)
     case human
 
     public init?(parsing argument: String) {
@@ -22,6 +27,12 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
         case "easy", "random": self = .easy
         case "human": self = .human
         default:
+            if argument.hasPrefix("engine:") {
+                let command = String(argument.dropFirst("engine:".count))
+                guard !command.allSatisfy(\.isWhitespace) else { return nil }
+                self = .engine(command: command)
+                return
+            }
             guard argument.hasPrefix("script:"), argument.count > "script:".count else { return nil }
             self = .script(path: String(argument.dropFirst("script:".count)))
         }
@@ -33,7 +44,25 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
         case .perfect: return .perfect
         case .medium: return .medium
         case .easy: return .easy
-        case .script, .human: return nil
+        case .script, .engine, .human: return nil
+        }
+    }
+
+    /// The engine's command line, for an engine.
+    public var engineCommand: String? {
+        if case .engine(let command) = self { return command }
+        return nil
+    }
+
+    /// Why an `engine:COMMAND` cannot be run as given (an unterminated quote, an unquoted shell operator), as the
+    /// usage error says it: nil when it can (or this is no engine).
+    public var usageProblem: String? {
+        guard case .engine(let command) = self else { return nil }
+        do throws(EngineCommandLine.ParseError) {
+            _ = try EngineCommandLine.split(command)
+            return nil
+        } catch {
+            return "engine:\(command): \(error)"
         }
     }
 
@@ -43,6 +72,7 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
         case .medium: return "medium"
         case .easy: return "easy"
         case .script(let path): return "script:\(path)"
+        case .engine(let command): return "engine:\(command)"
         case .human: return "human"
         }
     }
@@ -58,6 +88,9 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
             return RandomPlayer(rng: SplitMix64(seed: seed))
         case .human:
             return HumanLinePlayer(input: input ?? LineInput.standardInput)
+        case .engine:
+            if let problem = usageProblem { throw PlayerSpecError.invalidEngineCommand(problem) }
+            throw PlayerSpecError.notInProcess(description)
         case .script(let path):
             let text: String
             do {
@@ -79,12 +112,18 @@ public enum PlayerSpecError: Error, CustomStringConvertible {
     case invalidScript(path: String, why: String)
     /// The script ran out of moves or played an illegal one during the game.
     case scriptFailed(String)
+    /// An `engine:COMMAND` whose command line cannot be split.
+    case invalidEngineCommand(String)
+    /// An engine plays through `EngineSeat`, never as an in-process player.
+    case notInProcess(String)
 
     public var description: String {
         switch self {
         case .unreadableScript(let path, let why): return "cannot read script '\(path)': \(why)"
         case .invalidScript(let path, let why): return "invalid script '\(path)': \(why)"
         case .scriptFailed(let why): return "script error: \(why)"
+        case .invalidEngineCommand(let why): return why
+        case .notInProcess(let spec): return "\(spec) does not play in-process"
         }
     }
 }

@@ -167,6 +167,13 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             }
             guard let (line, isProblem) = report.textLine else { return }
             if isProblem { writeError(line) } else { write(line) }
+        case .engineStarted(let name, let pid, let log):
+            write(tr("Engine '%@' started (pid %@; stderr: %@)", DisplayText.escaped(name), "\(pid)",
+                     DisplayText.escaped(log)))
+        case .engineFailed(let game, let engine, _, let reason, let log):
+            // The game's end follows ("you resigned; … wins").
+            write(tr("Game %@: engine '%@' %@; it loses the game (stderr: %@)", "\(game)", DisplayText.escaped(engine),
+                     DisplayText.escaped(reason), DisplayText.escaped(log)))
         }
     }
 }

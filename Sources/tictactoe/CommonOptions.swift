@@ -24,7 +24,7 @@ struct MatchArguments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Who plays: a computer, easy (random moves; random is another name for it), medium (the perfect move 7 times in 10, seeded) or perfect (never loses); script:FILE (cells 1-9, reading order, used in turn); or human (line mode).",
+            "Who plays: a computer, easy (random moves; random is another name for it), medium (the perfect move 7 times in 10, seeded) or perfect (never loses); script:FILE (cells 1-9, reading order, used in turn); engine:COMMAND (a program speaking the engine protocol of docs/ENGINE.md, e.g. engine:'python3 bot.py --level 2': split like a shell would, quotes honoured, but no shell runs; it loses a game it crashes, hangs or cheats in; its stderr goes to a log named in the output); or human (line mode).",
             valueName: "player"
         )
     )
@@ -49,8 +49,10 @@ struct MatchArguments: ParsableArguments {
     func validate() throws {
         try Self.validate(name: name)
         try OptionRanges.moveDelay.check(moveDelay)
+        if let problem = player?.usageProblem { throw ValidationError("--player \(problem)") }
         if player == .human && headless {
-            throw ValidationError("--headless plays without a person: choose --player easy, medium, perfect or script:FILE")
+            throw ValidationError(
+                "--headless plays without a person: choose --player easy, medium, perfect, script:FILE or engine:COMMAND")
         }
     }
 

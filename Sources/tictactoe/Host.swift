@@ -28,8 +28,9 @@ struct Host: AsyncParsableCommand {
             on loopback always, elsewhere only where the manifest's App Transport Security allows plaintext \
             (otherwise exit 14).
 
-            Example:
+            Examples:
               tictactoe host --headless --player perfect --games 10 --port 7878 --json
+              tictactoe host --headless --player engine:"python3 bot.py --level 2"
             """
     )
 
@@ -58,7 +59,8 @@ struct Host: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Seconds the joiner has for each move and rematch answer before it loses on time "
-            + "(\(OptionRanges.moveTimeout.span), more than --move-delay).",
+            + "(\(OptionRanges.moveTimeout.span), more than --move-delay); also each move's time for an engine:COMMAND "
+            + "--player (it loses the game when it takes longer).",
         valueName: "seconds"))
     var moveTimeout: Double = Host.defaultMoveTimeout
 

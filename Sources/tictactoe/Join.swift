@@ -25,6 +25,7 @@ struct Join: AsyncParsableCommand {
             Examples:
               tictactoe join "Alice's game" --headless --json
               tictactoe join 127.0.0.1:7878 --headless --player easy --seed 42 --json
+              tictactoe join 127.0.0.1:7878 --headless --player 'engine:python3 bot.py'
             """
     )
 

@@ -34,7 +34,7 @@ struct Play: ParsableCommand {
     @Option(help: MatchArguments.nameHelp)
     var name: String?
 
-    @Option(help: "Line mode: the computer's strength: easy (random moves; random is another name for it), medium (the perfect move 7 times in 10) or perfect (never loses).")
+    @Option(help: "Line mode: the computer's strength: easy (random moves; random is another name for it), medium (the perfect move 7 times in 10) or perfect (never loses); or engine:COMMAND, a program speaking the engine protocol of docs/ENGINE.md (always line mode; it loses a game it crashes, hangs or cheats in).")
     var computer: PlayerSpec = .perfect
 
     @Option(help: "Line mode: who moves first, you, computer, or alternate.")
@@ -54,8 +54,9 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         try MatchArguments.validate(name: name)
-        guard computer.strength != nil else {
-            throw ValidationError("--computer must be easy, medium or perfect")
+        if let problem = computer.usageProblem { throw ValidationError("--computer \(problem)") }
+        guard computer.strength != nil || computer.engineCommand != nil else {
+            throw ValidationError("--computer must be easy, medium, perfect or engine:COMMAND")
         }
     }
 
@@ -63,7 +64,7 @@ struct Play: ParsableCommand {
         AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        if plain || !interactive {
+        if plain || !interactive || computer.engineCommand != nil {
             var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
             _ = game.run()
             // The game ends at its next prompt once standard output fails (a closed pipe, a full disk).

@@ -1,0 +1,194 @@
+import Foundation
+import XCTest
+import TicTacToeTestSupport
+
+/// Engines (`--player engine:COMMAND`, `--computer engine:COMMAND`) in real `tictactoe` processes over loopback: the
+/// sample engine plays a match, a misbehaving one loses its game and the next game gets a fresh process, and a command
+/// line that cannot be split is a usage error.
+final class EngineMatchTests: ProcessTestCase {
+    /// The checkout: this file is `<root>/Tests/EndToEndTests/EngineMatchTests.swift`.
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    private static let firstFree = root + "/Assets/engines/first-free.sh"
+
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "tictactoe-engines-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func join(_ port: Int, _ extra: [String]) throws -> TicTacToeProcess {
+        track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"] + extra))
+    }
+
+    func testSampleEngineHostLosesToPerfectJoiner() throws {
+        let (host, port) = try startHost(["--player", "engine:sh '\(Self.firstFree)'", "--games", "4", "--seed", "5"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "perfect", "--seed", "6"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let summary = try XCTUnwrap(joiner.events(named: "summary").last, joiner.standardError)
+        XCTAssertEqual(summary["games"] as? Int, 4)
+        XCTAssertEqual(summary["losses"] as? Int, 0)
+        XCTAssertGreaterThan(summary["wins"] as? Int ?? 0, 0, "first-free should lose to perfect")
+        // One process for the whole match, its log named; no failure.
+        let started = host.events(named: "engine-started")
+        XCTAssertEqual(started.count, 1, "\(host.events)")
+        XCTAssertEqual(started.first?["engine"] as? String, "first-free.sh")
+        let log = try XCTUnwrap(started.first?["log"] as? String)
+        XCTAssertTrue(log.contains("/tictactoe/engines/first-free.sh-"), log)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: log), log)
+        XCTAssertTrue(host.events(named: "engine-failed").isEmpty, "\(host.events(named: "engine-failed"))")
+        XCTAssertEqual(host.events(named: "game-over").count, 4)
+    }
+
+    /// An engine that misbehaves in its first process only (a marker file says it has run), then is the sample
+    /// engine: `misbehaviour` is what it does on `genmove`.
+    private func flakyEngine(_ misbehaviour: String) throws -> String {
+        let path = directory + "/flaky.sh"
+        let script = """
+            #!/bin/sh
+            # The first start misbehaves on genmove; later starts are the sample engine.
+            set -f
+            if [ -e '\(directory)/started' ]; then exec sh '\(Self.firstFree)'; fi
+            : > '\(directory)/started'
+            echo "flaky engine: first start" >&2
+            while IFS= read -r line; do
+                set -- $line
+                id=$1
+                case $2 in
+                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
+                    name) printf '=%s flaky\\n\\n' "$id" ;;
+                    genmove) \(misbehaviour) ;;
+                    *) printf '=%s\\n\\n' "$id" ;;
+                esac
+            done
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func checkFailedFirstGame(misbehaviour: String, kind: String, reason: String) throws {
+        let engine = try flakyEngine(misbehaviour)
+        let (host, port) = try startHost(["--player", "engine:sh \(engine)", "--games", "3", "--seed", "7"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "perfect", "--seed", "8"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        // Game 1 (the engine plays O, the joiner moves first): the engine fails on its first genmove and loses.
+        let failures = host.events(named: "engine-failed")
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        let failure = try XCTUnwrap(failures.first)
+        XCTAssertEqual(failure["game"] as? Int, 1)
+        XCTAssertEqual(failure["kind"] as? String, kind)
+        XCTAssertEqual(failure["engine"] as? String, "flaky")
+        XCTAssertTrue((failure["reason"] as? String ?? "").contains(reason), "\(failure)")
+        let log = try XCTUnwrap(failure["log"] as? String)
+        let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(logText.contains("flaky engine: first start"), "log \(log): \(logText)")
+        let hostGames = host.events(named: "game-over")
+        XCTAssertEqual(hostGames.first?["reason"] as? String, "resignation")
+        XCTAssertEqual(hostGames.first?["resigned"] as? String, "O")
+        // The next games run with a fresh process (the sample engine this time).
+        let started = host.events(named: "engine-started")
+        XCTAssertEqual(started.map { $0["engine"] as? String }, ["flaky", "first-free.sh"])
+        XCTAssertNotEqual(started.first?["pid"] as? Int, started.last?["pid"] as? Int)
+        XCTAssertNotEqual(started.first?["log"] as? String, started.last?["log"] as? String)
+        XCTAssertEqual(hostGames.count, 3)
+        let summary = try XCTUnwrap(joiner.events(named: "summary").last)
+        XCTAssertEqual(summary["games"] as? Int, 3)
+        XCTAssertEqual(summary["losses"] as? Int, 0)
+        let joinerFirst = try XCTUnwrap(joiner.events(named: "game-over").first)
+        XCTAssertEqual(joinerFirst["winner"] as? String, "X")
+    }
+
+    func testEngineThatPrintsGarbageLosesItsGameAndTheNextGameHasAFreshProcess() throws {
+        try checkFailedFirstGame(misbehaviour: "echo 'I think 5 is good'", kind: "protocol",
+                                 reason: "broke the engine protocol: garbage on standard output")
+    }
+
+    func testEngineThatExitsLosesItsGameAndTheNextGameHasAFreshProcess() throws {
+        try checkFailedFirstGame(misbehaviour: "exit 3", kind: "exited", reason: "ended unexpectedly (exited with status 3)")
+    }
+
+    func testEngineThatPlaysAnOccupiedCellLosesItsGame() throws {
+        // The joiner (perfect, X) opens; the engine answers the centre or a corner it was told is taken: it always
+        // answers the joiner's own cell, read from the `play` command.
+        let path = directory + "/cheat.sh"
+        let script = """
+            #!/bin/sh
+            set -f
+            last=5
+            while IFS= read -r line; do
+                set -- $line
+                id=$1
+                case $2 in
+                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
+                    name) printf '=%s cheat\\n\\n' "$id" ;;
+                    play) last=$4; printf '=%s\\n\\n' "$id" ;;
+                    genmove) printf '=%s %s\\n\\n' "$id" "$last" ;;
+                    *) printf '=%s\\n\\n' "$id" ;;
+                esac
+            done
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let (host, port) = try startHost(["--player", "engine:sh \(path)", "--games", "1", "--seed", "9"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "perfect", "--seed", "10"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let failure = try XCTUnwrap(host.events(named: "engine-failed").first, "\(host.events)")
+        XCTAssertEqual(failure["kind"] as? String, "illegal-move")
+        XCTAssertTrue((failure["reason"] as? String ?? "").contains("is already taken"), "\(failure)")
+        XCTAssertEqual(joiner.events(named: "summary").last?["wins"] as? Int, 1)
+    }
+
+    func testTextTranscriptNamesTheFailureAndTheLog() throws {
+        let engine = try flakyEngine("exit 3")
+        let (host, port) = try startHost(["--player", "perfect", "--games", "1"])
+        _ = track(host)
+        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--player",
+                                                 "engine:sh \(engine)", "--name", "bot"]))
+        XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
+        let text = joiner.output.joined(separator: "\n")
+        for needle in ["Engine 'flaky' started (pid ", "Game 1: engine 'flaky' ended unexpectedly (exited with status 3); "
+                        + "it loses the game (stderr: ", "you resigned"] {
+            XCTAssertTrue(text.contains(needle), "transcript lacks '\(needle)':\n\(text)")
+        }
+    }
+
+    func testCommandLineThatCannotBeSplitIsAUsageError() throws {
+        for (arguments, needle) in [
+            (["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--player", "engine:sh bot.sh | tee x"],
+             "no shell runs it"),
+            (["join", "127.0.0.1:9", "--headless", "--player", "engine:python3 'bot.py"], "unterminated ' quote"),
+            (["play", "--plain", "--computer", "engine:sh bot.sh > log"], "no shell runs it"),
+            (["host", "--headless", "--no-advertise", "--player", "engine:"], "invalid"),
+        ] {
+            let process = track(try TicTacToeProcess(arguments))
+            XCTAssertEqual(process.waitForExit(), 64, "\(arguments): \(process.standardError)")
+            XCTAssertTrue(process.standardError.lowercased().contains(needle), "\(arguments): \(process.standardError)")
+            XCTAssertTrue(process.output.isEmpty, "\(arguments) printed \(process.output)")
+        }
+    }
+
+    func testPlainGameAgainstAnEngine() throws {
+        // You move first (X): 5; first-free (O) plays 1; 9; O 2; 3 (blocks 1-2-3); O 4; 7 wins 3-5-7. No rematch.
+        let play = track(try TicTacToeProcess(["play", "--plain", "--computer", "engine:sh '\(Self.firstFree)'",
+                                               "--first", "you"]))
+        play.writeInput("5\n9\n3\n7\nn\n")
+        XCTAssertEqual(play.waitForExit(), 0, play.standardError)
+        let text = play.output.joined(separator: "\n")
+        for needle in ["against the computer (engine sh ", "Engine 'first-free.sh' started (pid ", "Computer plays 1",
+                       "Computer plays 2", "Computer plays 4", "You win!", "Bye. Score: you 1, computer 0, draws 0"] {
+            XCTAssertTrue(text.contains(needle), "output lacks '\(needle)':\n\(text)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GameProtocol
+import GameRules
+import GameTransport
+import Logging
+@testable import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// An engine that hangs on `genmove` through the app core: a host in process on loopback whose side the engine plays,
+/// a raw joiner, and the host's clock a `ManualClock` this test advances (the engine's limit is the host's
+/// `--move-timeout`; nothing sleeps through it).
+final class EngineTimeoutTests: XCTestCase {
+    private let origin = OperationOrigin("engine timeout tests")
+    private let limit = Duration.seconds(10)
+
+    private func makeDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "tictactoe-engine-timeout-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    private func makeGate(_ directory: String) -> LocalNetworkGate {
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: ["_tictactoe._tcp"])
+        return LocalNetworkGate(
+            store: DecisionStore(directory: directory + "/decision"), logger: Logger(label: "test.gate"),
+            loadManifest: { manifest })
+    }
+
+    /// Polls until `condition` holds (at most 15 s): waits for the host's tasks and the engine, never a measurement.
+    private func waitFor(_ what: String, _ condition: () -> Bool) async {
+        for _ in 0..<1500 {
+            if condition() { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        XCTFail("not within 15 s: \(what)")
+    }
+
+    func testAnEngineThatHangsOnItsMoveLosesTheGameWhenItsTimeIsUp() async throws {
+        let directory = try makeDirectory()
+        let gate = makeGate(directory)
+        let marker = directory + "/genmove-received"
+        let engine = directory + "/hang.sh"
+        try """
+            #!/bin/sh
+            # Answers everything but genmove, which it only notes (in a file the test waits for).
+            set -f
+            while IFS= read -r line; do
+                set -- $line
+                id=$1
+                case $2 in
+                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
+                    name) printf '=%s hang\\n\\n' "$id" ;;
+                    genmove) : > '\(marker)' ;;
+                    *) printf '=%s\\n\\n' "$id" ;;
+                esac
+            done
+            """.write(toFile: engine, atomically: true, encoding: .utf8)
+
+        let clock = ManualClock()
+        let reports = Recorder<MatchReport>()
+        let listeners = Recorder<GameListener>()
+        var options = MatchOptions(name: "host", player: .engine(command: "sh \(engine)"), seed: 1, games: 1,
+                                   moveTimeout: limit, clock: clock)
+        options.engineLogDirectory = directory + "/logs"
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
+                                  security: .plaintext)
+        let host = Task {
+            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
+                              onListener: { listeners.append($0) })
+        }
+        var port = 0
+        await waitFor("the host to listen") {
+            for case .listening(_, let listening, _, _, _) in reports.all { port = listening }
+            return port != 0
+        }
+
+        let connection = GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "joiner", gate: gate,
+                                        origin: origin)
+        let frames = try await connection.run { link -> [GameMessage] in
+            var frames: [GameMessage] = []
+            guard let start = try await link.next() else { return frames }
+            frames.append(start)
+            // We are X and move first; the engine (O) is asked for its move and does not answer.
+            try await link.send(.move(cell: 4))
+            await waitFor("the engine's genmove") { FileManager.default.fileExists(atPath: marker) }
+            // Only the engine's move limit is running now (the host waits for nothing from us).
+            await waitFor("the engine's timer alone") { clock.sleeping == 1 }
+            clock.advance(by: .seconds(9))
+            XCTAssertTrue(reports.all.allSatisfy { if case .engineFailed = $0 { false } else { true } },
+                          "9 s is not yet 10")
+            clock.advance(by: .seconds(1))
+            while let frame = try await link.next() { frames.append(frame) }
+            return frames
+        }
+        XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .resign, .bye(.seriesOver)])
+
+        let failures = reports.all.compactMap { report -> [String]? in
+            if case .engineFailed(let game, let engine, let kind, let reason, let log) = report {
+                return ["\(game)", engine, kind, reason, log]
+            }
+            return nil
+        }
+        XCTAssertEqual(failures.count, 1, "\(reports.all)")
+        XCTAssertEqual(failures.first?.prefix(4), ["1", "hang", "timeout", "did not answer genmove within 10.000 s"])
+        XCTAssertTrue(failures.first?[4].hasPrefix(directory + "/logs/hang.sh-") ?? false, "\(failures)")
+        let line = try JSONEvent.line(try XCTUnwrap(reports.all.first { if case .engineFailed = $0 { true } else { false } }))
+        XCTAssertTrue(line.hasPrefix(#"{"engine":"hang","event":"engine-failed","game":1,"kind":"timeout","log":""#), line)
+        XCTAssertTrue(line.hasSuffix(#"","reason":"did not answer genmove within 10.000 s"}"#), line)
+
+        listeners.all.last?.stop()
+        let status = await host.value
+        XCTAssertEqual(status, .success)
+    }
+}
