@@ -170,7 +170,8 @@ final class InstallTests: XCTestCase {
         let name = try XCTUnwrap(lines.firstIndex(of: "NAME"), page.output)
         XCTAssertEqual(lines[name + 1], "tictactoe — Terminal tic-tac-toe for two players on a LAN.", page.output)
         XCTAssertTrue(lines.contains("SYNOPSIS"), page.output)
-        XCTAssertTrue(lines.contains("tictactoe subcommand [--version] [--help]"), page.output)
+        // The subcommand is optional: with none, `tictactoe` plays (argument-parser's defaultSubcommand).
+        XCTAssertTrue(lines.contains("tictactoe [subcommand] [--version] [--help]"), page.output)
         let seeAlso = try XCTUnwrap(lines.firstIndex(of: "SEE ALSO"), page.output)
         let references = lines[(seeAlso + 1)...].joined(separator: " ")
         for subcommand in ["host", "join", "browse", "play", "privacy", "manifest"] {
