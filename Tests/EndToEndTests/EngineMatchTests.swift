@@ -6,21 +6,17 @@ import TicTacToeTestSupport
 /// sample engine plays a match, a misbehaving one loses its game and the next game gets a fresh process, and a command
 /// line that cannot be split is a usage error.
 final class EngineMatchTests: ProcessTestCase {
-    /// The checkout: this file is `<root>/Tests/EndToEndTests/EngineMatchTests.swift`.
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    private static let firstFree = root + "/Assets/engines/first-free.sh"
+    private static let firstFree = EngineSandbox.packageRoot.path + "/Assets/engines/first-free.sh"
 
-    private var directory = ""
+    private var sandbox: EngineSandbox!
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "tictactoe-engines-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        sandbox = try EngineSandbox()
     }
 
     override func tearDown() {
         super.tearDown()
-        try? FileManager.default.removeItem(atPath: directory)
+        sandbox = nil
     }
 
     private func join(_ port: Int, _ extra: [String]) throws -> TicTacToeProcess {
@@ -51,27 +47,17 @@ final class EngineMatchTests: ProcessTestCase {
     /// An engine that misbehaves in its first process only (a marker file says it has run), then is the sample
     /// engine: `misbehaviour` is what it does on `genmove`.
     private func flakyEngine(_ misbehaviour: String) throws -> String {
-        let path = directory + "/flaky.sh"
-        let script = """
-            #!/bin/sh
-            # The first start misbehaves on genmove; later starts are the sample engine.
-            set -f
-            if [ -e '\(directory)/started' ]; then exec sh '\(Self.firstFree)'; fi
-            : > '\(directory)/started'
-            echo "flaky engine: first start" >&2
-            while IFS= read -r line; do
-                set -- $line
-                id=$1
-                case $2 in
-                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
-                    name) printf '=%s flaky\\n\\n' "$id" ;;
-                    genmove) \(misbehaviour) ;;
-                    *) printf '=%s\\n\\n' "$id" ;;
-                esac
-            done
-            """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try sandbox.engine(
+            named: "flaky.sh",
+            overrides: """
+                name) printf '=%s flaky\\n\\n' "$id" ;;
+                genmove) \(misbehaviour) ;;
+                """,
+            preamble: """
+                if [ -e '\(sandbox.path)/started' ]; then exec sh '\(Self.firstFree)'; fi
+                : > '\(sandbox.path)/started'
+                echo "flaky engine: first start" >&2
+                """)
     }
 
     private func checkFailedFirstGame(misbehaviour: String, kind: String, reason: String) throws {
@@ -120,24 +106,14 @@ final class EngineMatchTests: ProcessTestCase {
     func testEngineThatPlaysAnOccupiedCellLosesItsGame() throws {
         // The joiner (perfect, X) opens; the engine answers the centre or a corner it was told is taken: it always
         // answers the joiner's own cell, read from the `play` command.
-        let path = directory + "/cheat.sh"
-        let script = """
-            #!/bin/sh
-            set -f
-            last=5
-            while IFS= read -r line; do
-                set -- $line
-                id=$1
-                case $2 in
-                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
-                    name) printf '=%s cheat\\n\\n' "$id" ;;
-                    play) last=$4; printf '=%s\\n\\n' "$id" ;;
-                    genmove) printf '=%s %s\\n\\n' "$id" "$last" ;;
-                    *) printf '=%s\\n\\n' "$id" ;;
-                esac
-            done
-            """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try sandbox.engine(
+            named: "cheat.sh",
+            overrides: """
+                name) printf '=%s cheat\\n\\n' "$id" ;;
+                play) last=$2; printf '=%s\\n\\n' "$id" ;;
+                genmove) printf '=%s %s\\n\\n' "$id" "$last" ;;
+                """,
+            preamble: "last=5")
         let (host, port) = try startHost(["--player", "engine:sh \(path)", "--games", "1", "--seed", "9"])
         _ = track(host)
         let joiner = try join(port, ["--player", "perfect", "--seed", "10"])

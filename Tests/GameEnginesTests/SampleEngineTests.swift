@@ -2,6 +2,7 @@ import Foundation
 import GameEngines
 import GameRules
 import XCTest
+import TicTacToeTestSupport
 
 /// The sample engines in Assets/engines, played through the engine process (real processes; nothing is timed).
 final class SampleEngineTests: XCTestCase {

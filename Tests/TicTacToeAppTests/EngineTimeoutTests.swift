@@ -43,23 +43,16 @@ final class EngineTimeoutTests: XCTestCase {
     func testAnEngineThatHangsOnItsMoveLosesTheGameWhenItsTimeIsUp() async throws {
         let directory = try makeDirectory()
         let gate = makeGate(directory)
-        let marker = directory + "/genmove-received"
-        let engine = directory + "/hang.sh"
-        try """
-            #!/bin/sh
-            # Answers everything but genmove, which it only notes (in a file the test waits for).
-            set -f
-            while IFS= read -r line; do
-                set -- $line
-                id=$1
-                case $2 in
-                    protocol_version) printf '=%s 1\\n\\n' "$id" ;;
-                    name) printf '=%s hang\\n\\n' "$id" ;;
-                    genmove) : > '\(marker)' ;;
-                    *) printf '=%s\\n\\n' "$id" ;;
-                esac
-            done
-            """.write(toFile: engine, atomically: true, encoding: .utf8)
+        let sandbox = try EngineSandbox()
+        addTeardownBlock { _ = sandbox }  // the engine's directory lives as long as the test
+        let marker = sandbox.path + "/genmove-received"
+        // Answers everything but genmove, which it only notes (in a file the test waits for).
+        let engine = try sandbox.engine(
+            named: "hang.sh",
+            overrides: """
+                name) printf '=%s hang\\n\\n' "$id" ;;
+                genmove) : > '\(marker)' ;;
+                """)
 
         let clock = ManualClock()
         let reports = Recorder<MatchReport>()

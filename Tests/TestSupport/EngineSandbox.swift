@@ -1,10 +1,11 @@
 import Foundation
 
-/// A temporary directory for one test's engines and logs, removed at the end of the test.
-final class EngineSandbox {
-    let directory: URL
+/// A temporary directory for one test's engines and logs, removed at the end of the test; the small misbehaving
+/// engines of the engine tests (GameEnginesTests, EngineMatchTests, EngineTimeoutTests) are written there.
+public final class EngineSandbox {
+    public let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("engine-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
@@ -13,12 +14,15 @@ final class EngineSandbox {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var logPath: String { directory.appendingPathComponent("engine.log").path }
+    public var logPath: String { directory.appendingPathComponent("engine.log").path }
+
+    /// The directory's path.
+    public var path: String { directory.path }
 
     /// Writes an executable `sh` engine that answers every command correctly except those `overrides` handles: `case`
     /// branches (e.g. `genmove) exit 3 ;;`) tried before the correct ones. `$id` is the command's id; `$1`... its
     /// arguments. Its moves: the first free cell.
-    func engine(named name: String = "engine.sh", overrides: String = "", preamble: String = "") throws -> String {
+    public func engine(named name: String = "engine.sh", overrides: String = "", preamble: String = "") throws -> String {
         let script = """
             #!/bin/sh
             set -f
@@ -62,14 +66,14 @@ final class EngineSandbox {
         return url.path
     }
 
-    /// The package root (this file is `<root>/Tests/GameEnginesTests/EngineScripts.swift`).
-    static var packageRoot: URL {
+    /// The package root (this file is `<root>/Tests/TestSupport/EngineSandbox.swift`).
+    public static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }
 
     /// A sample engine under Assets/engines, quoted for a command line.
-    static func sample(_ name: String) -> String {
+    public static func sample(_ name: String) -> String {
         "'" + packageRoot.appendingPathComponent("Assets/engines/\(name)").path + "'"
     }
 }
