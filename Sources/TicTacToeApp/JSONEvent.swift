@@ -14,10 +14,48 @@ public struct JSONEvent: Encodable, Sendable {
     public static func line(_ report: MatchReport) throws -> String {
         // A move's line, the one written most (every move of a `--json` match), directly: only ASCII words and a
         // number, so nothing to escape; the same bytes as `encode(to:)` (JSONLineWriterTests compares them).
-        if case .session(.moved(let mark, let cell, let side)) = report {
+        // So are the other lines every game writes (its start, its end, a rematch offer): only words, marks and
+        // numbers, nothing to escape.
+        switch report {
+        case .session(.moved(let mark, let cell, let side)):
             return #"{"by":"\#(side.rawValue)","cell":\#(cell + 1),"event":"move","mark":"\#(mark.description)"}"#
+        case .session(.gameStarted(let number, let localMark, let firstMover)):
+            return #"{"event":"game-start","first":"\#(firstMover.description)","game":\#(number),"#
+                + #""you":"\#(localMark.description)"}"#
+        case .session(.rematchOffered):
+            return #"{"event":"rematch-offered"}"#
+        case .session(.gameOver(let number, let result, let board, let score)):
+            return gameOverLine(number: number, result: result, board: board, score: score)
+        default:
+            return try JSONLine.encode(JSONEvent(report))
         }
-        return try JSONLine.encode(JSONEvent(report))
+    }
+
+    /// `game-over`'s line, keys in sorted order as `encode(to:)` writes them.
+    private static func gameOverLine(
+        number: Int, result: GameResult, board: Board, score: MatchSession.Score
+    ) -> String {
+        var line = #"{"board":"\#(board.compactText)","event":"game-over","#
+        if case .forfeit(let mark) = result.reason { line += #""forfeited":"\#(mark.description)","# }
+        line += #""game":\#(number),"#
+        if case .line(let cells) = result.reason {
+            line += #""line":[\#(cells.map { String($0 + 1) }.joined(separator: ","))],"#
+        }
+        let reason: String
+        switch result.reason {
+        case .line: reason = "line"
+        case .draw: reason = "draw"
+        case .resignation: reason = "resignation"
+        case .forfeit: reason = "forfeit"
+        case .timeout: reason = "timeout"
+        }
+        line += #""reason":"\#(reason)","#
+        if case .resignation(let mark) = result.reason { line += #""resigned":"\#(mark.description)","# }
+        line += #""score":{"draws":\#(score.draws),"games":\#(score.gamesPlayed),"losses":\#(score.peerWins),"#
+            + #""wins":\#(score.localWins)},"#
+        if case .timeout(let mark) = result.reason { line += #""timed_out":"\#(mark.description)","# }
+        line += result.winner.map { #""winner":"\#($0.description)"}"# } ?? #""winner":null}"#
+        return line
     }
 
     public func encode(to encoder: Encoder) throws {
