@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import GameRules
+import LocalNetworkPrivacy
 import MatchStatistics
 import TicTacToeApp
 
@@ -126,7 +127,7 @@ struct Match: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
             } catch {
-                printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(error)")
+                printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))")
                 throw ExitCode(ExitStatus.outputFailed.rawValue)
             }
         }
