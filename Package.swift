@@ -22,7 +22,8 @@
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
 //       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
 //            └─ GameRules
-//     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math)
+//     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math);
+//                            TicTacToeApp's series runner (`tictactoe match`) reports with it
 //
 //   Localization (the text in the user's language, `tr`; paths and white space without Foundation): used by
 //   GameProtocol, the manifest, both front ends and the app core. Every module imports FoundationEssentials, never
@@ -168,6 +169,7 @@ let package = Package(
                 "GameTransport",
                 "GameEngines",
                 "EngineProtocol",
+                "MatchStatistics",
                 "Localization",
                 "Bonjour",
                 "LocalNetworkPrivacy",
@@ -215,6 +217,8 @@ let package = Package(
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 "Localization",
+                "GameRules",
+                "MatchStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -292,7 +296,7 @@ let package = Package(
             name: "TicTacToeAppTests",
             dependencies: [
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
-                "GamePairing",
+                "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -73,6 +73,10 @@ enum OptionRanges {
     static let port = OptionRange.whole("--port", 0...65_535)
     /// host: games in a match; join: the most to play. The protocol numbers games with 16 bits.
     static let games = OptionRange.whole("--games", 1...65_535)
+    /// match: games between each pair of players.
+    static let seriesGames = OptionRange.whole("--games", 1...1_000_000)
+    /// match: games played at once.
+    static let concurrency = OptionRange.whole("--concurrency", 1...64)
     /// host: completed matches to serve (0: keep serving).
     static let matches = OptionRange.whole("--matches", 0...1_000_000)
 }

@@ -14,14 +14,15 @@ struct TicTacToe: AsyncParsableCommand {
             `tictactoe host` (advertised with Bonjour), the other `tictactoe browse` to list games and \
             `tictactoe join NAME`, or `tictactoe join HOST:PORT` (default port 7878). With --headless a \
             computer or scripted player plays for you: no terminal needed, transcripts on stdout (--json for one \
-            JSON object per line), so scripts can run matches.
+            JSON object per line), so scripts can run matches. `tictactoe match` plays a scored series between \
+            computer levels, scripts and engines in this process.
 
             Cells are numbered 1-9 in reading order (1 top-left, 3 top-right, 9 bottom-right), like a phone keypad.
 
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self, Browse.self, Privacy.self, Manifest.self],
+        subcommands: [Play.self, Host.self, Join.self, Browse.self, Match.self, Privacy.self, Manifest.self],
         defaultSubcommand: Play.self
     )
 }

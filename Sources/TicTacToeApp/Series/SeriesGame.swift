@@ -1,0 +1,158 @@
+import GameEngines
+import GameRules
+import MatchStatistics
+
+/// One finished game of a series.
+public struct SeriesGameRecord: Sendable {
+    public var game: SeriesSchedule.Game
+    /// The cells played (0...8), X first.
+    public var moves: [Int]
+    public var result: GameResult
+    public var board: Board
+    /// An engine that failed lost the game by forfeit: which mark, and why (the transcript's `engine-failed`).
+    public var engineFailure: EngineFailureNote?
+    /// The engines started for the game (X's first), with their logs.
+    public var engines: [EngineStart]
+
+    public struct EngineFailureNote: Sendable {
+        public var mark: Mark
+        public var failure: EngineFailure
+    }
+
+    public struct EngineStart: Sendable {
+        public var mark: Mark
+        public var name: String
+        public var pid: Int32
+        public var log: String
+    }
+
+    /// The result from the pair's first player's side.
+    public var outcome: MatchScore.Outcome {
+        guard let winner = result.winner else { return .draw }
+        let firstMark: Mark = game.x == game.first ? .x : .o
+        return winner == firstMark ? .win : .loss
+    }
+}
+
+/// Why a series stopped before its end: a script player failed (ran out of moves, played an illegal cell), as a
+/// script fails a `host` or `join` match (exit 8).
+public struct SeriesScriptFailure: Error, Sendable, CustomStringConvertible {
+    public var game: Int
+    public var player: String
+    public var why: String
+
+    public var description: String { "game \(game): script error: \(player): \(why)" }
+}
+
+/// Plays the games of a series in process: a loop over `GameRules` (no `MatchSession`, no sockets), the built-in
+/// levels and scripts as `Player`s, engines as `EnginePlayer`s over pipes (a fresh process for each game; an engine
+/// that fails forfeits the game).
+public struct SeriesGamePlayer: Sendable {
+    public var specs: [PlayerSpec]
+    public var names: [String]
+    public var seed: UInt64
+    /// The scripts, read and parsed before the series starts (by player index); each game starts at its beginning.
+    public var scripts: [Int: ScriptedPlayer]
+    /// Where engines' standard error goes, and each move's time.
+    public var engineLogDirectory: String
+    public var moveTime: Duration?
+
+    public init(
+        specs: [PlayerSpec], names: [String], seed: UInt64, scripts: [Int: ScriptedPlayer],
+        engineLogDirectory: String, moveTime: Duration?
+    ) {
+        self.specs = specs
+        self.names = names
+        self.seed = seed
+        self.scripts = scripts
+        self.engineLogDirectory = engineLogDirectory
+        self.moveTime = moveTime
+    }
+
+    private enum Seat {
+        case local(any Player)
+        case engine(EnginePlayer)
+        /// An engine that could not start: it forfeits at its first turn.
+        case failed(EngineFailure)
+    }
+
+    public func play(_ scheduled: SeriesSchedule.Game) async throws(SeriesScriptFailure) -> SeriesGameRecord {
+        var engines: [SeriesGameRecord.EngineStart] = []
+        var seats: [Seat] = []
+        for (mark, index) in [(Mark.x, scheduled.x), (.o, scheduled.o)] {
+            let seat = await makeSeat(index, mark: mark, game: scheduled.number)
+            if case .engine(let engine) = seat {
+                engines.append(.init(mark: mark, name: await engine.name, pid: engine.pid, log: engine.logPath))
+            }
+            seats.append(seat)
+        }
+        var game = Game(firstMover: .x)
+        var failure: SeriesGameRecord.EngineFailureNote?
+        var quitEngines = false
+        defer {
+            // A script that failed mid-game: the engine facing it is ended without waiting.
+            if !quitEngines { for case .engine(let engine) in seats { Task { await engine.kill() } } }
+        }
+        while !game.isOver {
+            let mark = game.turn
+            let slot = mark == .x ? 0 : 1
+            let index = mark == .x ? scheduled.x : scheduled.o
+            switch seats[slot] {
+            case .local(var player):
+                let cell: Int
+                do {
+                    cell = try player.chooseMove(in: game)
+                } catch {
+                    throw SeriesScriptFailure(game: scheduled.number, player: names[index], why: "\(error)")
+                }
+                seats[slot] = .local(player)
+                do {
+                    _ = try game.play(cell, by: mark)
+                } catch {
+                    throw SeriesScriptFailure(
+                        game: scheduled.number, player: names[index], why: "illegal move \(cell + 1): \(error)")
+                }
+            case .engine(let engine):
+                if Task.isCancelled {
+                    await engine.kill()
+                    game.forfeit(mark)
+                    break
+                }
+                do throws(EngineFailure) {
+                    let cell = try await engine.move(in: game, timeLeft: moveTime)
+                    _ = try? game.play(cell, by: mark)
+                } catch {
+                    failure = .init(mark: mark, failure: error)
+                    game.forfeit(mark)
+                }
+            case .failed(let error):
+                failure = .init(mark: mark, failure: error)
+                game.forfeit(mark)
+            }
+        }
+        quitEngines = true
+        for case .engine(let engine) in seats { await engine.quit() }
+        return SeriesGameRecord(
+            game: scheduled, moves: game.moves, result: game.result!, board: game.board, engineFailure: failure,
+            engines: engines)
+    }
+
+    private func makeSeat(_ index: Int, mark: Mark, game number: Int) async -> Seat {
+        if let script = scripts[index] { return .local(script) }
+        switch specs[index] {
+        case .engine(let command):
+            let seat = EngineSeat(command: command, logDirectory: engineLogDirectory, moveTime: moveTime)
+            do throws(EngineFailure) {
+                let engine = try await seat.start()
+                try await engine.newGame(engineMark: mark, firstMover: .x)
+                return .engine(engine)
+            } catch {
+                return .failed(error)
+            }
+        default:
+            let seed = SeriesSeeds.seed(series: seed, game: number, mark: mark)
+            // The built-in levels never throw here (scripts come from `scripts`, people are refused before).
+            return .local((try? specs[index].makePlayer(seed: seed)) ?? RandomPlayer(rng: SplitMix64(seed: seed)))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import MatchStatistics
+
+/// Runs a series (`tictactoe match`): at most `concurrency` games at once in a task group, each reported in game order
+/// as soon as it and every game before it are done (so the output, the scores and an SPRT's stopping point are the
+/// same whatever the concurrency), then the totals.
+public struct SeriesRunner: Sendable {
+    public var schedule: SeriesSchedule
+    public var player: SeriesGamePlayer
+    public var concurrency: Int
+    /// Stop a two-player series as soon as the test decides.
+    public var sprt: SPRT?
+
+    public init(schedule: SeriesSchedule, player: SeriesGamePlayer, concurrency: Int, sprt: SPRT?) {
+        self.schedule = schedule
+        self.player = player
+        self.concurrency = max(1, concurrency)
+        self.sprt = sprt
+    }
+
+    /// How the series ended.
+    public struct Outcome: Sendable {
+        /// Each pair's score, from its first player's side (the order of `schedule.pairs`).
+        public var scores: [MatchScore]
+        /// Games reported.
+        public var games: Int
+        /// The SPRT's decision when it stopped the series (H0 or H1), or `.continue` when it ran to the end.
+        public var decision: SPRT.Decision?
+        /// A script that failed (the series stopped at that game).
+        public var scriptFailure: SeriesScriptFailure?
+        /// The reporter asked to stop (its output failed).
+        public var stopped: Bool
+    }
+
+    /// Plays the series; `onGame` gets each game in order with the scores after it, and returns false to stop.
+    public func run(onGame: (SeriesGameRecord, [MatchScore]) -> Bool) async -> Outcome {
+        var outcome = Outcome(
+            scores: Array(repeating: MatchScore(), count: schedule.pairs.count), games: 0,
+            decision: sprt.map { _ in .continue }, scriptFailure: nil, stopped: false)
+        let total = schedule.count
+        let player = player
+        let schedule = schedule
+        await withTaskGroup(of: (Int, Result<SeriesGameRecord, SeriesScriptFailure>).self) { group in
+            var next = 1
+            func start() {
+                guard next <= total else { return }
+                let number = next
+                next += 1
+                group.addTask {
+                    do throws(SeriesScriptFailure) {
+                        return (number, .success(try await player.play(schedule.game(number))))
+                    } catch {
+                        return (number, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<min(concurrency, total) { start() }
+            var done: [Int: Result<SeriesGameRecord, SeriesScriptFailure>] = [:]
+            var finished = false
+            while !finished, let (number, result) = await group.next() {
+                done[number] = result
+                while !finished, let result = done.removeValue(forKey: outcome.games + 1) {
+                    switch result {
+                    case .failure(let failure):
+                        outcome.scriptFailure = failure
+                        finished = true
+                    case .success(let record):
+                        outcome.games += 1
+                        outcome.scores[record.game.pair].record(record.outcome)
+                        if !onGame(record, outcome.scores) {
+                            outcome.stopped = true
+                            finished = true
+                        }
+                        if let sprt, outcome.scores.count == 1 {
+                            let decision = sprt.decision(outcome.scores[0])
+                            outcome.decision = decision
+                            if decision != .continue { finished = true }
+                        }
+                    }
+                }
+                if finished {
+                    group.cancelAll()
+                } else {
+                    start()
+                }
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import FoundationEssentials
+import GameRules
+import LocalNetworkPrivacy
+import MatchStatistics
+import TicTacToeApp
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Match: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Play a series of games between players (built-in levels, scripts, engines) and score it.",
+        discussion: """
+            Plays --games games between two players, or, with three or more, --games games between every pair (a \
+            round robin), in this process: no network. The pair's first player (in the order given) is X and \
+            moves first in the pair's odd games, the second in its even games. Built-in levels and scripts play \
+            in-process (a script starts over at each game); an engine:COMMAND starts a fresh process for each game \
+            and loses a game it crashes, hangs (--move-timeout) or cheats in, by forfeit, with the reason in the \
+            output. Each game's players are seeded from --seed (printed first), so a seed gives the same games \
+            whatever --concurrency is: games are reported in order.
+
+            After each game a progress line like cutechess-cli's, wins, losses and draws from the first player's \
+            side, then the score and the games: "Score of A vs B: 10 - 5 - 3  [0.639] 18". At the end, for each pair its score, the Elo difference with its 95% interval (trinomial \
+            model), a table of the pairs, the standings of a round robin (a win 1 point, a draw 1/2), and the time \
+            taken. --sprt ELO0 ELO1 ALPHA BETA stops a two-player match as soon as the sequential probability ratio \
+            test accepts H0 (Elo = ELO0) or H1 (Elo = ELO1), and prints its LLR line and decision (a negative ELO0: \
+            --sprt=-5 5 0.05 0.05). --json prints JSON lines instead (seed, match-game, progress, match-result, \
+            standings, match-end); --transcripts DIR writes each game as DIR/game-0001.jsonl in the events of a \
+            network game's --json transcript.
+
+            Exit codes: 0 the series completed (or the SPRT decided); 8 a script player is unreadable, invalid, ran \
+            out of moves or played an illegal cell (the series stops there); 64 bad usage (fewer than two players, a \
+            person as a player, numbers out of range); 74 standard output or a transcript could not be written.
+
+            Examples:
+              tictactoe match --player perfect --player easy --games 100 --seed 1
+              tictactoe match --player perfect --player medium --player easy --games 20
+              tictactoe match --player engine:./bot --player easy --sprt 0 50 0.05 0.05
+            """
+    )
+
+    @Option(
+        name: .customLong("player"),
+        help: ArgumentHelp(
+            "A player, given two or more times: easy (random; also random), medium, perfect, script:FILE or "
+                + "engine:COMMAND (as for host's --player).",
+            valueName: "player"))
+    var players: [PlayerSpec] = []
+
+    @Option(help: "Games between each pair of players, \(OptionRanges.seriesGames.span).")
+    var games: Int = 100
+
+    @Option(help: "Games played at once, \(OptionRanges.concurrency.span).")
+    var concurrency: Int = 1
+
+    @Option(help: "Seed the players' seeds are derived from (printed, so a run can be replayed; default: random).")
+    var seed: UInt64?
+
+    @Flag(help: "Print one JSON object per line instead of text.")
+    var json = false
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Stop a two-player match when the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 decides, with error "
+                + "rates ALPHA and BETA (e.g. 0 50 0.05 0.05).",
+            valueName: "elo0 elo1 alpha beta"))
+    var sprt: [Double] = []
+
+    @Option(help: ArgumentHelp("Write each game's transcript to DIR/game-NNNN.jsonl (created if missing).", valueName: "dir"))
+    var transcripts: String?
+
+    @Option(help: ArgumentHelp(
+        "Seconds an engine has for each move before it loses the game, \(OptionRanges.moveTimeout.span).",
+        valueName: "seconds"))
+    var moveTimeout: Double = Host.defaultMoveTimeout
+
+    func validate() throws {
+        guard players.count >= 2 else {
+            throw ValidationError("match needs two players or more: --player A --player B (got \(players.count))")
+        }
+        for player in players {
+            if let problem = player.usageProblem { throw ValidationError("--player \(problem)") }
+            if player == .human {
+                throw ValidationError("--player human cannot play a match: choose easy, medium, perfect, script:FILE or engine:COMMAND")
+            }
+        }
+        try OptionRanges.seriesGames.check(games)
+        try OptionRanges.concurrency.check(concurrency)
+        try OptionRanges.moveTimeout.check(moveTimeout)
+        _ = try sprtTest()
+    }
+
+    /// The SPRT of `--sprt`, or nil without it.
+    func sprtTest() throws -> SPRT? {
+        guard !sprt.isEmpty else { return nil }
+        guard sprt.count == 4, sprt.allSatisfy(\.isFinite) else {
+            throw ValidationError("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 50 0.05 0.05)")
+        }
+        guard players.count == 2 else { throw ValidationError("--sprt needs exactly two players") }
+        do {
+            return try SPRT(elo0: sprt[0], elo1: sprt[1], alpha: sprt[2], beta: sprt[3])
+        } catch {
+            throw ValidationError("--sprt: \(error)")
+        }
+    }
+
+    func run() async throws {
+        let sprt = try sprtTest()
+        let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        let names = SeriesNames.names(players)
+        // Scripts are read and parsed before anything runs (exit 8 as for host and join).
+        var scripts: [Int: ScriptedPlayer] = [:]
+        for (index, player) in players.enumerated() {
+            guard case .script = player else { continue }
+            do {
+                scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
+            } catch {
+                printError("tictactoe: \(error)")
+                throw ExitCode(ExitStatus.scriptError.rawValue)
+            }
+        }
+        if let transcripts {
+            do {
+                try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
+            } catch {
+                printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))")
+                throw ExitCode(ExitStatus.outputFailed.rawValue)
+            }
+        }
+        let schedule = SeriesSchedule(players: players.count, gamesPerPair: games)
+        let report = SeriesReport(names: names, schedule: schedule, seed: seed, sprt: sprt)
+        let runner = SeriesRunner(
+            schedule: schedule,
+            player: SeriesGamePlayer(
+                specs: players, names: names, seed: seed, scripts: scripts,
+                engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: .seconds(moveTimeout)),
+            concurrency: concurrency, sprt: sprt)
+        let output = CheckedOutput.standardOutput
+        var transcriptFailure: String?
+        guard output.writeLine(json ? report.seedJSON : report.seedLine) else {
+            printError("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
+            throw ExitCode(ExitStatus.outputFailed.rawValue)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let outcome = await runner.run { record, scores in
+            if let transcripts {
+                let path = transcripts + "/" + Self.transcriptName(record.game.number)
+                let text = report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
+                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                    transcriptFailure = "cannot write the transcript '\(path)'"
+                    return false
+                }
+            }
+            let lines = json ? report.gameJSON(record, scores: scores) : [report.progressLine(record, scores: scores)]
+            return lines.allSatisfy { output.writeLine($0) }
+        }
+        let elapsed = clock.now - started
+        var status = ExitStatus.success
+        if outcome.scriptFailure != nil { status = .scriptError }
+        if transcriptFailure != nil { status = .outputFailed }
+        status = status.unlessOutputFailed(output)
+        if output.failure == nil {
+            let lines = json
+                ? report.finalJSON(outcome, elapsed: elapsed, exit: status)
+                : report.finalText(outcome, elapsed: elapsed)
+            for line in lines { output.writeLine(line) }
+            status = status.unlessOutputFailed(output)
+        }
+        output.waitUntilWritten()
+        if let failure = outcome.scriptFailure { printError("tictactoe: \(failure)") }
+        if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
+        if let failure = output.failure { printError("tictactoe: \(failure)") }
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// `game-0001.jsonl` (four digits at least).
+    static func transcriptName(_ number: Int) -> String {
+        let digits = String(number)
+        return "game-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".jsonl"
+    }
+}
