@@ -1,12 +1,9 @@
 import NIOCore
 
 /// Runs a task's jobs on one NIO event loop: the task executor a match prefers (`PeerLink.executor`), so that the
-/// match's code runs on the thread that reads and writes its connection.
-///
-/// Each message of a match used to cross threads twice or more: from the event loop to the task reading the inbound
-/// stream, from there to the match loop, and back to the event loop for every frame written. With the match's tasks
-/// on the connection's own event loop, a frame read resumes the match in the same thread (an event-loop task, no
-/// wake-up), and a frame written goes straight into the pipeline.
+/// match's setup (`PeerLink.divert`, reading the frames that came behind the handshake) and its other inputs' tasks
+/// (stop requests, a UI's commands) run on the thread that reads and writes its connection. The frames themselves
+/// reach the match with no task at all: `InboundRelay` hands them to it inside the pipeline.
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 
