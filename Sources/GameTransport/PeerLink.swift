@@ -81,15 +81,13 @@ public struct PeerLink {
             var held = true
         }
         let holding = Holding()
-        let diverted: (passedOn: Int, endedAlready: Bool)
-        do {
-            diverted = try channel.pipeline.syncOperations.handler(type: InboundRelay.self).divert { event in
-                if holding.held { holding.events.append(event) } else { sink(event) }
-            }
-        } catch {
-            sink(.ended(error))  // no relay: not a game pipeline
-            return
-        }
+        // A connection that closed already has had its handlers removed, the relay too (a fast peer's last frames,
+        // `bye` then its close, can come before the match begins): everything it read went to the inbound stream,
+        // which holds it, then its end. The stream is read to that end.
+        let relay = try? channel.pipeline.syncOperations.handler(type: InboundRelay.self)
+        let diverted = relay?.divert { event in
+            if holding.held { holding.events.append(event) } else { sink(event) }
+        } ?? (passedOn: consumed, endedAlready: true)
         var left = diverted.passedOn - consumed
         while left > 0 || diverted.endedAlready {
             do {
@@ -124,6 +122,9 @@ public struct PeerLink {
 
     /// The event loop of the connection.
     var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// Succeeds once the connection is closed (its handlers removed).
+    var closeFuture: EventLoopFuture<Void> { channel.closeFuture }
 
     /// Whether TCP_NODELAY is set on the socket, as getsockopt(2) reads it back.
     func tcpNoDelay() async throws -> Bool {

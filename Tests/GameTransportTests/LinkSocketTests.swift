@@ -85,4 +85,35 @@ final class LinkSocketTests: XCTestCase {
         XCTAssertEqual(events.all, (1...50).map { "move \($0)" } + ["end clean"])
         await listener.stop()
     }
+
+    /// A peer that sends its last frames and closes before the match begins (a host leaving at once with a `bye`): the
+    /// connection is closed, and its handlers (the relay too) gone, when the link is diverted. Every frame still comes,
+    /// in order, then the end.
+    func testALinkDivertedAfterItsConnectionClosedDeliversWhatItReadThenTheEnd() async throws {
+        let listener = try await RunningListener { link in
+            let writer = link.writer
+            for cell in 1...20 { writer.write(.move(cell: UInt8(cell))) }
+            writer.flush()
+            writer.closeNow()
+            return .keepListening
+        }
+        let events = Recorder<String>()
+        try await joinWhenFree(listener.endpoint, name: "Joiner") { link in
+            guard case .move(let first)? = try await link.next() else { throw ChannelError.ioOnClosedChannel }
+            events.append("move \(first)")
+            try await link.closeFuture.get()
+            await withTaskExecutorPreference(link.executor) {
+                await link.divert { event in
+                    switch event {
+                    case .message(.move(let cell)): events.append("move \(cell)")
+                    case .message(let other): events.append("other \(other)")
+                    case .ended(let error): events.append("end \(error.map { "\($0)" } ?? "clean")")
+                    }
+                }
+            }
+            await assertEventually("the diverted link did not end") { events.all.last?.hasPrefix("end") == true }
+        }
+        XCTAssertEqual(events.all, (1...20).map { "move \($0)" } + ["end clean"])
+        await listener.stop()
+    }
 }
