@@ -83,6 +83,13 @@ public final class GameListener: Sendable {
         var playing = false
         /// Connections waiting for their hello.
         var handshakes: HandshakeQueue<Channel>
+        /// Connections set up but not yet taken by the accept loop. Each must be closed through its own
+        /// `executeThenClose` (an async channel dropped with its writer unfinished traps), and the server's stream
+        /// drops what it still holds when the server closes (swift-nio#2637): held here until the loop takes them,
+        /// closed by the listener if it never does.
+        var unclaimed: [ObjectIdentifier: GameAsyncChannel] = [:]
+        /// The accept loop has ended: a connection set up from now on is closed at once.
+        var acceptLoopEnded = false
     }
     private let state: NIOLockedValueBox<State>
 
@@ -150,6 +157,9 @@ public final class GameListener: Sendable {
 
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { inbound in
+                defer {
+                    for child in endAcceptLoop() { group.addTask { try? await child.executeThenClose { _, _ in } } }
+                }
                 for try await accepted in inbound {
                     let (child, stats, attempt): (GameAsyncChannel, ConnectionStats, PairingGate.Attempt?)
                     switch accepted {
@@ -161,12 +171,15 @@ public final class GameListener: Sendable {
                         continue
                     case .admitted(let channel, let connectionStats, let admittedAttempt):
                         (child, stats, attempt) = (channel, connectionStats, admittedAttempt)
+                        claim(child)
                     }
                     let admitted = state.withLockedValue { state -> (ticket: Int, evicted: Channel?)? in
                         state.stopped ? nil : state.handshakes.admit(child.channel)
                     }
                     guard let (ticket, evicted) = admitted else {
-                        child.channel.close(promise: nil)
+                        // Stopped: closed through its own `executeThenClose`, which finishes its writer (one dropped
+                        // unfinished traps).
+                        try? await child.executeThenClose { _, _ in }
                         if let attempt { _ = pairingGate?.record(attempt, .otherFailure) }
                         continue
                     }
@@ -189,6 +202,31 @@ public final class GameListener: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// Keeps a connection just set up until the accept loop takes it (`State.unclaimed`); closes it if the loop has
+    /// ended.
+    private func hold(_ child: GameAsyncChannel) {
+        let late = state.withLockedValue { state -> Bool in
+            if state.acceptLoopEnded { return true }
+            state.unclaimed[ObjectIdentifier(child.channel)] = child
+            return false
+        }
+        if late { Task { try? await child.executeThenClose { _, _ in } } }
+    }
+
+    /// The accept loop has taken `child`: it owns it now.
+    private func claim(_ child: GameAsyncChannel) {
+        _ = state.withLockedValue { $0.unclaimed.removeValue(forKey: ObjectIdentifier(child.channel)) }
+    }
+
+    /// Marks the accept loop ended; returns the connections it never took, to be closed.
+    private func endAcceptLoop() -> [GameAsyncChannel] {
+        state.withLockedValue { state in
+            state.acceptLoopEnded = true
+            defer { state.unclaimed = [:] }
+            return Array(state.unclaimed.values)
         }
     }
 
@@ -246,6 +284,7 @@ public final class GameListener: Sendable {
                 let stats = ConnectionStats()
                 do {
                     let child = try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security)
+                    self.hold(child)
                     return .admitted(child, stats, attempt)
                 } catch {
                     if let attempt { _ = gate?.record(attempt, .otherFailure) }

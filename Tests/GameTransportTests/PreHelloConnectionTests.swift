@@ -162,4 +162,29 @@ final class PreHelloConnectionTests: XCTestCase {
         XCTAssertEqual(sockets.map { $0.isClosedByPeer(within: 10) }, [true, true])
         XCTAssertEqual(listener.handshakeFailures, [], "closing them is the host's doing, not a failure to report")
     }
+
+    /// Stopping while connections keep coming: each one accepted after the stop is closed (through its own
+    /// `executeThenClose`: a connection dropped with its writer unfinished traps), the listener returns, and every
+    /// socket is closed by the host.
+    func testStoppingWhileConnectionsKeepComingClosesEachOne() async throws {
+        let listener = try await RunningListener(timeouts: patient) { link in
+            await link.closeGracefully()
+            return .keepListening
+        }
+        var sockets: [IdleSocket] = []
+        for _ in 1...20 { sockets.append(try IdleSocket(port: listener.port)) }
+        await waitUntilAwaitingHello(listener, 20)
+        let port = listener.port
+        let more = Task.detached { () -> [IdleSocket] in
+            var more: [IdleSocket] = []
+            for _ in 1...200 {
+                guard let socket = try? IdleSocket(port: port) else { break }  // refused once the port is closed
+                more.append(socket)
+            }
+            return more
+        }
+        await listener.stop()
+        sockets += await more.value
+        XCTAssertEqual(sockets.filter { !$0.isClosedByPeer(within: 10) }.count, 0, "of \(sockets.count) sockets")
+    }
 }
