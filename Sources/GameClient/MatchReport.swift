@@ -32,6 +32,12 @@ public enum MatchReport: Sendable {
     /// (`timeout`, `exited`, `protocol`, `illegal-move`, …), `reason` one line, `log` its standard error's file. The
     /// next game starts a fresh process.
     case engineFailed(game: Int, engine: String, kind: String, reason: String, log: String)
+    /// A spectator came to watch this host's matches (`joined`) or left: its name and address, and how many watch now.
+    case spectator(name: String, address: String, joined: Bool, watching: Int)
+    /// What a spectator is shown: the match as it stands (`tictactoe watch`).
+    case watched(WatchedMatch)
+    /// The watch ended: `.completed` when the host said it is done, otherwise how it ended.
+    case watchEnded(MatchSession.End)
 }
 
 /// The totals of a run, printed last.

@@ -32,6 +32,8 @@ public enum GameMessage: Sendable, Hashable {
     case bye(ByeReason)
     /// Either side: the sender saw a violation; the connection closes after it.
     case error(code: ProtocolErrorCode, text: String)
+    /// Host → spectator (protocol 2): the match as it stands, sent when the spectator gets in and after every change.
+    case watch(WatchedMatch)
 }
 
 extension GameMessage {
@@ -55,6 +57,7 @@ extension GameMessage {
         case ping = 0x30
         case pong = 0x31
         case bye = 0x40
+        case watch = 0x50
         case error = 0x7F
     }
 
@@ -74,6 +77,7 @@ extension GameMessage {
         case .pong: return .pong
         case .bye: return .bye
         case .error: return .error
+        case .watch: return .watch
         }
     }
 }
@@ -87,7 +91,8 @@ public struct PeerRole: RawRepresentable, Sendable, Hashable, CustomStringConver
 
     /// Plays the match (every joiner so far).
     public static let player = PeerRole(rawValue: 0)
-    /// Watches a match (reserved: no host takes spectators yet).
+    /// Watches a match: a host started with room for spectators (`--spectators N`) answers `accept` and then sends
+    /// `watch` frames only.
     public static let spectator = PeerRole(rawValue: 1)
 
     public var description: String {

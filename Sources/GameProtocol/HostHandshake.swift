@@ -3,7 +3,11 @@ public enum HostHandshake {
     /// `accept` for a well-formed `hello` of `version`, the version the host's transport speaks
     /// (`GameSecurity.protocolVersion`: 2 over TLS, 1 in plaintext); otherwise the `reject` or `error` to send before
     /// closing. The checks, in order: a hello at all, its version, its role (players only), a non-empty name.
-    public static func answer(to message: GameMessage, hostName: String, version: UInt8) -> GameMessage {
+    /// A spectator's hello (version 2) is accepted only by a host that `takesSpectators` (whether it has room is the
+    /// listener's to say).
+    public static func answer(
+        to message: GameMessage, hostName: String, version: UInt8, takesSpectators: Bool = false
+    ) -> GameMessage {
         guard case .hello(let joinerVersion, let name, let role) = message else {
             return .error(code: .unexpectedMessage, text: "expected hello, got \(message.kind)")
         }
@@ -11,7 +15,7 @@ public enum HostHandshake {
             let text = versionMismatchText(hostVersion: version, joinerVersion: joinerVersion)
             return .reject(reason: .version, text: text)
         }
-        guard role == .player else {
+        guard role == .player || (role == .spectator && takesSpectators) else {
             let text = role == .spectator
                 ? spectatorRejectText : "this host takes players only; role \(role.rawValue) is unknown to it"
             return .reject(reason: .badHello, text: text)
@@ -20,8 +24,8 @@ public enum HostHandshake {
         return .accept(version: version, name: hostName)
     }
 
-    /// The `reject(bad-hello)` text for a v2 hello asking to watch.
-    public static let spectatorRejectText = "this host does not take spectators yet"
+    /// The `reject(bad-hello)` text for a v2 hello asking to watch a host that takes no spectators.
+    public static let spectatorRejectText = "this host takes no spectators (its player can allow them: --spectators N)"
 
     /// The `reject(version)` text for a joiner of `joinerVersion` at a host of `hostVersion`: what the host speaks and
     /// what the joiner should do about it.

@@ -31,10 +31,14 @@ public final class GameConnection: Sendable {
         public var clock: any Clock<Duration>
         /// Plaintext (protocol 1) unless told otherwise.
         public var security: JoinerSecurity
+        /// What the hello asks to be: a player, or a spectator (protocol 2 only: a version 1 hello has no role).
+        public var role: PeerRole
         public init(
             connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default,
-            clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext
+            clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext,
+            role: PeerRole = .player
         ) {
+            self.role = role
             self.connectTimeout = connectTimeout
             self.timeouts = timeouts
             self.clock = clock
@@ -304,7 +308,7 @@ public final class GameConnection: Sendable {
                 var writeError: Error?
                 do {
                     try await outbound.write(
-                        .hello(version: configuration.security.protocolVersion, name: localName, role: .player))
+                        .hello(version: configuration.security.protocolVersion, name: localName, role: configuration.role))
                 } catch {
                     writeError = error
                 }

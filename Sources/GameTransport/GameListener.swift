@@ -52,6 +52,8 @@ public final class GameListener: Sendable {
         case codeReplaced(code: GameCode, reason: String)
         /// A joiner got in: the wrong codes so far no longer count (clear any "wrong codes" notice).
         case wrongCodesForgiven
+        /// A spectator (`spectators`) got in (`joined`) or left: its name and address, and how many watch now.
+        case spectator(remote: String, name: String, joined: Bool, watching: Int)
     }
 
     /// What to do after a match.
@@ -68,6 +70,8 @@ public final class GameListener: Sendable {
     public let maximumPendingHandshakes: Int
     /// Plaintext (protocol 1) unless told otherwise.
     public let security: HostSecurity
+    /// Where spectators go (protocol 2 only; nil: the host takes none).
+    public let spectators: SpectatorHub?
     private let timeouts: ConnectionTimeouts
     /// A private game's attempt limits (nil otherwise).
     private let pairingGate: PairingGate?
@@ -100,12 +104,15 @@ public final class GameListener: Sendable {
         timeouts: ConnectionTimeouts = .default,
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         security: HostSecurity = .plaintext,
+        spectators: SpectatorHub? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
         self.capability = capability
         self.security = security
+        // Watching is protocol 2's (only its hello has a role).
+        self.spectators = security.protocolVersion >= GameMessage.encryptedProtocolVersion ? spectators : nil
         if case .tlsPSK(let host) = security, let code = host.privateGame {
             self.pairingGate = PairingGate(code: code, clock: clock)
         } else {
@@ -128,13 +135,15 @@ public final class GameListener: Sendable {
 
     /// Stops listening and closes the connections still waiting for their hello; `run` returns once the match in
     /// progress (if any) has ended.
-    public func stop() {
+    /// Its spectators hear `bye(spectatorsHear)` and are let go (the hub takes new ones when a listener runs again).
+    public func stop(spectatorsHear reason: ByeReason = .seriesOver) {
         let (server, waiting) = state.withLockedValue { state -> (Channel?, [Channel]) in
             state.stopped = true
             return (state.channel, state.handshakes.removeAll())
         }
         server?.close(promise: nil)
         for channel in waiting { channel.close(promise: nil) }
+        spectators?.dismissAll(reason)
     }
 
     /// Binds and serves until `onMatch` answers `.stop` or `stop()` is called. Throws if the address cannot be bound.
@@ -389,7 +398,22 @@ public final class GameListener: Sendable {
                     onEvent(.handshakeFailed(remote: remote, error: "the code was replaced during its handshake"))
                     return .noMatch
                 }
-                var answer = HostHandshake.answer(to: first, hostName: hostName, version: security.protocolVersion)
+                var answer = HostHandshake.answer(
+                    to: first, hostName: hostName, version: security.protocolVersion,
+                    takesSpectators: spectators != nil)
+                if case .accept = answer, case .hello(_, let name, .spectator) = first, let spectators {
+                    guard spectators.reserve() else {
+                        try await link.send(.reject(
+                            reason: .busy,
+                            text: "\(hostName) has no room for more spectators (\(spectators.capacity) at most)"))
+                        onEvent(.rejectedBusy(remote: remote))
+                        await link.closeGracefully()
+                        return .noMatch
+                    }
+                    try await link.send(answer)
+                    await watch(&link, name: name, remote: remote, hub: spectators, onEvent: onEvent)
+                    return .noMatch
+                }
                 if case .accept = answer {
                     switch reserveMatch() {
                     case .reserved:
@@ -418,6 +442,25 @@ public final class GameListener: Sendable {
             onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
             return reserved ? .played(.keepListening) : .noMatch
         }
+    }
+
+    /// A spectator's connection, once accepted: in the hub until it closes (or is dropped as too slow). What the
+    /// spectator sends is read and discarded (its heartbeat is the pipeline's).
+    private func watch(
+        _ link: inout PeerLink, name: String, remote: String, hub: SpectatorHub, onEvent: @Sendable (Event) -> Void
+    ) async {
+        let channel = link.channel
+        await SpectatorHub.prepare(channel)
+        guard hub.add(channel) else {
+            await link.closeGracefully()
+            return
+        }
+        logger.info("spectator \(name) from \(remote) watching (\(hub.count) now)")
+        onEvent(.spectator(remote: remote, name: name, joined: true, watching: hub.count))
+        while case .some = try? await link.next() {}
+        hub.remove(channel)
+        logger.info("spectator \(name) from \(remote) left (\(hub.count) watching)")
+        onEvent(.spectator(remote: remote, name: name, joined: false, watching: hub.count))
     }
 
     /// Reports what a private game's policy did, in order.

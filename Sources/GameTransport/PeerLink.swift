@@ -26,7 +26,7 @@ public struct PeerLink {
 
     private var inbound: NIOAsyncChannelInboundStream<GameMessage>.AsyncIterator
     private let outbound: NIOAsyncChannelOutboundWriter<GameMessage>
-    private let channel: Channel
+    let channel: Channel
     private let linger: TimeAmount
     /// Frames read from `inbound` so far (the handshake's included): what `divert` leaves in the stream is the rest.
     private var consumed: Int

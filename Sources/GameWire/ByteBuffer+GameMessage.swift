@@ -53,6 +53,8 @@ extension ByteBuffer {
         case .error(let code, let text):
             written += self.writeInteger(code.rawValue)
             written += self.writeGameString(text)
+        case .watch(let match):
+            written += self.writeWatchedMatch(match)
         }
         return written
     }
@@ -119,11 +121,56 @@ extension ByteBuffer {
             message = .bye(ByeReason(rawValue: try integer(UInt8.self, "reason")))
         case .error:
             message = .error(code: ProtocolErrorCode(rawValue: try integer(UInt16.self, "code")), text: try string("text"))
+        case .watch:
+            func name(_ field: String) throws -> String {
+                let text = try string(field)
+                guard text.utf8.count <= WatchedMatch.maximumNameLength else {
+                    throw malformed("\(field) is longer than \(WatchedMatch.maximumNameLength) bytes")
+                }
+                return text
+            }
+            func markOrNone(_ field: String) throws -> Mark? {
+                let raw = try integer(UInt8.self, field)
+                if raw == 0 { return nil }
+                guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is not 0, X (1) or O (2)") }
+                return mark
+            }
+            let game = try integer(UInt16.self, "game number")
+            let hostName = try name("host name")
+            let joinerName = try name("joiner name")
+            let hostMark = try markOrNone("host mark")
+            let firstMover = try markOrNone("first mover")
+            var board = Board()
+            for cell in 0..<Board.cellCount { board[cell] = try markOrNone("cell \(cell)") }
+            message = .watch(WatchedMatch(
+                hostName: hostName, joinerName: joinerName, game: game, hostMark: hostMark, firstMover: firstMover,
+                board: board, phase: WatchedMatch.Phase(rawValue: try integer(UInt8.self, "phase")),
+                winner: try markOrNone("winner"), ending: WatchedMatch.Ending(rawValue: try integer(UInt8.self, "ending")),
+                hostWins: try integer(UInt16.self, "host wins"), joinerWins: try integer(UInt16.self, "joiner wins"),
+                draws: try integer(UInt16.self, "draws")))
         }
         guard self.readableBytes == 0 else {
             throw malformed("\(self.readableBytes) unexpected trailing bytes")
         }
         return message
+    }
+
+    /// A `watch` payload: game, host name, joiner name (each cut to 100 bytes), host mark, first mover, the nine
+    /// cells, phase, winner, ending, host wins, joiner wins, draws (marks as 0 none, 1 X, 2 O).
+    private mutating func writeWatchedMatch(_ match: WatchedMatch) -> Int {
+        var written = self.writeInteger(match.game)
+        written += self.writeGameString(match.hostName.gameWireTruncated(maxBytes: WatchedMatch.maximumNameLength))
+        written += self.writeGameString(match.joinerName.gameWireTruncated(maxBytes: WatchedMatch.maximumNameLength))
+        written += self.writeInteger(match.hostMark?.rawValue ?? 0)
+        written += self.writeInteger(match.firstMover?.rawValue ?? 0)
+        for cell in 0..<Board.cellCount { written += self.writeInteger(match.board[cell]?.rawValue ?? 0) }
+        written += self.writeInteger(match.phase.rawValue)
+        written += self.writeInteger(match.winner?.rawValue ?? 0)
+        written += self.writeInteger(match.ending.rawValue)
+        written += self.writeInteger(match.hostWins)
+        written += self.writeInteger(match.joinerWins)
+        written += self.writeInteger(match.draws)
+        return written
     }
 
     /// Writes a UInt8-length-prefixed UTF-8 string, cut at a character boundary to fit 255 bytes.

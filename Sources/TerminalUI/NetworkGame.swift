@@ -251,7 +251,8 @@ public struct NetworkGame: Sendable {
 
     private mutating func apply(_ report: MatchReport) {
         switch report {
-        case .seed, .summary, .rejectedBusy, .codeReplaced, .engineStarted, .engineFailed:
+        case .seed, .summary, .rejectedBusy, .codeReplaced, .engineStarted, .engineFailed, .spectator, .watched,
+             .watchEnded:
             break
         case .peerFailed(let remote, let error):
             guard role == .host, !inMatch, !isOver else { break }

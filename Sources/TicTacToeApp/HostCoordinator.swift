@@ -40,6 +40,8 @@ public struct HostRequest: Sendable {
     /// This machine's interface addresses, read each time the host is free for a joiner to list where joiners reach
     /// it (`JoinAddresses`); getifaddrs unless a test gives its own.
     public var interfaces: @Sendable () -> [InterfaceAddress]
+    /// How many spectators may watch at once (0: none). Encrypted games only (watching is protocol 2's).
+    public var spectators: Int
 
     public init(
         target: ListenTarget = .everyInterface, port: Int, matches: Int, advertise: Bool = true,
@@ -47,9 +49,11 @@ public struct HostRequest: Sendable {
         security: GameSecurity = .open,
         showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
         makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() },
-        interfaces: @escaping @Sendable () -> [InterfaceAddress] = { InterfaceAddress.current() }
+        interfaces: @escaping @Sendable () -> [InterfaceAddress] = { InterfaceAddress.current() },
+        spectators: Int = 0
     ) {
         self.interfaces = interfaces
+        self.spectators = spectators
         self.endsWithFirstMatch = endsWithFirstMatch
         self.security = security
         self.showCode = showCode
@@ -104,6 +108,10 @@ public func hostMatches(
     // A private game keeps one code across rounds of listening (joiners were told it); the listener replaces it
     // after wrong codes.
     let privateCode = request.security == .private ? PrivateGameCode(request.makeCode()) : nil
+    // Spectators stay across rounds and matches; they are told goodbye when the host stops.
+    let spectators = request.spectators > 0 && request.security != .plaintext
+        ? SpectatorHub(capacity: request.spectators, hostName: options.name) : nil
+    defer { spectators?.closeAll(stop?.raised ?? .seriesOver) }
     let state = HostRunState()
     var advertising: BonjourHostAdvertising?  // decided with the first permission to listen
     var advertisingDecided = false
@@ -132,7 +140,8 @@ public func hostMatches(
         let advertiser = advertising
         let listener = GameListener(
             capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts,
-            security: hostSecurity(request.security, privateCode: privateCode), clock: options.clock, logger: logger
+            security: hostSecurity(request.security, privateCode: privateCode), spectators: spectators,
+            clock: options.clock, logger: logger
         )
         onListener(listener)
         let revocations = listen.isLoopback ? nil : gate.revocations()
@@ -144,7 +153,7 @@ public func hostMatches(
                     advertiser.withdraw()
                     reporter.report(.discovery(.advertisingUnavailable(message: "local network access was turned off")))
                 }
-                listener.stop()
+                listener.stop(spectatorsHear: .quit)
                 return
             }
         }
@@ -152,8 +161,8 @@ public func hostMatches(
         // Ctrl-C or a shutdown: no new joiner (a match in progress says bye through its runner).
         let stopWatch = Task {
             guard let stop else { return }
-            for await _ in stop.stream() {
-                listener.stop()
+            for await reason in stop.stream() {
+                listener.stop(spectatorsHear: reason)
                 return
             }
         }
@@ -212,6 +221,8 @@ private func serve(
             case .codeReplaced(let code, let reason):
                 request.showCode(code, reason)
                 reporter.report(.codeReplaced(reason: reason))
+            case .spectator(let remote, let name, let joined, let watching):
+                reporter.report(.spectator(name: name, address: remote, joined: joined, watching: watching))
             case .wrongCodeCounted, .wrongCodesForgiven:
                 // Each wrong code was reported with its address (`pairingFailed`); the count is in the replacement's
                 // reason.
@@ -221,8 +232,10 @@ private func serve(
         onMatch: { link in
             advertising?.withdraw()
             guard let controller = try? options.controller(moveTime: options.moveTimeout) else { return .stop }
+            // The match's reports also reach the spectators (the whole position after each change).
+            let matchReporter: MatchReporter = listener.spectators.map { SpectatorFeed(reporter, hub: $0) } ?? reporter
             var runner = MatchRunner(
-                role: .host, controller: controller, policy: options.policy, reporter: reporter,
+                role: .host, controller: controller, policy: options.policy, reporter: matchReporter,
                 moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))

@@ -26,11 +26,15 @@ public struct JoinRequest: Sendable {
     /// Encrypted (protocol 2, with a private game's code or none for an open game: the default) or plaintext
     /// (protocol 1: `--plaintext`, only where the manifest's transport security policy allows it).
     public var security: JoinSecurity
+    /// Play (the default), or watch (`tictactoe watch`: encrypted games only, at a host that takes spectators).
+    public var role: PeerRole
 
     public init(
         target: JoinTarget, connectTimeout: Duration = .seconds(10), perAddressTimeout: Duration = .seconds(3),
-        waitTimeout: Duration? = nil, origin: OperationOrigin, security: JoinSecurity = .encrypted(code: nil)
+        waitTimeout: Duration? = nil, origin: OperationOrigin, security: JoinSecurity = .encrypted(code: nil),
+        role: PeerRole = .player
     ) {
+        self.role = role
         self.security = security
         self.target = target
         self.connectTimeout = connectTimeout
@@ -96,7 +100,7 @@ public func joinMatch(
         reporter.report(.error("\(error)", .scriptError))
         return .scriptError
     }
-    reporter.report(.seed(options.seed))
+    if request.role != .spectator { reporter.report(.seed(options.seed)) }
     let access = LocalNetworkAccess(gate: gate)
     let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
     // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
@@ -154,7 +158,8 @@ public func joinMatch(
         let connection = GameConnection(
             to: endpoint, localName: options.name,
             configuration: .init(
-                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport),
+                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport,
+                role: request.role),
             gate: gate, origin: request.origin, logger: logger,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.
@@ -177,6 +182,12 @@ public func joinMatch(
         }
         defer { stopWatcher.cancel() }
         do {
+            if request.role == .spectator {
+                let end = try await connection.run { link in await watch(&link, reporter: reporter, stop: stop) }
+                reporter.report(.watchEnded(end))
+                if case .localLeft(let reason) = end { return reason == .shutdown ? .terminated : .interrupted }
+                return end.exitStatus
+            }
             let (end, score, rtt, failure) = try await connection.run { link in
                 var runner = MatchRunner(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
@@ -250,6 +261,58 @@ public func joinMatch(
         }
     }
     return reportFailure(lastFailure, reporter: reporter, stop: stop)
+}
+
+/// Watches a match (the link's hello asked to be a spectator): reports each position the host sends until the host
+/// says goodbye (`bye(series-over)`: the host is done, a completed watch) or the connection ends. A stop says
+/// goodbye to the host (`bye`) and ends the watch.
+private func watch(_ link: inout PeerLink, reporter: MatchReporter, stop: StopSignal?) async -> MatchSession.End {
+    let writer = link.writer
+    let leaving = Task {
+        guard let stop else { return }
+        for await reason in stop.stream() {
+            writer.write(.bye(reason))
+            writer.flush()
+            writer.shutOutput()
+            return
+        }
+    }
+    defer { leaving.cancel() }
+    var end = MatchSession.End.peerLeft(nil)
+    reading: while true {
+        do {
+            guard let message = try await link.next() else { break reading }
+            switch message {
+            case .watch(let match):
+                reporter.report(.watched(match))
+            case .bye(let reason):
+                end = reason == .seriesOver ? .completed(by: .peer) : .peerLeft(reason)
+                break reading
+            case .error(let code, let text):
+                end = .peerReportedError(code: code, text: text)
+                break reading
+            case .ping, .pong:
+                continue
+            default:
+                let text = "a spectator expects watch frames, got \(message.kind)"
+                writer.write(.error(code: .unexpectedMessage, text: text))
+                writer.flush()
+                end = .peerViolation(code: .unexpectedMessage, text: text)
+                break reading
+            }
+        } catch let error as GameProtocolError {
+            end = .peerViolation(code: error.errorCode, text: "\(error)")
+            break reading
+        } catch let error as LivenessError {
+            end = .peerTimedOut("\(error)")
+            break reading
+        } catch {
+            break reading
+        }
+    }
+    if let reason = stop?.raised { end = .localLeft(reason) }
+    await link.closeGracefully()
+    return end
 }
 
 /// Why a game as its TXT record describes it cannot be joined with `security`, before connecting: a private game

@@ -75,6 +75,7 @@ extension OperationOrigin {
     public static let hostCommand = OperationOrigin("tictactoe host")
     public static let joinCommand = OperationOrigin("tictactoe join")
     public static let browseCommand = OperationOrigin("tictactoe browse")
+    public static let watchCommand = OperationOrigin("tictactoe watch")
     public static let hostScreen = OperationOrigin("Host a game screen")
     public static let joinScreen = OperationOrigin("Join a game screen")
     public static let searchScreen = OperationOrigin("Search for games screen")

@@ -174,11 +174,55 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             // The game's end follows ("you resigned; … wins").
             write(tr("Game %@: engine '%@' %@; it loses the game (stderr: %@)", "\(game)", DisplayText.escaped(engine),
                      DisplayText.escaped(reason), DisplayText.escaped(log)))
+        case .spectator(let name, let address, let joined, let watching):
+            let who = DisplayText.escaped(name)
+            let address = DisplayText.escaped(address)
+            write(joined ? tr("Spectator %@ (%@) is watching (%@ now)", who, address, "\(watching)")
+                         : tr("Spectator %@ (%@) left (%@ now)", who, address, "\(watching)"))
+        case .watched(let match):
+            for line in Self.watchLines(match, unicode: unicode) { write(line) }
+        case .watchEnded(let end):
+            let line = tr("Watch over: %@", DisplayText.escaped(end.text))
+            if end.exitStatus == .success { write(line) } else { writeError(line) }
         }
     }
 }
 
 extension TranscriptReporter {
+    /// What a spectator reads for each position the host sends: who plays what, whose move it is or how the game
+    /// ended, the score, and the board.
+    static func watchLines(_ match: WatchedMatch, unicode: Bool) -> [String] {
+        let host = DisplayText.escaped(match.hostName)
+        let joiner = DisplayText.escaped(match.joinerName)
+        guard match.phase != .waiting, let hostMark = match.hostMark else {
+            return [tr("Watching %@: waiting for a player", host)]
+        }
+        func named(_ mark: Mark) -> String { "\(mark == hostMark ? host : joiner) (\(mark))" }
+        var lines = [""]
+        let players = tr("Game %@: %@ vs %@", "\(match.game)", named(.x), named(.o))
+        if let toMove = match.toMove {
+            lines.append(players + "; " + tr("%@ to move", named(toMove)))
+        } else if let winner = match.winner {
+            let how: String
+            switch match.ending {
+            case .resignation: how = tr("%@ wins: the other resigned", named(winner))
+            case .forfeit: how = tr("%@ wins: the other left", named(winner))
+            case .timeout: how = tr("%@ wins: the other ran out of time", named(winner))
+            default: how = tr("%@ wins", named(winner))
+            }
+            lines.append(players + "; " + how)
+        } else {
+            lines.append(players + "; " + tr("draw"))
+        }
+        lines.append(match.board.rendered(unicode: unicode).split(separator: "\n").map { "    " + $0 }
+            .joined(separator: "\n"))
+        if match.phase == .over {
+            lines.append(tr("Score: %@ %@, %@ %@, draws %@", host, "\(match.hostWins)", joiner, "\(match.joinerWins)",
+                            "\(match.draws)"))
+        }
+        return lines
+    }
+
     /// What a host prints once it listens: where, and the exact `tictactoe join` line for each address a joiner can
     /// use (the first on the first line, the others on the lines after it, link-local last with its note).
     static func hostingLines(name: String, port: Int, security: GameSecurity, addresses: [JoinAddress]) -> [String] {

@@ -66,6 +66,11 @@ struct Host: AsyncParsableCommand {
 
     static let defaultMoveTimeout = Double(MatchOptions.defaultMoveTimeout.components.seconds)
 
+    @Option(help: ArgumentHelp(
+        "Let up to this many spectators watch (`tictactoe watch`), \(OptionRanges.spectators.span) (0: none); encrypted games only.",
+        valueName: "count"))
+    var spectators: Int = 0
+
     @OptionGroup var match: MatchArguments
 
     @OptionGroup var privacy: PrivacyArguments
@@ -74,6 +79,10 @@ struct Host: AsyncParsableCommand {
         if `private` && plaintext {
             throw ValidationError("--private and --plaintext cannot go together: a private game is always encrypted")
         }
+        if plaintext && spectators > 0 {
+            throw ValidationError("--spectators needs an encrypted game: watching is protocol 2's (drop --plaintext)")
+        }
+        try OptionRanges.spectators.check(spectators)
         try OptionRanges.port.check(port)
         try OptionRanges.games.check(games)
         try OptionRanges.matches.check(matches)
@@ -106,7 +115,8 @@ struct Host: AsyncParsableCommand {
                     printError("tictactoe: private game: the code is \(shown); give it to the player who joins "
                         + "(tictactoe join ... --code-file FILE, --code - or TICTACTOE_CODE)")
                 }
-            }
+            },
+            spectators: spectators
         )
         let status = await hostMatches(
             request, options: options, gate: privacy.makeGate(), reporter: match.reporter(name: name), stop: stop

@@ -65,6 +65,22 @@ struct Join: AsyncParsableCommand {
         try OptionRanges.connectTimeout.check(connectTimeout)
     }
 
+    /// An encrypted game's security: with the code from --code-file, --code or TICTACTOE_CODE if one is given (a
+    /// private game's), else the open game's. A code that cannot be read ends the run (exit 13).
+    static func encryption(codeFile: String?, code: String?, reporter: MatchReporter) throws -> JoinSecurity {
+        guard let source = GameCodeSource.from(codeFile: codeFile, code: code) else { return .encrypted(code: nil) }
+        if source.isInArgv {
+            printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
+                + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
+        }
+        do {
+            return .encrypted(code: try source.read())
+        } catch {
+            reporter.report(.error("\(error)", .wrongCode))
+            throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
+        }
+    }
+
     private func parsedEndpoint() throws -> JoinTarget {
         do {
             return try JoinTarget(parsing: address)
@@ -88,23 +104,7 @@ struct Join: AsyncParsableCommand {
         case .bonjour(let game): shown = game
         }
         let reporter = match.reporter(name: name, target: shown)
-        let security: JoinSecurity
-        if plaintext {
-            security = .plaintext
-        } else if let source = GameCodeSource.from(codeFile: codeFile, code: code) {
-            if source.isInArgv {
-                printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
-                    + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
-            }
-            do {
-                security = .encrypted(code: try source.read())
-            } catch {
-                reporter.report(.error("\(error)", .wrongCode))
-                throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
-            }
-        } else {
-            security = .encrypted(code: nil)
-        }
+        let security = plaintext ? .plaintext : try Self.encryption(codeFile: codeFile, code: code, reporter: reporter)
         let request = JoinRequest(
             target: target, connectTimeout: .seconds(connectTimeout),
             waitTimeout: privacy.waitDuration, origin: .joinCommand, security: security

@@ -77,6 +77,8 @@ enum OptionRanges {
     static let seriesGames = OptionRange.whole("--games", 1...1_000_000)
     /// match: games played at once.
     static let concurrency = OptionRange.whole("--concurrency", 1...64)
+    /// How many spectators a host lets watch at once.
+    static let spectators = OptionRange.whole("--spectators", 0...64)
     /// host: completed matches to serve (0: keep serving).
     static let matches = OptionRange.whole("--matches", 0...1_000_000)
 }

@@ -22,7 +22,7 @@ struct TicTacToe: AsyncParsableCommand {
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self, Browse.self, Match.self, Privacy.self, Manifest.self],
+        subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Match.self, Privacy.self, Manifest.self],
         defaultSubcommand: Play.self
     )
 }

@@ -193,6 +193,11 @@ enum RandomFrameMaker {
         case .rematchOffer: return .rematchOffer
         case .rematchAccept: return .rematchAccept
         case .rematchDecline: return .rematchDecline
+        case .watch:
+            return .watch(WatchedMatch(
+                hostName: name(using: &random), joinerName: name(using: &random),
+                game: UInt16.random(in: 0...3, using: &random), hostMark: Bool.random(using: &random) ? .x : .o,
+                firstMover: .x, phase: .playing))
         case .ping: return .ping(random.next())
         case .pong: return .pong(random.next())
         case .bye: return .bye(ByeReason(rawValue: UInt8.random(in: 0...3, using: &random)))

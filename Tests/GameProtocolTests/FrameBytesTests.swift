@@ -17,7 +17,7 @@ final class FrameBytesTests: XCTestCase {
             .hello: 0x01, .accept: 0x02, .reject: 0x03,
             .start: 0x10, .move: 0x11, .resign: 0x12,
             .rematchOffer: 0x20, .rematchAccept: 0x21, .rematchDecline: 0x22,
-            .ping: 0x30, .pong: 0x31, .bye: 0x40, .error: 0x7F,
+            .ping: 0x30, .pong: 0x31, .bye: 0x40, .watch: 0x50, .error: 0x7F,
         ]
         XCTAssertEqual(expected.count, GameMessage.Kind.allCases.count)
         for kind in GameMessage.Kind.allCases {

@@ -52,9 +52,25 @@ final class HostHandshakeTests: XCTestCase {
     func testAV2SpectatorIsABadHello() {
         XCTAssertEqual(
             HostHandshake.answer(to: .hello(version: 2, name: "Eve", role: .spectator), hostName: "Bob", version: v2),
-            .reject(reason: .badHello, text: "this host does not take spectators yet")
+            .reject(reason: .badHello, text: "this host takes no spectators (its player can allow them: --spectators N)")
         )
-        XCTAssertEqual(HostHandshake.spectatorRejectText, "this host does not take spectators yet")
+        XCTAssertEqual(HostHandshake.spectatorRejectText, "this host takes no spectators (its player can allow them: --spectators N)")
+    }
+
+    func testAV2SpectatorIsAcceptedByAHostThatTakesSpectatorsButNeedsAName() {
+        XCTAssertEqual(
+            HostHandshake.answer(to: .hello(version: 2, name: "Eve", role: .spectator), hostName: "Bob", version: v2,
+                                 takesSpectators: true),
+            .accept(version: 2, name: "Bob"))
+        XCTAssertEqual(
+            HostHandshake.answer(to: .hello(version: 2, name: "", role: .spectator), hostName: "Bob", version: v2,
+                                 takesSpectators: true),
+            .reject(reason: .badHello, text: "empty player name"))
+        // Watching is protocol 2's: a version 1 hello has no role, and a plaintext host never reads one as a spectator.
+        XCTAssertEqual(
+            HostHandshake.answer(to: .hello(version: 2, name: "Eve", role: .spectator), hostName: "Bob", version: 1,
+                                 takesSpectators: true),
+            .reject(reason: .version, text: "this host speaks protocol 1 (unencrypted): join with --plaintext"))
     }
 
     func testAnUnknownRoleIsABadHello() {
@@ -81,7 +97,7 @@ final class HostHandshakeTests: XCTestCase {
         )
         XCTAssertEqual(
             HostHandshake.answer(to: .hello(version: 2, name: "", role: .spectator), hostName: "Bob", version: v2),
-            .reject(reason: .badHello, text: "this host does not take spectators yet")
+            .reject(reason: .badHello, text: "this host takes no spectators (its player can allow them: --spectators N)")
         )
     }
 

@@ -172,7 +172,7 @@ final class PairedTransportTests: XCTestCase {
             try await client.send(.hello(version: 2, name: "Watcher", role: .spectator))
             return try await client.readToEnd()
         }
-        XCTAssertEqual(refused, [.reject(reason: .badHello, text: "this host does not take spectators yet")])
+        XCTAssertEqual(refused, [.reject(reason: .badHello, text: "this host takes no spectators (its player can allow them: --spectators N)")])
         let (accepted, session) = try await withSecureGameClient(port: listener.port, joiner: .pairing(code: code)) {
             client in
             try await client.send(.hello(version: 2, name: "Player", role: .player))

@@ -279,7 +279,7 @@ final class SecureTransportTests: XCTestCase {
             try await client.send(.hello(version: 2, name: "Watcher", role: .spectator))
             return try await client.readToEnd()
         }
-        let refusal = GameMessage.reject(reason: .badHello, text: "this host does not take spectators yet")
+        let refusal = GameMessage.reject(reason: .badHello, text: "this host takes no spectators (its player can allow them: --spectators N)")
         XCTAssertEqual(frames, [refusal])
         await assertEventually { listener.handshakeFailures.count == 1 }
         XCTAssertEqual(listener.handshakeFailures, ["answered \(refusal)"])
