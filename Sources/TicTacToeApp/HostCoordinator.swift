@@ -223,7 +223,8 @@ private func serve(
             guard let controller = try? options.controller(moveTime: options.moveTimeout) else { return .stop }
             var runner = MatchRunner(
                 role: .host, controller: controller, policy: options.policy, reporter: reporter,
-                moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock
+                moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, gameTime: options.gameTime,
+                clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
             let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
