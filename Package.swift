@@ -197,6 +197,7 @@ let package = Package(
             name: "TerminalUI",
             dependencies: [
                 "GameClient",
+                "EngineProtocol",
                 "Localization",
                 "GamePairing",
                 "GameRules",

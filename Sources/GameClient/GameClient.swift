@@ -1,4 +1,5 @@
 import GameProtocol
+import GameRules
 
 /// Everything a front end can ask of the game beyond its own screen: host, join, search, and local network privacy.
 ///
@@ -24,17 +25,49 @@ public struct GameClient {
     public var browse: (_ events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle
     /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
     public var privacy: PrivacyClient
+    /// Starts an engine (`engine:COMMAND`, as `play --computer engine:COMMAND` runs it) for play against the computer:
+    /// its moves are asked through the handle and come back as events, from its own task (the UI never waits).
+    public var engine: (_ command: String, _ events: @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle
 
     public init(
         host: @escaping (String, Int, GameSecurity, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
         join: @escaping (String, String, String?, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
         browse: @escaping (@escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle,
-        privacy: PrivacyClient
+        privacy: PrivacyClient,
+        engine: @escaping (String, @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle = { _, events in
+            events(.failed(game: 0, engine: "engine", reason: "cannot be started here", log: ""))
+            return EngineHandle(move: { _, _ in }, stop: {})
+        }
     ) {
         self.host = host
         self.join = join
         self.browse = browse
         self.privacy = privacy
+        self.engine = engine
+    }
+}
+
+/// What an engine playing the computer's side reports (from its own task).
+public enum EngineEvent: Sendable, Hashable {
+    /// A process started (its handshake done): its name and where its standard error goes.
+    case started(name: String, log: String)
+    /// Its move in game `game` (the number given with the request).
+    case moved(game: Int, cell: Int)
+    /// It failed during game `game` (its process has ended; the next request starts another): the reason in words
+    /// (`did not answer genmove within 60.000 s`) and its log.
+    case failed(game: Int, engine: String, reason: String, log: String)
+}
+
+/// Asks a running engine for moves.
+public struct EngineHandle: Sendable {
+    /// The engine's move in game number `game` at the position `position` (it plays the side to move).
+    public var move: @Sendable (_ game: Int, _ position: Game) -> Void
+    /// Ends the engine (`quit`; killed if it is thinking).
+    public var stop: @Sendable () -> Void
+
+    public init(move: @escaping @Sendable (Int, Game) -> Void, stop: @escaping @Sendable () -> Void) {
+        self.move = move
+        self.stop = stop
     }
 }
 

@@ -82,6 +82,7 @@ extension MatchSession.End {
         case .localNetworkOff: return "local-network-off"
         case .moveTimeout(.peer, _): return "peer-move-timeout"
         case .moveTimeout(.local, _): return "local-move-timeout"
+        case .gameTimeout: return "peer-game-timeout"
         }
     }
 
@@ -105,6 +106,9 @@ extension MatchSession.End {
             return "the opponent ran out of time (\(formatSeconds(seconds)) for a move or a rematch answer)"
         case .moveTimeout(.peer, nil): return "the opponent ran out of time"
         case .moveTimeout(.local, _): return "we ran out of time (the host's limit for a move or a rematch answer)"
+        case .gameTimeout(let limit):
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            return "the opponent ran out of time on its game clock (\(formatSeconds(seconds)) for the whole game)"
         }
     }
 
@@ -117,7 +121,7 @@ extension MatchSession.End {
         case .peerTimedOut: return .timeout
         case .localLeft: return .interrupted
         case .localNetworkOff: return .localNetworkNotAllowed
-        case .moveTimeout: return .timeout
+        case .moveTimeout, .gameTimeout: return .timeout
         }
     }
 }

@@ -15,11 +15,15 @@ public struct StoredSettings: Sendable, Hashable {
     public var colors: Bool?
     /// The TUI's key-hint line shown or hidden.
     public var keyHints: Bool?
+    /// The engine command last played against in the TUI (`engine:COMMAND` without `engine:`).
+    public var engine: String?
 
     public init(
         name: String? = nil, difficulty: String? = nil, starter: String? = nil, port: Int? = nil,
-        lastAddress: String? = nil, addressHistory: [String]? = nil, colors: Bool? = nil, keyHints: Bool? = nil
+        lastAddress: String? = nil, addressHistory: [String]? = nil, colors: Bool? = nil, keyHints: Bool? = nil,
+        engine: String? = nil
     ) {
+        self.engine = engine
         self.name = name
         self.difficulty = difficulty
         self.starter = starter

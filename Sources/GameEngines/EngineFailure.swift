@@ -13,6 +13,8 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case exited(String)
         /// No complete answer to `command` within `limit`.
         case timedOut(command: String, limit: Duration)
+        /// Its clock for the whole game (`--game-time`, `total`) ran out during its move (`left` was what it had).
+        case outOfGameTime(left: Duration, total: Duration)
         /// Output that breaks the protocol: garbage, a wrong id, a line too long, a wrong protocol version.
         case protocolError(EngineProtocolError)
         /// A move that is not a legal cell now (`move` as the engine wrote it).
@@ -46,6 +48,9 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .cannotStart(let why): return "could not be started: \(why)"
         case .exited(let how): return "ended unexpectedly (\(how))"
         case .timedOut(let command, let limit): return "did not answer \(command) within \(Self.seconds(limit)) s"
+        case .outOfGameTime(let left, let total):
+            return "ran out of its game time (\(Self.seconds(total)) s for the whole game; \(Self.seconds(left)) s were left "
+                + "at its move)"
         case .protocolError(let error): return "broke the engine protocol: \(error)"
         case .illegalMove(let move, let why): return "played an illegal move \"\(move)\": \(why)"
         case .refused(let command, let message):
@@ -57,13 +62,14 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A short, stable name of the reason for JSON transcripts and tests: `command-line`, `start`, `exited`, `timeout`,
-    /// `protocol`, `illegal-move`, `refused`, `not-reading`, `cancelled`, `not-running`.
+    /// `game-time`, `protocol`, `illegal-move`, `refused`, `not-reading`, `cancelled`, `not-running`.
     public var kind: String {
         switch reason {
         case .invalidCommandLine: return "command-line"
         case .cannotStart: return "start"
         case .exited: return "exited"
         case .timedOut: return "timeout"
+        case .outOfGameTime: return "game-time"
         case .protocolError: return "protocol"
         case .illegalMove: return "illegal-move"
         case .refused: return "refused"

@@ -131,8 +131,20 @@ public actor EnginePlayer {
     /// otherwise the whole list with `position`. Then `genmove MARK SECONDS` with `timeLeft` (nil: `-`, and the limit
     /// is `moveTimeoutWithoutClock`).
     ///
+    /// With a clock for the whole game (`gameClock`: its total and what is left of it), the engine is told, and held
+    /// to, the smaller of `timeLeft` and the game time left; when the game clock is the one that runs out the failure
+    /// is `.outOfGameTime`.
+    ///
     /// - Throws: `EngineFailure`: no answer within the time, garbage, `?`, a cell that is not legal in `game`.
-    public func move(in game: Game, timeLeft: Duration?) async throws(EngineFailure) -> Int {
+    public func move(
+        in game: Game, timeLeft moveTime: Duration?, gameClock: (left: Duration, total: Duration)? = nil
+    ) async throws(EngineFailure) -> Int {
+        var timeLeft = moveTime
+        var gameTimeBinds = false
+        if let gameClock, moveTime.map({ gameClock.left < $0 }) ?? true {
+            timeLeft = gameClock.left
+            gameTimeBinds = true
+        }
         if let failure { throw failure }
         if mark != game.turn || firstMover != game.firstMover || (mark == nil) {
             try await newGame(engineMark: game.turn, firstMover: game.firstMover)
@@ -150,7 +162,17 @@ public actor EnginePlayer {
             _ = try await required(.position(moves: game.moves))
             known = game.moves
         }
-        let answer = try await required(.genmove(mark, timeLeft: timeLeft), limit: timeLeft ?? moveTimeoutWithoutClock)
+        let answer: EngineResponse
+        do throws(EngineFailure) {
+            answer = try await required(.genmove(mark, timeLeft: timeLeft), limit: timeLeft ?? moveTimeoutWithoutClock)
+        } catch {
+            if gameTimeBinds, let gameClock, case .timedOut = error.reason {
+                let reason = EngineFailure.Reason.outOfGameTime(left: gameClock.left, total: gameClock.total)
+                self.failure = EngineFailure(reason: reason, engine: name, logPath: logPath)
+                throw self.failure!
+            }
+            throw error
+        }
         let cell: Int
         do {
             cell = try answer.move()

@@ -16,6 +16,15 @@ import GameRules
 /// `.stopTurnTimer` when nothing is awaited from the peer. The caller only runs the clock and reports the time being
 /// up with `turnTimeLimitPassed(_:)`; the session says `bye(timeout)`, the peer loses the game in progress with
 /// reason `timeout`, and the match ends.
+///
+/// With a `gameTime` (`--game-time`) each side also has a clock for the whole game, chess-clock style: only the side
+/// to move has its clock running, the time it used is taken from what it has left, and both clocks are reset to
+/// `gameTime` at each game's start. The caller says what time it is with `clockTime(_:)` before each input (time is
+/// an input like any other: tests give it by hand). The peer's clock bounds the turn timer (`.startTurnTimer` with
+/// the smaller of `turnTimeLimit` and the peer's time left); when it is the game clock that runs out, the peer loses
+/// as with the move limit (`bye(timeout)`, reason `timeout`), and the match ends as `.gameTimeout`. The local side's
+/// time left (`localTimeLeft`) is what a local engine is told and held to; the peer enforces the local side's clock
+/// with its own `--game-time`.
 public struct MatchSession: Sendable {
     /// Which end of the connection this session is.
     public enum Role: String, Sendable, Hashable { case host, joiner }
@@ -43,6 +52,9 @@ public struct MatchSession: Sendable {
         /// A side did not move, or answer a rematch offer, within the time limit: `by: .peer` when our limit ran out
         /// (we said `bye(timeout)`), `by: .local` when the peer's did (it said `bye(timeout)`; its limit is unknown).
         case moveTimeout(by: Side, limit: Duration?)
+        /// The peer's clock for the whole game (`gameTime`, `limit`) ran out: we said `bye(timeout)`. (A peer that
+        /// times us out says only `bye(timeout)`: that is `.moveTimeout(by: .local, …)`.)
+        case gameTimeout(limit: Duration)
     }
 
     /// What the local side is waiting for the peer to do: what a turn time limit applies to.
@@ -110,11 +122,42 @@ public struct MatchSession: Sendable {
     /// After a local resignation the peer's move may already be on its way: one such crossing move is ignored.
     private var toleratesCrossingMove = false
     public private(set) var score = Score()
+    /// Each side's time for a whole game (`--game-time`); nil: no game clock.
+    public let gameTime: Duration?
+    /// The time now, as the caller last said (`clockTime(_:)`), from any origin.
+    private var now: Duration = .zero
+    /// With a game clock: each side's time left in the current game, as of `runningSince`.
+    private var localLeft: Duration = .zero
+    private var peerLeft: Duration = .zero
+    /// The side whose clock runs (the side to move in a game in progress), since when, and in which game.
+    private var running: Side?
+    private var runningSince: Duration = .zero
+    private var clockGame: Int?
+    /// Whether the running turn timer is the peer's game clock (rather than `turnTimeLimit`).
+    private var timedByGameClock = false
 
-    public init(role: Role, turnTimeLimit: Duration? = nil) {
+    public init(role: Role, turnTimeLimit: Duration? = nil, gameTime: Duration? = nil) {
         self.role = role
         self.turnTimeLimit = turnTimeLimit
+        self.gameTime = gameTime
         self.state = .awaitingStart(number: 1)
+    }
+
+    /// Says what time it is (any origin; never going back): call it before each input when there is a game clock.
+    public mutating func clockTime(_ time: Duration) {
+        if time > now { now = time }
+    }
+
+    /// With a game clock, in a game in progress: the local side's time left now (its clock runs while it is to move).
+    public var localTimeLeft: Duration? {
+        guard gameTime != nil, currentGame != nil else { return nil }
+        return running == .local ? max(.zero, localLeft - (now - runningSince)) : localLeft
+    }
+
+    /// With a game clock, in a game in progress: the peer's time left now.
+    public var peerTimeLeft: Duration? {
+        guard gameTime != nil, currentGame != nil else { return nil }
+        return running == .peer ? max(.zero, peerLeft - (now - runningSince)) : peerLeft
     }
 
     /// What the local side is waiting for the peer to do now, if anything: the peer's move in a game in progress, or
@@ -184,8 +227,15 @@ public struct MatchSession: Sendable {
     /// game in progress (reason `timeout`) and the match ends. A timer that fires late (the peer acted meanwhile, or
     /// another timer replaced it) changes nothing.
     public mutating func turnTimeLimitPassed(_ turn: PeerTurn) -> [Action] {
-        guard let limit = turnTimeLimit, turn == timedTurn, turn == awaitedPeerTurn else { return [] }
-        let end = End.moveTimeout(by: .peer, limit: limit)
+        guard turnTimeLimit != nil || gameTime != nil, turn == timedTurn, turn == awaitedPeerTurn else { return [] }
+        let end: End
+        if timedByGameClock, let gameTime {
+            end = .gameTimeout(limit: gameTime)
+        } else if let limit = turnTimeLimit {
+            end = .moveTimeout(by: .peer, limit: limit)
+        } else {
+            return []
+        }
         switch state {
         case .playing(var game, let number, let localMark):
             game.timeOut(localMark.opponent)
@@ -199,11 +249,52 @@ public struct MatchSession: Sendable {
 
     /// With a time limit: appends the timer action when what is awaited from the peer changed.
     private mutating func timed(_ actions: [Action]) -> [Action] {
-        guard let limit = turnTimeLimit else { return actions }
+        runClocks()
+        guard turnTimeLimit != nil || gameTime != nil else { return actions }
         let turn = awaitedPeerTurn
         guard turn != timedTurn else { return actions }
         timedTurn = turn
-        return actions + [turn.map { .startTurnTimer($0, limit: limit) } ?? .stopTurnTimer]
+        guard let turn else { return actions + [.stopTurnTimer] }
+        var limit = turnTimeLimit
+        timedByGameClock = false
+        if case .move = turn, gameTime != nil, limit.map({ peerLeft < $0 }) ?? true {
+            limit = peerLeft
+            timedByGameClock = true
+        }
+        guard let limit else { return actions + [.stopTurnTimer] }  // a rematch answer, with a game clock only
+        return actions + [.startTurnTimer(turn, limit: limit)]
+    }
+
+    /// With a game clock: after an input, charges the side whose turn ended and starts the clock of the side to move
+    /// (both reset when a game starts).
+    private mutating func runClocks() {
+        guard let gameTime else { return }
+        var mover: Side?
+        var number: Int?
+        if case .playing(let game, let n, let localMark) = state {
+            number = n
+            if !game.isOver { mover = game.turn == localMark ? .local : .peer }
+        } else if case .betweenGames(let last, _, _) = state {
+            number = last
+        }
+        if let number, number != clockGame {
+            // A new game (or the first): fresh clocks.
+            clockGame = number
+            localLeft = gameTime
+            peerLeft = gameTime
+            running = mover
+            runningSince = now
+            return
+        }
+        guard mover != running else { return }
+        let used = now - runningSince
+        switch running {
+        case .local?: localLeft = max(.zero, localLeft - used)
+        case .peer?: peerLeft = max(.zero, peerLeft - used)
+        case nil: break
+        }
+        running = mover
+        runningSince = now
     }
 
     private mutating func handleBegin() -> [Action] {

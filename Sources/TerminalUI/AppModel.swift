@@ -65,6 +65,8 @@ public struct UISettings: Hashable, Sendable {
     public var colors = true
     /// The key-hint line above the status line shown (the default) or hidden.
     public var keyHints = true
+    /// The engine command last played against (Play against an engine), offered the next time.
+    public var engineCommand: String?
 
     /// `name` in NFC, cut to 63 bytes at a character boundary (`PlayerName.fitted`), as the name field keeps it.
     public init(name: String) {
@@ -88,13 +90,15 @@ public struct UISettings: Hashable, Sendable {
         addressHistory = AddressHistory.cleaned(history)
         if let colors = stored.colors { self.colors = colors }
         if let keyHints = stored.keyHints { self.keyHints = keyHints }
+        if let engine = stored.engine, !engine.trimmingWhitespace().isEmpty { engineCommand = engine }
     }
 
     /// What is kept between launches.
     public var stored: StoredSettings {
         StoredSettings(
             name: name, difficulty: difficulty.rawValue, starter: starter.rawValue, port: port,
-            lastAddress: addressHistory.first, addressHistory: addressHistory, colors: colors, keyHints: keyHints)
+            lastAddress: addressHistory.first, addressHistory: addressHistory, colors: colors, keyHints: keyHints,
+            engine: engineCommand)
     }
 }
 
@@ -114,6 +118,8 @@ public enum AppInput: Sendable {
     case timer(TimerID)
     /// A network event of session `session` (the runtime drops events of sessions it has abandoned).
     case network(NetworkEvent, session: Int = 0)
+    /// What the engine playing the computer's side reports (the runtime drops those of engines it has stopped).
+    case engine(EngineEvent, session: Int = 0)
     /// SIGINT, SIGTERM or SIGHUP.
     case signal(ByeReason)
     /// What Search for games reports: the Bonjour browser's events, or why it waits or cannot browse.
@@ -154,6 +160,11 @@ public enum AppEffect: Hashable, Sendable {
     case loadPrivacyInfo
     /// The person changed a setting: keep it for the next launch (`settings.json`).
     case saveSettings(UISettings)
+    /// Play against an engine: start it (`command` as after `engine:`), ask it for a move in game `game`, stop it.
+    /// Its answers come back as `.engine` inputs; the UI goes on meanwhile.
+    case startEngine(command: String)
+    case engineMove(game: Int, Game)
+    case stopEngine
     case quit(status: Int32)
 }
 
@@ -232,6 +243,11 @@ public struct AppModel: Sendable {
         case .timer(.computerMove):
             guard case .computer(var game) = screen else { return [] }
             let effects = game.computerMoves()
+            screen = .computer(game)
+            return effects
+        case .engine(let event, _):
+            guard case .computer(var game) = screen else { return [] }
+            let effects = game.engineReported(event)
             screen = .computer(game)
             return effects
         case .signal(let reason):
@@ -314,8 +330,8 @@ public struct AppModel: Sendable {
             return handleMenu(key, selected: selected)
         case .computer(var game):
             if key == .character("q") || key == .escape {
-                screen = .menu(selected: Self.menuIndex("p"))
-                return []
+                screen = .menu(selected: Self.menuIndex(game.engineCommand == nil ? "p" : "e"))
+                return game.engineCommand == nil ? [] : [.stopEngine]
             }
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
             screen = .computer(game)
@@ -326,7 +342,13 @@ public struct AppModel: Sendable {
                 screen = .form(form)
                 return []
             case .cancel:
-                screen = .menu(selected: Self.menuIndex(form.kind == .join ? "a" : form.privateGame ? "r" : "h"))
+                let entry: Character
+                switch form.kind {
+                case .join: entry = "a"
+                case .engine: entry = "e"
+                case .host: entry = form.privateGame ? "r" : "h"
+                }
+                screen = .menu(selected: Self.menuIndex(entry))
                 return []
             case .submit:
                 return submit(form)
@@ -511,6 +533,7 @@ public struct AppModel: Sendable {
         ("Host a private game", "r"),
         ("Search for games", "s"),
         ("Join by address", "a"),
+        ("Play against an engine", "e"),
         ("Settings", "t"),
         ("Quit", "q"),
     ]
@@ -553,6 +576,7 @@ public struct AppModel: Sendable {
             let effects = game.begin()
             screen = .computer(game)
             return effects
+        case "e": screen = .form(Form(kind: .engine, settings: settings))
         case "h": screen = .form(Form(kind: .host, settings: settings))
         case "r": screen = .form(Form(kind: .host, settings: settings, privateGame: true))
         case "s":
@@ -576,6 +600,14 @@ public struct AppModel: Sendable {
             screen = .network(NetworkGame(role: .host, localName: form.name, target: target,
                                           security: form.privateGame ? .private : .open, port: settings.port))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
+        case .engine:
+            let command = form.second.trimmingWhitespace()
+            settings.engineCommand = command
+            seed &+= 1
+            var game = ComputerGame(settings: settings, seed: seed, engine: command)
+            let effects = game.begin()
+            screen = .computer(game)
+            return saveIfChanged() + [.startEngine(command: command)] + effects
         case .join:
             settings.addressHistory = AddressHistory.adding(form.address, to: settings.addressHistory)
             screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))

@@ -1,11 +1,26 @@
 import GameClient
+import GameProtocol
 import GameRules
+import Localization
 
 /// A game against the computer, entirely local: the shared `ComputerMatch` (the same as line mode's), a cursor, and
 /// the computer's "thinking" pause.
+///
+/// Against an engine (`engineCommand`, Play against an engine) the computer's moves come from the engine's process,
+/// run by the runtime as `play --computer engine:COMMAND` runs it: the model asks with `.engineMove` and goes on
+/// taking keys while the engine thinks; its answer (or its failure) comes back through `engineReported(_:)`. An
+/// engine that fails loses the game in progress (the computer resigns it), and the screen says why and names its log.
 public struct ComputerGame: Sendable {
     public private(set) var match: ComputerMatch
     public private(set) var cursor = 4
+    /// The engine's command line, when an engine plays the computer's side.
+    public let engineCommand: String?
+    /// The engine's name once it has started (its answer to `name`).
+    public private(set) var engineName: String?
+    /// Why the engine lost the last game, with its log, for the screen (until the next game).
+    public private(set) var engineFailure: String?
+    /// Whether the engine was asked for a move it has not given yet.
+    public private(set) var engineThinking = false
 
     public var game: Game { match.game }
     public var humanMark: Mark { match.humanMark }
@@ -18,7 +33,7 @@ public struct ComputerGame: Sendable {
     /// Seconds the computer "thinks", so its move can be seen arriving.
     static let thinkingTime = 0.35
 
-    init(settings: UISettings, seed: UInt64) {
+    init(settings: UISettings, seed: UInt64, engine: String? = nil) {
         let starter: ComputerMatch.Starter
         switch settings.starter {
         case .you: starter = .you
@@ -26,20 +41,68 @@ public struct ComputerGame: Sendable {
         case .alternate: starter = .alternate
         }
         match = ComputerMatch(strength: settings.difficulty.strength, starter: starter, seed: seed)
+        engineCommand = engine
     }
 
     public var isHumanTurn: Bool { match.isHumanTurn }
+
+    /// What the screen calls the computer: the level, or the engine's name (its command until it has started).
+    public var opponentTitle: String {
+        guard let engineCommand else { return difficulty.title }
+        return DisplayText.escaped(engineName ?? engineCommand)
+    }
 
     /// Starts the next game.
     mutating func begin() -> [AppEffect] {
         match.begin()
         cursor = 4
-        return match.isComputerTurn ? [.schedule(.computerMove, after: Self.thinkingTime)] : []
+        engineFailure = nil
+        return computerToMove()
+    }
+
+    /// The computer's turn has come: a built-in level moves after its pause; an engine is asked.
+    private mutating func computerToMove() -> [AppEffect] {
+        guard match.isComputerTurn else { return [] }
+        if engineCommand != nil {
+            engineThinking = true
+            return [.engineMove(game: number, game)]
+        }
+        return [.schedule(.computerMove, after: Self.thinkingTime)]
     }
 
     mutating func computerMoves() -> [AppEffect] {
+        guard engineCommand == nil else { return [] }
         _ = match.computerMove()
         return []
+    }
+
+    /// What the engine reported. A move or a failure for a game that is over (or another game) changes nothing.
+    mutating func engineReported(_ event: EngineEvent) -> [AppEffect] {
+        switch event {
+        case .started(let name, _):
+            engineName = name
+        case .moved(let number, let cell):
+            guard number == self.number, engineThinking, match.isComputerTurn else { return [] }
+            engineThinking = false
+            do {
+                try match.playComputer(cell)
+            } catch {
+                // The engine's move was checked against this position: resign rather than wait forever.
+                engineLost(reason: tr("played an illegal move %@", String(cell + 1)), engine: engineName ?? "", log: "")
+            }
+        case .failed(let number, let engine, let reason, let log):
+            guard number == self.number, !match.game.isOver else { return [] }
+            engineThinking = false
+            engineLost(reason: reason, engine: engine, log: log)
+        }
+        return []
+    }
+
+    /// The engine failed: it loses the game in progress, and the screen says why.
+    private mutating func engineLost(reason: String, engine: String, log: String) {
+        match.resignComputer()
+        engineFailure = tr("Engine '%@' %@; it loses the game (stderr: %@)", DisplayText.escaped(engine),
+                           DisplayText.escaped(reason), DisplayText.escaped(log))
     }
 
     mutating func handle(_ key: Key, layout: BoardLayout) -> [AppEffect] {
@@ -55,6 +118,6 @@ public struct ComputerGame: Sendable {
         guard game.validate(cell, by: humanMark) == nil else { return [] }
         cursor = cell
         try? match.play(cell)
-        return game.isOver ? [] : [.schedule(.computerMove, after: Self.thinkingTime)]
+        return game.isOver ? [] : computerToMove()
     }
 }

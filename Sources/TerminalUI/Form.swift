@@ -1,13 +1,15 @@
 import GameProtocol
 import GameClient
 import FoundationEssentials
+import EngineProtocol
 import Localization
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
 /// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person
 /// types whether the text is an address `tictactoe join` would connect to, a malformed one (why), or a game's name.
 public struct Form: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case host, join }
+    /// `.engine`: Play against an engine; the second field is the engine's command line (as after `engine:`).
+    public enum Kind: Hashable, Sendable { case host, join, engine }
     public enum Outcome: Hashable, Sendable {
         case none, cancel, submit
         /// Join the game with this (Bonjour) name, as the Search screen does: the text was a name, not an address,
@@ -34,17 +36,25 @@ public struct Form: Hashable, Sendable {
         switch kind {
         case .host: secondField = LineEditor(String(settings.port), limit: .characters(5))
         case .join: secondField = LineEditor("", limit: .characters(100), history: settings.addressHistory)
+        case .engine: secondField = LineEditor(settings.engineCommand ?? "", limit: .characters(400))
         }
     }
 
     public var name: String { nameField.text }
     public var second: String { secondField.text }
 
-    public var secondLabel: String { kind == .host ? tr("Port") : tr("Address (host:port)") }
+    public var secondLabel: String {
+        switch kind {
+        case .host: return tr("Port")
+        case .join: return tr("Address (host:port)")
+        case .engine: return tr("Engine command")
+        }
+    }
     public var title: String {
         switch kind {
         case .host: return privateGame ? tr("Host a private game") : tr("Host a game")
         case .join: return tr("Join by address")
+        case .engine: return tr("Play against an engine")
         }
     }
 
@@ -81,7 +91,7 @@ public struct Form: Hashable, Sendable {
             field = 1 - field
         case .down where field == 0, .up where field == 0:
             field = 1
-        case .up where secondField.history.isEmpty || kind == .host, .down where secondField.recalled == nil:
+        case .up where secondField.history.isEmpty || kind != .join, .down where secondField.recalled == nil:
             field = 1 - field
         case .enter:
             if field == 0 {
@@ -123,6 +133,13 @@ public struct Form: Hashable, Sendable {
                 return .none
             case .address:
                 break
+            }
+        case .engine:
+            do throws(EngineCommandLine.ParseError) {
+                _ = try EngineCommandLine.split(second)
+            } catch {
+                self.error = tr("The engine command cannot be run: %@", "\(error)")
+                return .none
             }
         }
         return .submit

@@ -383,7 +383,7 @@ public struct NetworkGame: Sendable {
             case .peerReportedError(_, let text):
                 phase = .ended(tr("%@ reported an error: %@.", peer, DisplayText.escaped(text)), failed: true)
             case .localLeft: phase = .ended(tr("You left the match."), failed: false)
-            case .moveTimeout(.peer, _):
+            case .moveTimeout(.peer, _), .gameTimeout:
                 phase = .ended(tr("%@ ran out of time: the match is over.", peer), failed: false)
             case .moveTimeout(.local, _):
                 phase = .ended(

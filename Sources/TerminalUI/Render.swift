@@ -39,7 +39,7 @@ extension AppModel {
             hints = game.game.isOver
                 ? tr("r rematch · q back to the menu · ? help")
                 : tr("arrows/hjkl/wasd move · Enter/Space or 1-9 place · click · q back · ? help")
-            status = tr("Against the computer (%@)", game.difficulty.title)
+            status = tr("Against the computer (%@)", game.opponentTitle)
         case .form(let form):
             renderForm(&canvas, form)
             if form.offeredName != nil {
@@ -48,8 +48,11 @@ extension AppModel {
                 hints = tr(
                     "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
             } else {
-                hints = form.kind == .host ? tr("Tab switches field · Enter starts hosting · Esc back")
-                    : tr("Tab switches field · Enter joins · Esc back")
+                switch form.kind {
+                case .host: hints = tr("Tab switches field · Enter starts hosting · Esc back")
+                case .join: hints = tr("Tab switches field · Enter joins · Esc back")
+                case .engine: hints = tr("Tab switches field · Enter starts the game · Esc back")
+                }
             }
         case .code(let entry):
             renderCodeEntry(&canvas, entry)
@@ -169,7 +172,8 @@ extension AppModel {
     }
 
     private func renderComputer(_ canvas: inout Canvas, _ game: ComputerGame, unicode: Bool) {
-        let who = tr("You: %@   Computer (%@): %@", game.humanMark.description, game.difficulty.title,
+        let who = tr("You: %@   Computer (%@): %@", game.humanMark.description,
+                     DisplayWidth.truncate(game.opponentTitle, to: 24),
                      game.humanMark.opponent.description)
         canvas.putCentered(who, row: 2)
         canvas.putCentered(tr("Game %@   Score: you %@ · computer %@ · draws %@", String(game.number),
@@ -191,6 +195,13 @@ extension AppModel {
             style = .bold
         }
         canvas.putCentered(line, row: 5 + BoardLayout.height + 1, style: style)
+        if let failure = game.engineFailure {
+            // Why the engine lost, and its log: wrapped under the result (it is escaped where it was made).
+            let width = max(10, size.columns - 4)
+            for (index, text) in wrap(failure, width: width).prefix(3).enumerated() {
+                canvas.putCentered(text, row: 5 + BoardLayout.height + 2 + index, style: .error)
+            }
+        }
     }
 
     private func renderNetwork(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {

@@ -28,6 +28,10 @@ public final class UIApp {
     private var handle: SessionHandle?
     private var browsing: SessionHandle?
     private var session = 0
+    /// The engine playing the computer's side (Play against an engine), and its number: events of engines stopped
+    /// since are dropped.
+    private var engine: EngineHandle?
+    private var engineSession = 0
     private var signalSources: [DispatchSourceSignal] = []
     private let privacyLogger = Logger(label: "tictactoe.privacy")
 
@@ -80,6 +84,7 @@ public final class UIApp {
         defer {
             browsing?.cancel()
             watching?.cancel()
+            engine?.stop()
             terminal.stop()
         }
         model.size = terminal.size
@@ -101,6 +106,7 @@ public final class UIApp {
             }
             inputs += queue.drain().filter { input in
                 if case .network(_, let id) = input { return id == session }
+                if case .engine(_, let id) = input { return id == engineSession && engine != nil }
                 return true
             }
             let now = clock()
@@ -199,6 +205,17 @@ public final class UIApp {
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil
+        case .startEngine(let command):
+            engine?.stop()
+            engineSession += 1
+            let id = engineSession
+            logger.info("starting an engine for play against the computer")
+            engine = client.engine(command) { [queue] in queue.post(.engine($0, session: id)) }
+        case .engineMove(let game, let position):
+            engine?.move(game, position)
+        case .stopEngine:
+            engine?.stop()
+            engine = nil
         case .quit(let status):
             return .quit(status)
         }

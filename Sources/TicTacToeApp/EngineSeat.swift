@@ -96,11 +96,12 @@ struct EngineWorker: Sendable {
     enum Job: Sendable {
         case newGame(game: Int, engineMark: Mark, firstMover: Mark)
         case opponentMoved(game: Int, cell: Int)
-        case move(game: Int, Game)
+        /// `gameClock`: with `--game-time`, the engine's time left in the game and the whole game's time.
+        case move(game: Int, Game, gameClock: (left: Duration, total: Duration)?)
 
         var game: Int {
             switch self {
-            case .newGame(let game, _, _), .opponentMoved(let game, _), .move(let game, _): return game
+            case .newGame(let game, _, _), .opponentMoved(let game, _), .move(let game, _, _): return game
             }
         }
     }
@@ -134,8 +135,8 @@ struct EngineWorker: Sendable {
                     try await current.newGame(engineMark: mark, firstMover: first)
                 case .opponentMoved(_, let cell):
                     try await current.opponentMoved(cell)
-                case .move(let number, let game):
-                    let cell = try await current.move(in: game, timeLeft: seat.moveTime)
+                case .move(let number, let game, let gameClock):
+                    let cell = try await current.move(in: game, timeLeft: seat.moveTime, gameClock: gameClock)
                     post(.moved(game: number, cell: cell))
                 }
             } catch {

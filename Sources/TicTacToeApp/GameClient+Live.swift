@@ -96,8 +96,32 @@ extension GameClient {
             host: { network.host(name: $0, port: $1, security: $2, events: $3) },
             join: { network.join(name: $0, address: $1, code: $2, events: $3) },
             browse: { network.browse(events: $0) },
-            privacy: .live(gate: gate, logFile: logFile)
+            privacy: .live(gate: gate, logFile: logFile),
+            engine: { command, events in Self.startEngine(command, events: events) }
         )
+    }
+
+    /// An engine for Play against an engine: an `EngineWorker` (the same process handling as `--player engine:…`) in
+    /// a task of its own, with `play --computer engine:…`'s limits (told `-`: 60 s a move); every outcome is posted.
+    static func startEngine(_ command: String, events: @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle {
+        let (jobs, continuation) = AsyncStream<EngineWorker.Job>.makeStream()
+        let worker = EngineWorker(seat: EngineSeat(command: command))
+        let task = Task {
+            await worker.run(jobs) { outcome in
+                switch outcome {
+                case .started(let name, _, let log): events(.started(name: name, log: log))
+                case .moved(let game, let cell): events(.moved(game: game, cell: cell))
+                case .failed(let game, let failure):
+                    events(.failed(game: game, engine: failure.engine, reason: failure.reasonText, log: failure.logPath))
+                }
+            }
+        }
+        return EngineHandle(
+            move: { game, position in continuation.yield(.move(game: game, position, gameClock: nil)) },
+            stop: {
+                continuation.finish()
+                task.cancel()
+            })
     }
 }
 

@@ -236,7 +236,8 @@ private func serve(
             let matchReporter: MatchReporter = listener.spectators.map { SpectatorFeed(reporter, hub: $0) } ?? reporter
             var runner = MatchRunner(
                 role: .host, controller: controller, policy: options.policy, reporter: matchReporter,
-                moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, clock: options.clock
+                moveDelay: options.moveDelay, turnTimeLimit: options.moveTimeout, gameTime: options.gameTime,
+                clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
             let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }

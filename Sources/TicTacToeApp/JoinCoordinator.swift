@@ -191,7 +191,7 @@ public func joinMatch(
             let (end, score, rtt, failure) = try await connection.run { link in
                 var runner = MatchRunner(
                     role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
-                    moveDelay: options.moveDelay
+                    moveDelay: options.moveDelay, gameTime: options.gameTime, clock: options.clock
                 )
                 let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },

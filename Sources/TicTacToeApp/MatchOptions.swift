@@ -25,6 +25,9 @@ public struct MatchOptions: Sendable {
     /// Hosting: how long the joiner may take for a move or for answering a rematch offer before it loses on time
     /// (`--move-timeout`). A joiner ignores it: the host keeps the time.
     public var moveTimeout: Duration
+    /// Each side's clock for a whole game (`--game-time`, host or join): the peer loses on time when its clock runs
+    /// out, and a local engine is told (and held to) what it has left. Nil: no game clock.
+    public var gameTime: Duration?
     /// Measures `moveTimeout` (tests pass a clock they advance), and an engine's limits.
     public var clock: any Clock<Duration>
     /// Where an engine's standard error goes (`--player engine:…`): default `$XDG_STATE_HOME/tictactoe/engines`.

@@ -64,11 +64,12 @@ public struct MatchRunner {
         reporter: MatchReporter,
         moveDelay: Duration = .zero,
         turnTimeLimit: Duration? = nil,
+        gameTime: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(
             role: role, controller: .player(player), policy: policy, reporter: reporter, moveDelay: moveDelay,
-            turnTimeLimit: turnTimeLimit, clock: clock)
+            turnTimeLimit: turnTimeLimit, gameTime: gameTime, clock: clock)
     }
 
     public init(
@@ -78,9 +79,10 @@ public struct MatchRunner {
         reporter: MatchReporter,
         moveDelay: Duration = .zero,
         turnTimeLimit: Duration? = nil,
+        gameTime: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.session = MatchSession(role: role, turnTimeLimit: turnTimeLimit)
+        self.session = MatchSession(role: role, turnTimeLimit: turnTimeLimit, gameTime: gameTime)
         self.clock = clock
         switch controller {
         case .player(let player):
@@ -109,6 +111,12 @@ public struct MatchRunner {
     /// session answers with go into the pipeline at once, one flush per step. Everything else that can happen (a stop,
     /// the turn timer, a UI's command, a delayed move) is carried onto that event loop too, so the session is only
     /// ever touched there, one input at a time.
+    /// The time since now on `clock`, for the session's game clock.
+    fileprivate static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
     public mutating func run(
         _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
     ) async -> MatchSession.End {
@@ -126,6 +134,7 @@ public struct MatchRunner {
         let loop = writer.eventLoop
         let done = loop.makePromise(of: MatchSession.End.self)
         let driver = MatchDriver(runner: self, writer: writer, done: done)
+        if session.gameTime != nil { driver.elapsed = Self.stopwatch(clock) }
         let bound = NIOLoopBound(driver, eventLoop: loop)
         // Inputs from elsewhere are carried onto the event loop.
         let deliver: @Sendable (Input) -> Void = { input in
@@ -210,6 +219,8 @@ private final class MatchDriver {
     var player: (any Player)?
     var localFailure: String?
     var timer: TurnTimer?
+    /// With a game clock: the time since the match started (the session's time input).
+    var elapsed: (@Sendable () -> Duration)?
     /// The engine playing the local side (its jobs, in order), and whether a move was asked and not yet answered.
     var engineJobs: AsyncStream<EngineWorker.Job>.Continuation?
     var engineMoveAwaited = false
@@ -240,6 +251,7 @@ private final class MatchDriver {
     }
 
     func start() {
+        if let elapsed { session.clockTime(elapsed()) }
         var actions = session.begin()
         step(&actions)
     }
@@ -252,6 +264,7 @@ private final class MatchDriver {
             if peerEnded { finish() }
             return
         }
+        if let elapsed { session.clockTime(elapsed()) }
         var actions: [MatchSession.Action]
         switch input {
         case .localMoveDue: actions = localMove()
@@ -405,7 +418,9 @@ private final class MatchDriver {
             // The engine's task is asked; its move comes back as an input.
             guard let game = session.currentGame, game.turn == session.localMark else { return [] }
             engineMoveAwaited = true
-            engineJobs?.yield(.move(game: gameNumber, game))
+            engineJobs?.yield(.move(
+                game: gameNumber, game,
+                gameClock: session.localTimeLeft.flatMap { left in session.gameTime.map { (left: left, total: $0) } }))
             return []
         }
         // A delayed move can come due after its game ended (resignation, peer left): then there is nothing to play.

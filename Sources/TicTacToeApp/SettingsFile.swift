@@ -120,7 +120,8 @@ public struct SettingsFile: Sendable {
             lastAddress: object["last_address"]?.string,
             addressHistory: object["address_history"]?.array.map { $0.compactMap(\.string) },
             colors: boolean(object["colors"]),
-            keyHints: boolean(object["key_hints"]))
+            keyHints: boolean(object["key_hints"]),
+            engine: object["engine"]?.string)
     }
 
     /// A JSON number with no fraction (`7`, `7.0`).
@@ -151,6 +152,7 @@ public struct SettingsFile: Sendable {
             ("address_history", settings.addressHistory.map { .array($0.map(PropertyValue.string)) }),
             ("colors", settings.colors.map(PropertyValue.bool)),
             ("key_hints", settings.keyHints.map(PropertyValue.bool)),
+            ("engine", settings.engine.map(PropertyValue.string)),
         ]
         for (key, value) in fields { object[key] = value }
         let encoder = JSONEncoder()

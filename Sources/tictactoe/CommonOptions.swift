@@ -36,6 +36,14 @@ struct MatchArguments: ParsableArguments {
     @Option(help: "Seconds to pause before each of your moves, \(OptionRanges.moveDelay.span) (to watch a headless game).")
     var moveDelay: Double = 0
 
+    @Option(help: ArgumentHelp(
+        "Each side's clock for a whole game, chess-clock style (only the mover's runs; reset each game), "
+            + "\(OptionRanges.gameTime.span): the opponent loses the game on time when its clock runs out, and an "
+            + "engine:COMMAND --player is told the game time it has left. Default: no game clock (a host's "
+            + "--move-timeout still limits each move).",
+        valueName: "seconds"))
+    var gameTime: Double?
+
     @Flag(help: "Print one JSON object per line instead of a transcript.")
     var json = false
 
@@ -49,6 +57,7 @@ struct MatchArguments: ParsableArguments {
     func validate() throws {
         try Self.validate(name: name)
         try OptionRanges.moveDelay.check(moveDelay)
+        try OptionRanges.gameTime.check(gameTime)
         if let problem = player?.usageProblem { throw ValidationError("--player \(problem)") }
         if player == .human && headless {
             throw ValidationError(
@@ -71,10 +80,12 @@ struct MatchArguments: ParsableArguments {
             + "\(PlayerName.limitText) (default: USER@HOSTNAME, cut to fit).")
 
     func options(games: Int?) -> MatchOptions {
-        MatchOptions(
+        var options = MatchOptions(
             name: resolvedName, player: resolvedPlayer, seed: resolvedSeed, games: games,
             moveDelay: .seconds(moveDelay)
         )
+        options.gameTime = gameTime.map { .seconds($0) }
+        return options
     }
 
     var resolvedPlayer: PlayerSpec { player ?? (headless ? .perfect : .human) }

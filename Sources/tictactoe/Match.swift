@@ -19,7 +19,10 @@ struct Match: AsyncParsableCommand {
             moves first in the pair's odd games, the second in its even games. Built-in levels and scripts play \
             in-process (a script starts over at each game); an engine:COMMAND starts a fresh process for each game \
             and loses a game it crashes, hangs (--move-timeout) or cheats in, by forfeit, with the reason in the \
-            output. Each game's players are seeded from --seed (printed first), so a seed gives the same games \
+            output. With --game-time each player also has a clock for the whole game (only the side to move has \
+            its clock running; reset at each game): a player whose clock runs out loses that game on time (reason \
+            timeout; an engine's failure says "ran out of its game time"). Without it only --move-timeout (default \
+            120 s a move) limits a game. Each game's players are seeded from --seed (printed first), so a seed gives the same games \
             whatever --concurrency is: games are reported in order.
 
             After each game a progress line like cutechess-cli's, wins, losses and draws from the first player's \
@@ -78,6 +81,13 @@ struct Match: AsyncParsableCommand {
         valueName: "seconds"))
     var moveTimeout: Double = Host.defaultMoveTimeout
 
+    @Option(help: ArgumentHelp(
+        "Each player's clock for a whole game, chess-clock style (only the mover's runs; reset each game), "
+            + "\(OptionRanges.gameTime.span); a player out of time loses the game on time, and an engine is told the "
+            + "smaller of its game time left and --move-timeout. Default: no game clock (only --move-timeout).",
+        valueName: "seconds"))
+    var gameTime: Double?
+
     func validate() throws {
         guard players.count >= 2 else {
             throw ValidationError("match needs two players or more: --player A --player B (got \(players.count))")
@@ -91,6 +101,7 @@ struct Match: AsyncParsableCommand {
         try OptionRanges.seriesGames.check(games)
         try OptionRanges.concurrency.check(concurrency)
         try OptionRanges.moveTimeout.check(moveTimeout)
+        try OptionRanges.gameTime.check(gameTime)
         _ = try sprtTest()
     }
 
@@ -137,7 +148,8 @@ struct Match: AsyncParsableCommand {
             schedule: schedule,
             player: SeriesGamePlayer(
                 specs: players, names: names, seed: seed, scripts: scripts,
-                engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: .seconds(moveTimeout)),
+                engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: .seconds(moveTimeout),
+                gameTime: gameTime.map { .seconds($0) }),
             concurrency: concurrency, sprt: sprt)
         let output = CheckedOutput.standardOutput
         var transcriptFailure: String?

@@ -69,6 +69,8 @@ enum OptionRanges {
     /// host: how long the joiner has for each move and rematch answer (`MatchOptions.maximumMoveTimeout` at most).
     static let moveTimeout = OptionRange.seconds(
         "--move-timeout", 0.1...Double(MatchOptions.maximumMoveTimeout.components.seconds))
+    /// host, join, match: each player's clock for a whole game (default: none, only the move timeout).
+    static let gameTime = OptionRange.seconds("--game-time", 0.1...86_400)
     /// host: the TCP port (0: any free one).
     static let port = OptionRange.whole("--port", 0...65_535)
     /// host: games in a match; join: the most to play. The protocol numbers games with 16 bits.

@@ -44,6 +44,44 @@ final class EngineMatchTests: ProcessTestCase {
         XCTAssertEqual(host.events(named: "game-over").count, 4)
     }
 
+    func testWithGameTimeTheHostsEngineIsToldItsGameTimeLeft() throws {
+        let told = sandbox.directory.appendingPathComponent("genmove.txt").path
+        let recorder = try sandbox.engine(
+            named: "recorder.sh",
+            overrides: "genmove) echo \"$2\" >> '\(told)'; firstfree; put \"$n\" \"$1\"; printf '=%s %s\\n\\n' \"$id\" \"$n\" ;;")
+        let (host, port) = try startHost(
+            ["--player", "engine:sh '\(recorder)'", "--games", "2", "--seed", "5", "--game-time", "600",
+             "--move-timeout", "3600"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "perfect", "--seed", "6"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let times = try String(contentsOfFile: told, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertGreaterThan(times.count, 2, "\(times)")
+        for time in times {
+            let seconds = try XCTUnwrap(Double(time), time)
+            XCTAssertLessThanOrEqual(seconds, 600, "its game time left, not the move timeout: \(times)")
+            XCTAssertGreaterThan(seconds, 500, "\(times)")
+        }
+    }
+
+    func testAJoiningEngineWhoseGameClockRunsOutLosesItsGameWithTheReason() throws {
+        let silent = try sandbox.engine(named: "silent.sh", overrides: "genmove) ;;")  // never answers genmove
+        let (host, port) = try startHost(["--player", "perfect", "--games", "1", "--seed", "5"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "engine:sh '\(silent)'", "--game-time", "0.3"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let failure = try XCTUnwrap(joiner.events(named: "engine-failed").first, "\(joiner.events)")
+        XCTAssertEqual(failure["kind"] as? String, "game-time")
+        XCTAssertEqual(failure["game"] as? Int, 1)
+        XCTAssertTrue(
+            (failure["reason"] as? String ?? "").hasPrefix("ran out of its game time (0.300 s for the whole game; "),
+            "\(failure)")
+        let over = try XCTUnwrap(joiner.events(named: "game-over").first)
+        XCTAssertEqual(over["winner"] as? String, "O", "the engine (X) lost game 1")
+    }
+
     /// An engine that misbehaves in its first process only (a marker file says it has run), then is the sample
     /// engine: `misbehaviour` is what it does on `genmove`.
     private func flakyEngine(_ misbehaviour: String) throws -> String {

@@ -207,6 +207,64 @@ final class SeriesMatchTests: ProcessTestCase {
         }
     }
 
+    func testAnEngineThatNeverAnswersLosesOnItsGameClockWithTheReason() throws {
+        let sandbox = try EngineSandbox()
+        let directory = sandbox.directory.appendingPathComponent("transcripts")
+        // It never answers genmove: its game clock (0.3 s) runs out long before the move timeout (120 s) would.
+        let silent = try sandbox.engine(named: "silent.sh", overrides: "genmove) ;;")
+        let (process, status) = try match(
+            ["--player", "engine:sh '\(silent)'", "--player", "easy", "--games", "1", "--seed", "6", "--json",
+             "--game-time", "0.3", "--transcripts", directory.path])
+        XCTAssertEqual(status, 0, process.standardError)
+        let game = try XCTUnwrap(process.events(named: "match-game").first, "\(process.output)")
+        XCTAssertEqual(game["reason"] as? String, "timeout", "\(game)")
+        XCTAssertEqual(game["result"] as? String, "0-1", "\(game)")
+        XCTAssertEqual(game["engine_failure"] as? String, "game-time", "\(game)")
+        XCTAssertEqual(
+            game["engine_failure_reason"] as? String,
+            "ran out of its game time (0.300 s for the whole game; 0.300 s were left at its move)")
+        let transcript = try String(contentsOf: directory.appendingPathComponent("game-0001.jsonl"), encoding: .utf8)
+        XCTAssertTrue(transcript.contains(#""kind":"game-time""#), transcript)
+        XCTAssertTrue(transcript.contains("ran out of its game time"), transcript)
+
+        let (text, textStatus) = try match(
+            ["--player", "engine:sh '\(silent)'", "--player", "easy", "--games", "1", "--seed", "6",
+             "--game-time", "0.3"])
+        XCTAssertEqual(textStatus, 0, text.standardError)
+        XCTAssertTrue(
+            text.output.contains { $0.contains("(game 1: X loses on time: engine 'test-engine' ran out of its game time") },
+            "\(text.output)")
+    }
+
+    func testAnEngineIsToldItsGameTimeLeftWhenItIsLessThanTheMoveTimeout() throws {
+        let sandbox = try EngineSandbox()
+        let told = sandbox.directory.appendingPathComponent("genmove.txt").path
+        let recorder = try sandbox.engine(
+            named: "recorder.sh", overrides: "genmove) echo \"$2\" >> '\(told)'; firstfree; put \"$n\" \"$1\"; printf '=%s %s\\n\\n' \"$id\" \"$n\" ;;")
+        let (process, status) = try match(
+            ["--player", "engine:sh '\(recorder)'", "--player", "perfect", "--games", "1", "--seed", "6", "--json",
+             "--game-time", "600", "--move-timeout", "3600"])
+        XCTAssertEqual(status, 0, process.standardError)
+        let times = try String(contentsOfFile: told, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertGreaterThan(times.count, 1, "\(times)")
+        XCTAssertEqual(times.first, "600.000", "a fresh clock at the first move")
+        for time in times.dropFirst() {
+            let seconds = try XCTUnwrap(Double(time), time)
+            XCTAssertLessThanOrEqual(seconds, 600, "what is left, carried over: \(times)")
+            XCTAssertGreaterThan(seconds, 500, "the game time left, not the move timeout: \(times)")
+        }
+    }
+
+    func testGameTimeOutOfRangeIsAUsageError() throws {
+        for value in ["0", "inf", "nan", "100000"] {
+            let (process, status) = try match(["--player", "easy", "--player", "easy", "--game-time", value])
+            XCTAssertEqual(status, 64, "\(value): \(process.standardError)")
+            XCTAssertTrue(
+                process.standardError.contains("--game-time must be a number of seconds from 0.1 to 86400"),
+                process.standardError)
+        }
+    }
+
     func testAScriptThatRunsOutOfMovesStopsTheSeriesWithExit8() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

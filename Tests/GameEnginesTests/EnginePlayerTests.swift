@@ -117,6 +117,53 @@ final class EnginePlayerTests: XCTestCase {
         }
     }
 
+    func testTheGameClockBindsWhenItHasLessThanTheMoveTimeAndItsFailureSaysSo() async throws {
+        let sandbox = try EngineSandbox()
+        let told = sandbox.directory.appendingPathComponent("told.txt").path
+        let path = try sandbox.engine(overrides: "genmove) echo \"$*\" >> '\(told)' ;;")  // never answers
+        let clock = ManualClock()
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: clock)
+        try await engine.newGame(engineMark: .x)
+        let move = Task {
+            try await engine.move(in: Game(), timeLeft: .seconds(120), gameClock: (left: .milliseconds(1500), total: .seconds(30)))
+        }
+        // The engine has read its genmove (and the timer runs): then its time passes.
+        while clock.sleeping == 0 || !FileManager.default.fileExists(atPath: told) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        clock.advance(by: .milliseconds(1500))
+        do {
+            let cell = try await move.value
+            XCTFail("played \(cell)")
+        } catch let failure as EngineFailure {
+            XCTAssertEqual(failure.reason, .outOfGameTime(left: .milliseconds(1500), total: .seconds(30)))
+            XCTAssertEqual(failure.kind, "game-time")
+            XCTAssertEqual(
+                failure.reasonText, "ran out of its game time (30.000 s for the whole game; 1.500 s were left at its move)")
+        }
+        assertGone(engine.pid)
+        XCTAssertEqual(try String(contentsOfFile: told, encoding: .utf8), "x 1.500\n", "told the game time left")
+    }
+
+    func testTheMoveTimeBindsWhenTheGameClockHasMore() async throws {
+        let sandbox = try EngineSandbox()
+        let path = try sandbox.engine(overrides: "genmove) ;;")
+        let clock = ManualClock()
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: clock)
+        try await engine.newGame(engineMark: .x)
+        let move = Task {
+            try await engine.move(in: Game(), timeLeft: .seconds(2), gameClock: (left: .seconds(20), total: .seconds(30)))
+        }
+        while clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: .seconds(2))
+        do {
+            let cell = try await move.value
+            XCTFail("played \(cell)")
+        } catch let failure as EngineFailure {
+            XCTAssertEqual(failure.reason, .timedOut(command: "genmove", limit: .seconds(2)))
+        }
+    }
+
     func testHangDuringTheHandshakeOnAManualClock() async throws {
         let sandbox = try EngineSandbox()
         let path = try sandbox.engine(overrides: "name) echo 'got name' >&2 ;;")

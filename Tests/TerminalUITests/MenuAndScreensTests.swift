@@ -10,7 +10,7 @@ final class MenuAndScreensTests: XCTestCase {
         let frame = terminal.lastFrame
         let entries = [
             "Play against the computer", "Host a game", "Host a private game", "Search for games", "Join by address",
-            "Settings", "Quit",
+            "Play against an engine", "Settings", "Quit",
         ]
         for entry in entries {
             XCTAssertTrue(frame.contains(entry), "menu lacks \(entry):\n\(frame)")

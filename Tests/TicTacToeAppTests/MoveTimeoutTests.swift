@@ -29,12 +29,13 @@ final class MoveTimeoutTests: XCTestCase {
 
     /// A perfect host with the move time limit on `clock`, serving on 127.0.0.1.
     private func startHost(
-        games: Int, clock: ManualClock, gate: LocalNetworkGate
+        games: Int, clock: ManualClock, gate: LocalNetworkGate, gameTime: Duration? = nil
     ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Recorder<GameListener>, Int) {
         let reports = Recorder<MatchReport>()
         let listeners = Recorder<GameListener>()
-        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveTimeout: limit,
+        var options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveTimeout: limit,
                                    clock: clock)
+        options.gameTime = gameTime
         // The test's joiner is a raw plaintext (protocol 1) connection.
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
                                   security: .plaintext)
@@ -100,6 +101,44 @@ final class MoveTimeoutTests: XCTestCase {
         }, lines.joined(separator: "\n"))
 
         // A timed-out match does not count as completed: the host listens for the next joiner.
+        await waitFor("the host to listen again") {
+            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
+        }
+        listeners.all.last?.stop()
+        let status = await host.value
+        XCTAssertEqual(status, .timeout)
+    }
+
+    func testAJoinerWhoseGameClockRunsOutLosesOnTimeAndTheReasonNamesTheGameClock() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(
+            games: 1, clock: clock, gate: gate, gameTime: .seconds(10))
+
+        let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
+            var frames: [GameMessage] = []
+            guard let start = try await link.next() else { return frames }
+            frames.append(start)
+            // We are X and do not move: the game clock (10 s) runs out before the move limit (120 s) would.
+            await waitFor("the host's turn timer") { clock.sleeping == 1 }
+            clock.advance(by: .seconds(9))
+            XCTAssertEqual(clock.sleeping, 1, "9 s is not yet 10")
+            clock.advance(by: .seconds(1))
+            while let frame = try await link.next() { frames.append(frame) }
+            return frames
+        }
+        XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
+        await waitFor("the host's match-over") {
+            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
+        }
+        let lines = json(reports.all)
+        XCTAssertTrue(lines.contains {
+            $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"timeout""#) && $0.contains(#""timed_out":"X""#)
+        }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains {
+            $0.contains(#""event":"match-over""#) && $0.contains(#""end":"peer-game-timeout""#)
+                && $0.contains("the opponent ran out of time on its game clock (10 s for the whole game)")
+        }, lines.joined(separator: "\n"))
         await waitFor("the host to listen again") {
             reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
         }

@@ -29,6 +29,17 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(file.load().settings, sample)
     }
 
+    func testTheLastEngineCommandIsWrittenAndReadBack() throws {
+        let file = SettingsFile(directory: try directory())
+        var settings = sample
+        settings.engine = "python3 'my bot.py' --level 2"
+        try file.save(settings)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
+        XCTAssertEqual(object["engine"] as? String, "python3 'my bot.py' --level 2")
+        XCTAssertEqual(file.load().settings, settings)
+    }
+
     func testAnOlderFileWithoutTheNewFieldsLoads() throws {
         let file = SettingsFile(directory: try directory())
         // What the first version with settings.json wrote: no history, colours or key hints.

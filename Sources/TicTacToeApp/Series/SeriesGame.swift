@@ -56,11 +56,15 @@ public struct SeriesGamePlayer: Sendable {
     /// Where engines' standard error goes, and each move's time.
     public var engineLogDirectory: String
     public var moveTime: Duration?
+    /// Each player's clock for a whole game (`--game-time`), chess-clock style: only the mover's runs, measured on the
+    /// real clock; an engine is told (and held to) the smaller of `moveTime` and what it has left. Nil: no game clock.
+    public var gameTime: Duration?
 
     public init(
         specs: [PlayerSpec], names: [String], seed: UInt64, scripts: [Int: ScriptedPlayer],
-        engineLogDirectory: String, moveTime: Duration?
+        engineLogDirectory: String, moveTime: Duration?, gameTime: Duration? = nil
     ) {
+        self.gameTime = gameTime
         self.specs = specs
         self.names = names
         self.seed = seed
@@ -89,6 +93,9 @@ public struct SeriesGamePlayer: Sendable {
         var game = Game(firstMover: .x)
         var failure: SeriesGameRecord.EngineFailureNote?
         var quitEngines = false
+        // Each mark's game time left (X's, O's), charged with the time each of its moves took.
+        var left = [gameTime, gameTime]
+        let clock = ContinuousClock()
         defer {
             // A script that failed mid-game: the engine facing it is ended without waiting.
             if !quitEngines { for case .engine(let engine) in seats { Task { await engine.kill() } } }
@@ -100,12 +107,20 @@ public struct SeriesGamePlayer: Sendable {
             switch seats[slot] {
             case .local(var player):
                 let cell: Int
+                let started = clock.now
                 do {
                     cell = try player.chooseMove(in: game)
                 } catch {
                     throw SeriesScriptFailure(game: scheduled.number, player: names[index], why: "\(error)")
                 }
                 seats[slot] = .local(player)
+                if let time = left[slot] {
+                    left[slot] = time - (clock.now - started)
+                    if left[slot]! < .zero {
+                        game.timeOut(mark)
+                        break
+                    }
+                }
                 do {
                     _ = try game.play(cell, by: mark)
                 } catch {
@@ -119,11 +134,26 @@ public struct SeriesGamePlayer: Sendable {
                     break
                 }
                 do throws(EngineFailure) {
-                    let cell = try await engine.move(in: game, timeLeft: moveTime)
+                    let started = clock.now
+                    let cell = try await engine.move(
+                        in: game, timeLeft: moveTime, gameClock: left[slot].map { (left: max(.zero, $0), total: gameTime!) })
+                    if let time = left[slot] {
+                        left[slot] = time - (clock.now - started)
+                        if left[slot]! < .zero {
+                            // It answered, but after its clock ran out (the answer crossed the limit).
+                            failure = .init(
+                                mark: mark,
+                                failure: EngineFailure(
+                                    reason: .outOfGameTime(left: max(.zero, time), total: gameTime!),
+                                    engine: await engine.name, logPath: engine.logPath))
+                            game.timeOut(mark)
+                            break
+                        }
+                    }
                     _ = try? game.play(cell, by: mark)
                 } catch {
                     failure = .init(mark: mark, failure: error)
-                    game.forfeit(mark)
+                    if case .outOfGameTime = error.reason { game.timeOut(mark) } else { game.forfeit(mark) }
                 }
             case .failed(let error):
                 failure = .init(mark: mark, failure: error)

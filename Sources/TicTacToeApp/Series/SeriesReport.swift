@@ -32,7 +32,10 @@ public struct SeriesReport: Sendable {
         let (first, second) = pairNames(record.game.pair)
         var line = scores[record.game.pair].progressLine(first, versus: second)
         if let note = record.engineFailure {
-            line += "  (game \(record.game.number): \(note.mark) forfeits: \(note.failure))"
+            let verb = record.result.reason == .timeout(note.mark) ? "loses on time" : "forfeits"
+            line += "  (game \(record.game.number): \(note.mark) \(verb): \(note.failure))"
+        } else if case .timeout(let mark) = record.result.reason {
+            line += "  (game \(record.game.number): \(mark) loses on time: its game clock ran out)"
         }
         return line
     }

@@ -1,0 +1,134 @@
+import GameClient
+import GameRules
+import TerminalUI
+import XCTest
+
+/// Play against an engine, at the model: the form, the effects that start and ask the engine, its answers and its
+/// failures as inputs. No process runs here (the tmux test plays a real one).
+final class EngineGameTests: XCTestCase {
+    private let command = "sh Assets/engines/first-free.sh"
+
+    private func model(starter: UISettings.Starter = .computer, engine: String? = nil) -> AppModel {
+        var settings = UISettings(name: "tester")
+        settings.starter = starter
+        settings.engineCommand = engine
+        return AppModel(settings: settings, size: TerminalSize(rows: 30, columns: 100), seed: 3)
+    }
+
+    private func type(_ text: String, into model: inout AppModel) {
+        for character in text { _ = model.handle(.key(.character(character))) }
+    }
+
+    private func text(_ model: AppModel) -> String { model.render(unicode: true).text }
+
+    private func game(_ model: AppModel, file: StaticString = #filePath, line: UInt = #line) -> ComputerGame? {
+        guard case .computer(let game) = model.screen else {
+            XCTFail("not in a game: \(model.screen)", file: file, line: line)
+            return nil
+        }
+        return game
+    }
+
+    /// The menu's e, the command typed, Enter.
+    private func started(_ model: inout AppModel) -> [AppEffect] {
+        _ = model.handle(.key(.character("e")))
+        guard case .form(let form) = model.screen else {
+            XCTFail("no form: \(model.screen)")
+            return []
+        }
+        XCTAssertEqual(form.kind, .engine)
+        XCTAssertTrue(text(model).contains("Engine command"), text(model))
+        type(command, into: &model)
+        return model.handle(.key(.enter))
+    }
+
+    func testTheFormStartsTheEngineRemembersTheCommandAndAsksForTheFirstMove() throws {
+        var model = model()
+        let effects = started(&model)
+        var saved = UISettings(name: "tester")
+        saved.starter = .computer
+        saved.engineCommand = command
+        XCTAssertEqual(
+            effects, [.saveSettings(saved), .startEngine(command: command), .engineMove(game: 1, Game())],
+            "the engine plays X and moves first")
+        let game = try XCTUnwrap(game(model))
+        XCTAssertEqual(game.engineCommand, command)
+        XCTAssertTrue(game.engineThinking)
+        XCTAssertTrue(text(model).contains("The computer is thinking"), text(model))
+    }
+
+    func testTheLastCommandIsOfferedAgain() {
+        var model = model(engine: "python3 bot.py")
+        _ = model.handle(.key(.character("e")))
+        guard case .form(let form) = model.screen else { return XCTFail("no form") }
+        XCTAssertEqual(form.second, "python3 bot.py")
+    }
+
+    func testACommandThatCannotBeRunIsRefusedOnTheForm() {
+        var model = model()
+        _ = model.handle(.key(.character("e")))
+        type("sh bot.sh | tee log", into: &model)
+        XCTAssertEqual(model.handle(.key(.enter)), [])
+        guard case .form(let form) = model.screen else { return XCTFail("left the form: \(model.screen)") }
+        XCTAssertTrue(form.error?.hasPrefix("The engine command cannot be run: ") ?? false, form.error ?? "")
+    }
+
+    func testTheEnginesMovesArePlayedAndTheUIStaysResponsiveWhileItThinks() throws {
+        var model = model()
+        _ = started(&model)
+        _ = model.handle(.engine(.started(name: "first-free", log: "/tmp/first-free.log")))
+        XCTAssertTrue(text(model).contains("first-free"), text(model))
+        // Keys while it thinks: the cursor moves, nothing is placed, nothing waits.
+        XCTAssertEqual(model.handle(.key(.right)), [])
+        XCTAssertEqual(try XCTUnwrap(game(model)).cursor, 5)
+        XCTAssertEqual(model.handle(.key(.character("9"))), [], "not our turn yet")
+        XCTAssertEqual(try XCTUnwrap(game(model)).game.moves, [])
+
+        XCTAssertEqual(model.handle(.engine(.moved(game: 1, cell: 0))), [])
+        XCTAssertEqual(try XCTUnwrap(game(model)).game.moves, [0])
+        // Our move asks the engine again, with the position.
+        let effects = model.handle(.key(.character("5")))
+        var position = Game()
+        _ = try position.play(0, by: .x)
+        _ = try position.play(4, by: .o)
+        XCTAssertEqual(effects, [.engineMove(game: 1, position)])
+        // A move for another game, or a second answer, changes nothing.
+        _ = model.handle(.engine(.moved(game: 0, cell: 8)))
+        XCTAssertEqual(try XCTUnwrap(game(model)).game.moves, [0, 4])
+        _ = model.handle(.engine(.moved(game: 1, cell: 1)))
+        _ = model.handle(.engine(.moved(game: 1, cell: 2)))
+        XCTAssertEqual(try XCTUnwrap(game(model)).game.moves, [0, 4, 1], "one answer per request")
+    }
+
+    func testAFailingEngineLosesTheGameAndTheScreenSaysWhyAndWhereItsLogIs() throws {
+        var model = model()
+        _ = started(&model)
+        _ = model.handle(.engine(.failed(
+            game: 1, engine: "sleepy", reason: "did not answer genmove within 60.000 s", log: "/tmp/sleepy-1-1.log")))
+        let game = try XCTUnwrap(game(model))
+        XCTAssertTrue(game.game.isOver)
+        XCTAssertEqual(game.wins, 1, "the engine resigned: we win")
+        let screen = flattened(text(model))
+        XCTAssertTrue(
+            screen.contains("Engine 'sleepy' did not answer genmove within 60.000 s; it loses the game (stderr:"),
+            screen)
+        XCTAssertTrue(screen.contains("/tmp/sleepy-1-1.log"), screen)
+        // A rematch asks again (the runtime starts a fresh process for it); the failure is no longer shown.
+        XCTAssertEqual(model.handle(.key(.character("r"))), [.engineMove(game: 2, Game())])
+        XCTAssertNil(try XCTUnwrap(self.game(model)).engineFailure)
+    }
+
+    func testLeavingStopsTheEngine() {
+        var model = model()
+        _ = started(&model)
+        XCTAssertEqual(model.handle(.key(.character("q"))), [.stopEngine])
+        guard case .menu(let selected) = model.screen else { return XCTFail("\(model.screen)") }
+        XCTAssertEqual(AppModel.menuItems[selected].shortcut, "e")
+        XCTAssertEqual(model.handle(.engine(.moved(game: 1, cell: 0))), [], "a late answer on the menu: nothing")
+    }
+
+    func testABuiltInComputerStillUsesItsPause() {
+        var model = model()
+        XCTAssertEqual(model.handle(.key(.character("p"))), [.schedule(.computerMove, after: 0.35)])
+    }
+}
