@@ -154,6 +154,8 @@ public enum AppEffect: Hashable, Sendable {
     case loadPrivacyInfo
     /// The person changed a setting: keep it for the next launch (`settings.json`).
     case saveSettings(UISettings)
+    /// A game ended: keep it for `tictactoe replay` (`$XDG_DATA_HOME/tictactoe/games`).
+    case saveGame(GameRecord)
     case quit(status: Int32)
 }
 
@@ -172,6 +174,8 @@ public struct AppModel: Sendable {
         case network(NetworkGame)
         case search(SearchState)
         case settings(selected: Int)
+        /// A finished game shown move by move (`tictactoe replay`).
+        case replay(ReplayViewer)
     }
 
     public var screen: Screen = .menu(selected: 0)
@@ -198,12 +202,21 @@ public struct AppModel: Sendable {
     var seed: UInt64
     /// Set once the person quits; the runtime exits after the network had a moment to say bye.
     public private(set) var quitting: Int32?
+    /// Opened by `tictactoe replay`: leaving the replay quits (there is no menu to go back to).
+    public private(set) var replayOnly = false
 
     public init(settings: UISettings, size: TerminalSize, seed: UInt64) {
         self.settings = settings
         self.persisted = settings
         self.size = size
         self.seed = seed
+    }
+
+    /// The model of `tictactoe replay`: the viewer, and q quits.
+    public init(settings: UISettings, size: TerminalSize, replay: ReplayViewer) {
+        self.init(settings: settings, size: size, seed: 0)
+        screen = .replay(replay)
+        replayOnly = true
     }
 
     public var isTooSmall: Bool { size.rows < minimumSize.rows || size.columns < minimumSize.columns }
@@ -231,7 +244,7 @@ public struct AppModel: Sendable {
             return more ? [.schedule(.connectCountdown, after: 1)] : []
         case .timer(.computerMove):
             guard case .computer(var game) = screen else { return [] }
-            let effects = game.computerMoves()
+            let effects = game.computerMoves() + saveIfEnded(&game)
             screen = .computer(game)
             return effects
         case .signal(let reason):
@@ -262,8 +275,11 @@ public struct AppModel: Sendable {
                 return effects
             }
             guard case .network(var game) = screen else { return [] }
-            let effects = game.apply(event)
+            var effects = game.apply(event)
             screen = .network(game)
+            if case .report(.session(.gameOver(let number, let result, _, let score))) = event {
+                effects += [.saveGame(Self.record(of: game, number: number, result: result, score: score))]
+            }
             dropStaleConfirmation()
             if game.role == .joiner, game.codeRefused {
                 // Exit 13: no code for a private game, or a wrong one. Ask for it, to join the same game again.
@@ -317,7 +333,7 @@ public struct AppModel: Sendable {
                 screen = .menu(selected: Self.menuIndex("p"))
                 return []
             }
-            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
+            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5)) + saveIfEnded(&game)
             screen = .computer(game)
             return effects
         case .form(var form):
@@ -413,7 +429,51 @@ public struct AppModel: Sendable {
             }
         case .settings(let selected):
             return handleSettings(key, selected: selected) + saveIfChanged()
+        case .replay(var viewer):
+            switch viewer.handle(key) {
+            case .stay:
+                screen = .replay(viewer)
+                return []
+            case .leave:
+                if replayOnly { return [.quit(status: 0)] }
+                screen = .menu(selected: 0)
+                return []
+            }
         }
+    }
+
+    // MARK: Saving games
+
+    /// `.saveGame` once a game against the computer is over (each game once: the move that ended it).
+    private func saveIfEnded(_ game: inout ComputerGame) -> [AppEffect] {
+        guard let result = game.game.result, game.savedGame != game.number else { return [] }
+        game.savedGame = game.number
+        return [.saveGame(Self.record(of: game, name: settings.name, result: result))]
+    }
+
+    static func record(of game: ComputerGame, name: String, result: GameResult) -> GameRecord {
+        let computer = tr("computer (%@)", game.difficulty.title)
+        let human = game.humanMark
+        return GameRecord(
+            number: game.number, line: 0, xName: human == .x ? name : computer, oName: human == .o ? name : computer,
+            localMark: human, firstMover: game.game.firstMover, cells: game.game.moves,
+            marks: alternating(from: game.game.firstMover, count: game.game.moves.count), result: result,
+            score: MatchSession.Score(localWins: game.wins, peerWins: game.losses, draws: game.draws))
+    }
+
+    static func record(of game: NetworkGame, number: Int, result: GameResult, score: MatchSession.Score) -> GameRecord {
+        let local = game.localMark ?? .x
+        let peer = game.peerName ?? tr("the opponent")
+        let first = game.game?.firstMover ?? .x
+        let cells = game.game?.moves ?? []
+        return GameRecord(
+            number: number, line: 0, xName: local == .x ? game.localName : peer,
+            oName: local == .o ? game.localName : peer, localMark: local, firstMover: first, cells: cells,
+            marks: alternating(from: first, count: cells.count), result: result, score: score)
+    }
+
+    private static func alternating(from first: Mark, count: Int) -> [Mark] {
+        (0..<count).map { $0 % 2 == 0 ? first : first.opponent }
     }
 
     // MARK: Confirmations

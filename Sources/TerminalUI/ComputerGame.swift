@@ -6,6 +6,8 @@ import GameRules
 public struct ComputerGame: Sendable {
     public private(set) var match: ComputerMatch
     public private(set) var cursor = 4
+    /// The number of the last game handed over to be saved (`.saveGame`), so each is saved once.
+    var savedGame = 0
 
     public var game: Game { match.game }
     public var humanMark: Mark { match.humanMark }

@@ -82,6 +82,11 @@ extension AppModel {
             case .waiting: status = tr("Waiting for local network access")  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
             }
+        case .replay(let viewer):
+            renderReplay(&canvas, viewer, unicode: unicode)
+            hints = replayOnly ? tr("←/→ step · Home/End first/last move · q quits")
+                : tr("←/→ step · Home/End first/last move · q back")
+            status = tr("Replay of %@", DisplayText.escaped(viewer.title))
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
             hints = tr("↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back")
@@ -191,6 +196,23 @@ extension AppModel {
             style = .bold
         }
         canvas.putCentered(line, row: 5 + BoardLayout.height + 1, style: style)
+    }
+
+    private func renderReplay(_ canvas: inout Canvas, _ viewer: ReplayViewer, unicode: Bool) {
+        let record = viewer.record
+        let x = DisplayWidth.truncate(DisplayText.escaped(record.name(of: .x)), to: 24)
+        let o = DisplayWidth.truncate(DisplayText.escaped(record.name(of: .o)), to: 24)
+        canvas.putCentered(tr("X: %@   O: %@", x, o), row: 2)
+        canvas.putCentered(tr("Replay: game %@ · move %@ of %@", String(record.number), String(viewer.step),
+                              String(record.cells.count)), row: 3, style: .bold)
+        renderBoard(&canvas, board: viewer.board, cursor: viewer.lastCell,
+                    winning: viewer.isAtEnd ? winningCells(record.result) : [], unicode: unicode)
+        let below = 5 + BoardLayout.height + 1
+        canvas.putCentered(DisplayWidth.truncate(viewer.moveLine, to: size.columns - 2), row: below, style: .bold)
+        if viewer.isAtEnd {
+            canvas.putCentered(DisplayWidth.truncate(record.resultText, to: size.columns - 2), row: below + 1,
+                               style: .accent)
+        }
     }
 
     private func renderNetwork(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {
