@@ -452,7 +452,7 @@ public struct AppModel: Sendable {
     }
 
     static func record(of game: ComputerGame, name: String, result: GameResult) -> GameRecord {
-        let computer = tr("computer (%@)", game.difficulty.title)
+        let computer = tr("%@ computer", game.difficulty.title)
         let human = game.humanMark
         return GameRecord(
             number: game.number, line: 0, xName: human == .x ? name : computer, oName: human == .o ? name : computer,

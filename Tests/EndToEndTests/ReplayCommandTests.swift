@@ -45,7 +45,9 @@ final class ReplayCommandTests: ProcessTestCase {
         }
         // The final board, as the match's game line has it, drawn in rows.
         let board = try XCTUnwrap(games[1]["board"] as? String)
-        let drawn = lines.filter { $0.hasPrefix(" ") && $0.contains("|") }
+        // (│ in a UTF-8 locale, | otherwise.)
+        let drawn = lines.map { $0.replacingOccurrences(of: "│", with: "|") }
+            .filter { $0.hasPrefix(" ") && $0.contains("|") }
             .map { $0.replacingOccurrences(of: " ", with: "").split(separator: "|").joined() }
             .joined()
         XCTAssertEqual(drawn.map { $0.isNumber ? "." : String($0) }.joined(), board, "\(lines)")
@@ -128,23 +130,23 @@ final class ReplayCommandTests: ProcessTestCase {
         XCTAssertEqual(event["finished"] as? Bool, true)
 
         try tmux.start("viewer", tuiCommand("replay \(file); echo replay-exit=$?; read line", dataDirectory: data))
-        var screen = try XCTUnwrap(tmux.waitFor("viewer", text: "move 0 of \(moves.count)"), tmux.screen("viewer"))
+        var screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
         XCTAssertTrue(screen.contains("The empty board"), screen)
         XCTAssertFalse(screen.contains(" X ") || screen.contains(" O "), screen)
         try tmux.keys("viewer", "Right")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "move 1 of \(moves.count)"), tmux.screen("viewer"))
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 1 of \(moves.count)"), tmux.screen("viewer"))
         XCTAssertTrue(screen.contains("Move 1 of \(moves.count): ") && screen.contains("in cell \(moves[0])"), screen)
         try tmux.keys("viewer", "End")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "move \(moves.count) of \(moves.count)"),
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count) of \(moves.count)"),
                                tmux.screen("viewer"))
         XCTAssertTrue(screen.contains("wins: a line") || screen.contains("Draw: the board is full"), screen)
         print("replay viewer at the end:\n\(screen)")
         try tmux.keys("viewer", "Left")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "move \(moves.count - 1) of \(moves.count)"),
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count - 1) of \(moves.count)"),
                                tmux.screen("viewer"))
         XCTAssertFalse(screen.contains("wins: a line") || screen.contains("Draw: the board"), screen)
         try tmux.keys("viewer", "Home")
-        XCTAssertNotNil(tmux.waitFor("viewer", text: "move 0 of \(moves.count)"), tmux.screen("viewer"))
+        XCTAssertNotNil(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
         try tmux.keys("viewer", "q")
         XCTAssertNotNil(tmux.waitFor("viewer", text: "replay-exit=0"), tmux.screen("viewer"))
     }

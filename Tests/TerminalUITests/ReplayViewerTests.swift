@@ -98,7 +98,7 @@ final class ReplayViewerTests: XCTestCase {
             XCTAssertEqual(record.result, game.game.result)
             XCTAssertEqual(record.localMark, game.humanMark)
             XCTAssertEqual(record.name(of: game.humanMark), "tester")
-            XCTAssertEqual(record.name(of: game.humanMark.opponent), "computer (perfect)")
+            XCTAssertEqual(record.name(of: game.humanMark.opponent), "perfect computer")
             XCTAssertEqual(record.positions.last, game.game.board)
         }
     }
