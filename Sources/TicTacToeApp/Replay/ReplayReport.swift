@@ -62,7 +62,11 @@ public enum ReplayReport {
                         DisplayText.escaped(game.name(of: .x)), DisplayText.escaped(game.name(of: .o)))]
         lines += game.cells.indices.map(game.moveText)
         lines.append("")
-        lines += (game.positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map(String.init)
+        lines += (game.positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map { row in
+            var row = String(row)
+            while row.last == " " { row.removeLast() }
+            return row
+        }
         lines.append("")
         lines.append(game.resultText)
         return lines
