@@ -297,13 +297,16 @@ private struct RecordLine: Decodable {
 public struct GameArchiveClient: Sendable {
     /// Keeps a finished game; returns a warning when it could not be written (the game goes on).
     public var save: @Sendable (GameRecord) -> String?
+    /// The saved games, newest first (Past games).
+    public var list: @Sendable () -> [SavedGame]
 
-    public init(save: @escaping @Sendable (GameRecord) -> String?) {
+    public init(save: @escaping @Sendable (GameRecord) -> String?, list: @escaping @Sendable () -> [SavedGame] = { [] }) {
         self.save = save
+        self.list = list
     }
 
     /// Nothing is kept.
-    public static let none = GameArchiveClient { _ in nil }
+    public static let none = GameArchiveClient(save: { _ in nil })
 }
 
 extension GameRecord {
@@ -330,5 +333,27 @@ extension GameRecord {
         case .forfeit(let mark): return tr("%@ forfeited; %@ wins", player(mark), player(mark.opponent))
         case .timeout(let mark): return tr("%@ ran out of time; %@ wins", player(mark), player(mark.opponent))
         }
+    }
+}
+
+/// A game the terminal UI saved, as Past games lists it: its file's name and its game, or why it cannot be shown.
+public struct SavedGame: Sendable, Hashable {
+    public var title: String
+    public var record: GameRecord?
+    public var problem: String?
+
+    public init(title: String, record: GameRecord?, problem: String? = nil) {
+        self.title = title
+        self.record = record
+        self.problem = problem
+    }
+}
+
+extension GameRecord {
+    /// The result in a word or two for a list: "X wins", "draw", "unfinished".
+    public var shortResult: String {
+        guard let result else { return tr("unfinished") }
+        guard let winner = result.winner else { return tr("draw") }
+        return tr("%@ wins", winner.description)
     }
 }

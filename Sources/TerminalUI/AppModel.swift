@@ -129,6 +129,8 @@ public enum AppInput: Sendable {
     /// A warning from the runtime for the status line (the log file failed: logging is off, the game goes on).
     /// Nothing is ever written over the curses screen: this is how such news reaches the person.
     case notice(String)
+    /// The saved games, newest first (Past games).
+    case pastGames([SavedGame])
 }
 
 /// What the model asks the runtime to do.
@@ -156,6 +158,8 @@ public enum AppEffect: Hashable, Sendable {
     case saveSettings(UISettings)
     /// A game ended: keep it for `tictactoe replay` (`$XDG_DATA_HOME/tictactoe/games`).
     case saveGame(GameRecord)
+    /// Past games: read the saved games (answered with `.pastGames`).
+    case loadPastGames
     case quit(status: Int32)
 }
 
@@ -174,8 +178,10 @@ public struct AppModel: Sendable {
         case network(NetworkGame)
         case search(SearchState)
         case settings(selected: Int)
-        /// A finished game shown move by move (`tictactoe replay`).
+        /// A finished game shown move by move (`tictactoe replay`, Past games).
         case replay(ReplayViewer)
+        /// The saved games to choose one to replay (nil: being read).
+        case pastGames([SavedGame]?, selected: Int)
     }
 
     public var screen: Screen = .menu(selected: 0)
@@ -267,6 +273,10 @@ public struct AppModel: Sendable {
             return [.checkNetwork(.search)]
         case .notice(let text):
             flash = text
+            return []
+        case .pastGames(let games):
+            guard case .pastGames(_, let selected) = screen else { return [] }
+            screen = .pastGames(games, selected: min(selected, max(0, games.count - 1)))
             return []
         case .network(let event, _):
             if var waiting = suspended {
@@ -436,13 +446,36 @@ public struct AppModel: Sendable {
                 return []
             case .leave:
                 if replayOnly { return [.quit(status: 0)] }
-                screen = .menu(selected: 0)
-                return []
+                screen = .pastGames(nil, selected: 0)
+                return [.loadPastGames]
             }
+        case .pastGames(let games, let selected):
+            return handlePastGames(key, games: games ?? [], selected: selected)
         }
     }
 
     // MARK: Saving games
+
+    private mutating func handlePastGames(_ key: Key, games: [SavedGame], selected: Int) -> [AppEffect] {
+        switch key {
+        case .up, .character("k"):
+            screen = .pastGames(games, selected: max(0, selected - 1))
+        case .down, .character("j"):
+            screen = .pastGames(games, selected: min(max(0, games.count - 1), selected + 1))
+        case .enter, .character(" "), .right:
+            guard games.indices.contains(selected) else { return [] }
+            if let record = games[selected].record {
+                screen = .replay(ReplayViewer(record: record, title: games[selected].title))
+            } else {
+                flash = games[selected].problem
+            }
+        case .character("q"), .escape, .left:
+            screen = .menu(selected: Self.menuIndex("g"))
+        default:
+            break
+        }
+        return []
+    }
 
     /// `.saveGame` once a game against the computer is over (each game once: the move that ended it).
     private func saveIfEnded(_ game: inout ComputerGame) -> [AppEffect] {
@@ -571,6 +604,7 @@ public struct AppModel: Sendable {
         ("Host a private game", "r"),
         ("Search for games", "s"),
         ("Join by address", "a"),
+        ("Past games", "g"),
         ("Settings", "t"),
         ("Quit", "q"),
     ]
@@ -619,6 +653,9 @@ public struct AppModel: Sendable {
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
         case "a": screen = .form(Form(kind: .join, settings: settings))
+        case "g":
+            screen = .pastGames(nil, selected: 0)
+            return [.loadPastGames]
         case "t":
             screen = .settings(selected: 0)
             return [.loadPrivacyInfo]

@@ -212,6 +212,8 @@ public final class UIApp {
                 logger.warning("\(warning)")
                 return .feed([.notice(tr("Warning: %@", warning))])
             }
+        case .loadPastGames:
+            return .feed([.pastGames(gameArchive.list())])
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil

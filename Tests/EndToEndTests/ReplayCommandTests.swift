@@ -149,5 +149,18 @@ final class ReplayCommandTests: ProcessTestCase {
         XCTAssertNotNil(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
         try tmux.keys("viewer", "q")
         XCTAssertNotNil(tmux.waitFor("viewer", text: "replay-exit=0"), tmux.screen("viewer"))
+
+        // The same game from the menu: Past games lists it; Enter replays it; q goes back to the list.
+        try tmux.start("past", tuiCommand("--name solo", dataDirectory: data))
+        XCTAssertNotNil(tmux.waitFor("past", text: "[g] Past games"), tmux.screen("past"))
+        try tmux.keys("past", "g")
+        screen = try XCTUnwrap(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
+        XCTAssertTrue(screen.contains(saved[0].replacingOccurrences(of: ".jsonl", with: "")), screen)
+        try tmux.keys("past", "Enter")
+        XCTAssertNotNil(tmux.waitFor("past", text: "· move 0 of \(moves.count)"), tmux.screen("past"))
+        try tmux.keys("past", "End")
+        XCTAssertNotNil(tmux.waitFor("past", text: "· move \(moves.count) of \(moves.count)"), tmux.screen("past"))
+        try tmux.keys("past", "q")
+        XCTAssertNotNil(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
     }
 }

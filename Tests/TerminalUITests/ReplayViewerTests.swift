@@ -102,5 +102,44 @@ final class ReplayViewerTests: XCTestCase {
             XCTAssertEqual(record.positions.last, game.game.board)
         }
     }
+
+    func testPastGamesListsTheSavedGamesAndReplaysTheChosenOne() throws {
+        var model = AppModel(settings: UISettings(name: "tester"), size: size, seed: 1)
+        XCTAssertEqual(model.handle(.key(.character("g"))), [.loadPastGames])
+        XCTAssertTrue(model.render(unicode: true).text.contains("Past games"))
+        let games = [
+            SavedGame(title: "game-20261125-204712-0000042-0002.jsonl", record: record),
+            SavedGame(title: "game-20261125-204500-0000042-0001.jsonl", record: nil, problem: "g1: line 3: bad"),
+        ]
+        _ = model.handle(.pastGames(games))
+        var frame = model.render(unicode: true).text
+        XCTAssertTrue(frame.contains("game-20261125-204712-0000042-0002  Ada – Bo  O wins"), frame)
+        XCTAssertTrue(frame.contains("game-20261125-204500-0000042-0001  (cannot be read)"), frame)
+        XCTAssertTrue(frame.contains("Saved games: 2"), frame)
+        _ = model.handle(.key(.down))
+        _ = model.handle(.key(.enter))
+        XCTAssertTrue(model.render(unicode: true).text.contains("g1: line 3: bad"), "the problem is shown")
+        _ = model.handle(.key(.up))
+        _ = model.handle(.key(.enter))
+        XCTAssertEqual(try viewer(model).record, record)
+        _ = model.handle(.key(.end))
+        frame = model.render(unicode: true).text
+        XCTAssertTrue(frame.contains("Ada (X) resigned; Bo (O) wins"), frame)
+        XCTAssertTrue(frame.contains("q back"), frame)
+        // q goes back to the list (read again), and q again to the menu.
+        XCTAssertEqual(model.handle(.key(.character("q"))), [.loadPastGames])
+        guard case .pastGames = model.screen else { return XCTFail("not back in Past games") }
+        XCTAssertEqual(model.handle(.key(.character("q"))), [])
+        guard case .menu(let selected) = model.screen else { return XCTFail("not back in the menu") }
+        XCTAssertEqual(AppModel.menuItems[selected].title, "Past games")
+    }
+
+    func testPastGamesWithNoneSaysSo() {
+        var model = AppModel(settings: UISettings(name: "tester"), size: size, seed: 1)
+        _ = model.handle(.key(.character("g")))
+        _ = model.handle(.pastGames([]))
+        XCTAssertTrue(model.render(unicode: true).text.contains("No saved games yet"))
+        XCTAssertEqual(model.handle(.key(.enter)), [])
+    }
 }
 private struct NotReplaying: Error {}

@@ -99,14 +99,25 @@ extension GameArchiveClient {
     /// Saves into `archive`, counting the games of this process; a failure is a warning (the caller logs it).
     public static func live(_ archive: GameArchive) -> GameArchiveClient {
         let counter = SequenceCounter()
-        return GameArchiveClient { record in
-            do {
-                try archive.save(record, sequence: counter.next())
-                return nil
-            } catch {
-                return "the game could not be saved in \(archive.directory): \(AppManifest.describe(error))"
-            }
-        }
+        return GameArchiveClient(
+            save: { record in
+                do {
+                    try archive.save(record, sequence: counter.next())
+                    return nil
+                } catch {
+                    return "the game could not be saved in \(archive.directory): \(AppManifest.describe(error))"
+                }
+            },
+            list: {
+                archive.list().reversed().map { path in
+                    let title = String(path.split(separator: "/").last ?? "")
+                    do {
+                        return SavedGame(title: title, record: try ReplayReport.load(path: path, game: nil))
+                    } catch {
+                        return SavedGame(title: title, record: nil, problem: "\(error)")
+                    }
+                }
+            })
     }
 }
 
