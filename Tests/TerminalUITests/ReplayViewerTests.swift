@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import TerminalUI
+import Synchronization
 import XCTest
 
 /// The replay viewer (`tictactoe replay` on a terminal) and the saving of finished games, at the model level.
@@ -140,6 +141,43 @@ final class ReplayViewerTests: XCTestCase {
         _ = model.handle(.pastGames([]))
         XCTAssertTrue(model.render(unicode: true).text.contains("No saved games yet"))
         XCTAssertEqual(model.handle(.key(.enter)), [])
+    }
+
+    /// A network game is saved when its game-over arrives, with both names; a save that fails is a warning in the
+    /// status line and the game goes on.
+    func testANetworkGameIsSavedAndAFailedSaveIsAWarning() throws {
+        let saved = Mutex<[GameRecord]>([])
+        let board = Board("XXXOO....")!
+        let script: [FakeTerminal.Step] = [
+            .keys("h"), .key(.enter),
+            .network(.report(.connected(peerName: "bob", address: "127.0.0.1:5000", role: .host))),
+            .network(.report(.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)))),
+            .network(.report(.session(.moved(mark: .x, cell: 0, by: .local)))),
+            .network(.report(.session(.moved(mark: .o, cell: 3, by: .peer)))),
+            .network(.report(.session(.moved(mark: .x, cell: 1, by: .local)))),
+            .network(.report(.session(.moved(mark: .o, cell: 4, by: .peer)))),
+            .network(.report(.session(.moved(mark: .x, cell: 2, by: .local)))),
+            .network(.report(.session(.gameOver(
+                number: 1, result: GameResult(winner: .x, reason: .line([0, 1, 2])), board: board,
+                score: MatchSession.Score(localWins: 1))))),
+        ]
+        let terminal = FakeTerminal(script: script)
+        try runApp(terminal, archive: GameArchiveClient(save: { record in
+            saved.withLock { $0.append(record) }
+            return nil
+        }))
+        let records = saved.withLock { $0 }
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(records.first?.cells, [0, 3, 1, 4, 2])
+        XCTAssertEqual(records.first?.result, GameResult(winner: .x, reason: .line([0, 1, 2])))
+        XCTAssertEqual(records.first?.xName, "tester")
+        XCTAssertEqual(records.first?.oName, "bob")
+        XCTAssertEqual(records.first?.score, MatchSession.Score(localWins: 1))
+
+        let failing = FakeTerminal(script: script)
+        try runApp(failing, archive: GameArchiveClient(save: { _ in "the disk is full" }))
+        XCTAssertTrue(failing.lastFrame.contains("Warning: the disk is full"), failing.lastFrame)
+        XCTAssertTrue(failing.lastFrame.contains("bob"), "the game screen stays:\n\(failing.lastFrame)")
     }
 }
 private struct NotReplaying: Error {}
