@@ -103,6 +103,46 @@ final class ReplayCommandTests: ProcessTestCase {
         XCTAssertEqual(status, 64, replay.standardError)
     }
 
+    /// A host's and a joiner's `--json` transcripts of a real three-game match over loopback: each holds the three
+    /// games; the default is the last, --game picks another; both sides replay the same moves.
+    func testHostAndJoinTranscriptsReplayEachGameOfTheMatch() throws {
+        let (host, port) = try startHost(["--player", "perfect", "--games", "3", "--seed", "2", "--name", "Ada"])
+        _ = track(host)
+        let joiner = track(try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--player", "easy", "--seed", "3", "--name", "Bo"]))
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let directory = temporaryDirectory()
+        for (name, side) in [("host", host), ("join", joiner)] {
+            try (side.output.joined(separator: "\n") + "\n").write(
+                toFile: directory + "/\(name).jsonl", atomically: true, encoding: .utf8)
+        }
+        let moves = host.events(named: "move").map { $0["cell"] as? Int ?? 0 }
+        let gameOvers = host.events(named: "game-over")
+        XCTAssertEqual(gameOvers.count, 3)
+        var replayed: [Int] = []
+        for game in 1...3 {
+            var seen: [[Int]] = []
+            for name in ["host", "join"] {
+                let (replay, status) = try run(["replay", "--json", "--game", String(game), directory + "/\(name).jsonl"])
+                XCTAssertEqual(status, 0, replay.standardError)
+                let event = try XCTUnwrap(replay.events(named: "replay").first, "\(replay.output)")
+                XCTAssertEqual(event["board"] as? String, gameOvers[game - 1]["board"] as? String)
+                seen.append(try XCTUnwrap(event["moves"] as? [Int]))
+                if name == "host" {
+                    // The host knows both names: its own (listening) and the joiner's (connected).
+                    XCTAssertEqual(Set([event["x"] as? String, event["o"] as? String]), ["Ada", "Bo"], "\(event)")
+                }
+            }
+            XCTAssertEqual(seen[0], seen[1], "both sides replay game \(game) the same")
+            replayed += seen[0]
+        }
+        XCTAssertEqual(replayed, moves)
+        let (last, status) = try run(["replay", "--headless", directory + "/host.jsonl"])
+        XCTAssertEqual(status, 0, last.standardError)
+        XCTAssertTrue(last.output.first?.hasPrefix("Game 3 of ") == true, "\(last.output)")
+    }
+
     /// A game against the computer in the full-screen UI is saved in $XDG_DATA_HOME/tictactoe/games, and the
     /// viewer steps through it: →/←/Home/End change the board shown, q quits.
     func testAComputerGameIsSavedAndTheViewerStepsThroughIt() throws {
