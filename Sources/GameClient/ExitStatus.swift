@@ -35,6 +35,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case transportSecurityRefused = 14
     /// Bad command-line usage (from swift-argument-parser, or a value out of its range).
     case usage = 64
+    /// `tictactoe replay`'s record cannot be replayed (EX_DATAERR): unreadable, not a JSON-lines record, corrupted or
+    /// truncated (the message names the file and the line), or it holds no finished game (or not the one asked for).
+    case dataError = 65
     /// Standard output could not be written (EX_IOERR): its reader went away (a closed pipe, `| head`), the disk is
     /// full, or the descriptor is closed. A match in progress was left with a bye first.
     case outputFailed = 74
@@ -61,6 +64,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .wrongCode: return "a private game's code is wrong or missing"
         case .transportSecurityRefused: return "refused by the manifest's transport security policy"
         case .usage: return "bad command-line usage"
+        case .dataError: return "replay: the record is unreadable, corrupted or lacks the game"
         case .outputFailed: return "standard output failed (closed pipe, full disk); the peer is told"
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"

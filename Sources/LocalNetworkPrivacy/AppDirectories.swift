@@ -2,7 +2,7 @@ import FoundationEssentials
 import Localization
 
 /// Where tictactoe keeps its files, following the XDG base directory variables in one place: every file of the app
-/// (the local network decision, the settings, the log) takes its directory from here, so they move together when
+/// (the local network decision, the settings, the log, the saved games) takes its directory from here, so they move together when
 /// `HOME` or an `XDG_*_HOME` variable changes.
 ///
 /// An `XDG_*_HOME` that is not an absolute path is ignored, as the XDG spec asks; `HOME` comes from the environment
@@ -18,6 +18,11 @@ public enum AppDirectories {
     /// `$XDG_STATE_HOME/tictactoe`, else `$HOME/.local/state/tictactoe`: the log.
     public static func state(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         base("XDG_STATE_HOME", default: ".local/state", environment: environment)
+    }
+
+    /// `$XDG_DATA_HOME/tictactoe`, else `$HOME/.local/share/tictactoe`: the games the terminal UI saved (`games/`).
+    public static func data(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        base("XDG_DATA_HOME", default: ".local/share", environment: environment)
     }
 
     /// `$HOME` from `environment`, else the account's home directory.

@@ -135,6 +135,8 @@ public enum AppInput: Sendable {
     /// A warning from the runtime for the status line (the log file failed: logging is off, the game goes on).
     /// Nothing is ever written over the curses screen: this is how such news reaches the person.
     case notice(String)
+    /// The saved games, newest first (Past games).
+    case pastGames([SavedGame])
 }
 
 /// What the model asks the runtime to do.
@@ -165,6 +167,10 @@ public enum AppEffect: Hashable, Sendable {
     case startEngine(command: String)
     case engineMove(game: Int, Game)
     case stopEngine
+    /// A game ended: keep it for `tictactoe replay` (`$XDG_DATA_HOME/tictactoe/games`).
+    case saveGame(GameRecord)
+    /// Past games: read the saved games (answered with `.pastGames`).
+    case loadPastGames
     case quit(status: Int32)
 }
 
@@ -183,6 +189,10 @@ public struct AppModel: Sendable {
         case network(NetworkGame)
         case search(SearchState)
         case settings(selected: Int)
+        /// A finished game shown move by move (`tictactoe replay`, Past games).
+        case replay(ReplayViewer)
+        /// The saved games to choose one to replay (nil: being read).
+        case pastGames([SavedGame]?, selected: Int)
     }
 
     public var screen: Screen = .menu(selected: 0)
@@ -209,12 +219,21 @@ public struct AppModel: Sendable {
     var seed: UInt64
     /// Set once the person quits; the runtime exits after the network had a moment to say bye.
     public private(set) var quitting: Int32?
+    /// Opened by `tictactoe replay`: leaving the replay quits (there is no menu to go back to).
+    public private(set) var replayOnly = false
 
     public init(settings: UISettings, size: TerminalSize, seed: UInt64) {
         self.settings = settings
         self.persisted = settings
         self.size = size
         self.seed = seed
+    }
+
+    /// The model of `tictactoe replay`: the viewer, and q quits.
+    public init(settings: UISettings, size: TerminalSize, replay: ReplayViewer) {
+        self.init(settings: settings, size: size, seed: 0)
+        screen = .replay(replay)
+        replayOnly = true
     }
 
     public var isTooSmall: Bool { size.rows < minimumSize.rows || size.columns < minimumSize.columns }
@@ -242,7 +261,7 @@ public struct AppModel: Sendable {
             return more ? [.schedule(.connectCountdown, after: 1)] : []
         case .timer(.computerMove):
             guard case .computer(var game) = screen else { return [] }
-            let effects = game.computerMoves()
+            let effects = game.computerMoves() + saveIfEnded(&game)
             screen = .computer(game)
             return effects
         case .engine(let event, _):
@@ -271,6 +290,10 @@ public struct AppModel: Sendable {
         case .notice(let text):
             flash = text
             return []
+        case .pastGames(let games):
+            guard case .pastGames(_, let selected) = screen else { return [] }
+            screen = .pastGames(games, selected: min(selected, max(0, games.count - 1)))
+            return []
         case .network(let event, _):
             if var waiting = suspended {
                 let effects = waiting.apply(event)
@@ -278,8 +301,11 @@ public struct AppModel: Sendable {
                 return effects
             }
             guard case .network(var game) = screen else { return [] }
-            let effects = game.apply(event)
+            var effects = game.apply(event)
             screen = .network(game)
+            if case .report(.session(.gameOver(let number, let result, _, let score))) = event {
+                effects += [.saveGame(Self.record(of: game, number: number, result: result, score: score))]
+            }
             dropStaleConfirmation()
             if game.role == .joiner, game.codeRefused {
                 // Exit 13: no code for a private game, or a wrong one. Ask for it, to join the same game again.
@@ -333,7 +359,7 @@ public struct AppModel: Sendable {
                 screen = .menu(selected: Self.menuIndex(game.engineCommand == nil ? "p" : "e"))
                 return game.engineCommand == nil ? [] : [.stopEngine]
             }
-            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
+            let effects = game.handle(key, layout: BoardLayout(size: size, top: 5)) + saveIfEnded(&game)
             screen = .computer(game)
             return effects
         case .form(var form):
@@ -435,7 +461,74 @@ public struct AppModel: Sendable {
             }
         case .settings(let selected):
             return handleSettings(key, selected: selected) + saveIfChanged()
+        case .replay(var viewer):
+            switch viewer.handle(key) {
+            case .stay:
+                screen = .replay(viewer)
+                return []
+            case .leave:
+                if replayOnly { return [.quit(status: 0)] }
+                screen = .pastGames(nil, selected: 0)
+                return [.loadPastGames]
+            }
+        case .pastGames(let games, let selected):
+            return handlePastGames(key, games: games ?? [], selected: selected)
         }
+    }
+
+    // MARK: Saving games
+
+    private mutating func handlePastGames(_ key: Key, games: [SavedGame], selected: Int) -> [AppEffect] {
+        switch key {
+        case .up, .character("k"):
+            screen = .pastGames(games, selected: max(0, selected - 1))
+        case .down, .character("j"):
+            screen = .pastGames(games, selected: min(max(0, games.count - 1), selected + 1))
+        case .enter, .character(" "), .right:
+            guard games.indices.contains(selected) else { return [] }
+            if let record = games[selected].record {
+                screen = .replay(ReplayViewer(record: record, title: games[selected].title))
+            } else {
+                flash = games[selected].problem
+            }
+        case .character("q"), .escape, .left:
+            screen = .menu(selected: Self.menuIndex("g"))
+        default:
+            break
+        }
+        return []
+    }
+
+    /// `.saveGame` once a game against the computer is over (each game once: the move that ended it).
+    private func saveIfEnded(_ game: inout ComputerGame) -> [AppEffect] {
+        guard let result = game.game.result, game.savedGame != game.number else { return [] }
+        game.savedGame = game.number
+        return [.saveGame(Self.record(of: game, name: settings.name, result: result))]
+    }
+
+    static func record(of game: ComputerGame, name: String, result: GameResult) -> GameRecord {
+        let computer = tr("%@ computer", game.difficulty.title)
+        let human = game.humanMark
+        return GameRecord(
+            number: game.number, line: 0, xName: human == .x ? name : computer, oName: human == .o ? name : computer,
+            localMark: human, firstMover: game.game.firstMover, cells: game.game.moves,
+            marks: alternating(from: game.game.firstMover, count: game.game.moves.count), result: result,
+            score: MatchSession.Score(localWins: game.wins, peerWins: game.losses, draws: game.draws))
+    }
+
+    static func record(of game: NetworkGame, number: Int, result: GameResult, score: MatchSession.Score) -> GameRecord {
+        let local = game.localMark ?? .x
+        let peer = game.peerName ?? tr("the opponent")
+        let first = game.game?.firstMover ?? .x
+        let cells = game.game?.moves ?? []
+        return GameRecord(
+            number: number, line: 0, xName: local == .x ? game.localName : peer,
+            oName: local == .o ? game.localName : peer, localMark: local, firstMover: first, cells: cells,
+            marks: alternating(from: first, count: cells.count), result: result, score: score)
+    }
+
+    private static func alternating(from first: Mark, count: Int) -> [Mark] {
+        (0..<count).map { $0 % 2 == 0 ? first : first.opponent }
     }
 
     // MARK: Confirmations
@@ -534,6 +627,7 @@ public struct AppModel: Sendable {
         ("Search for games", "s"),
         ("Join by address", "a"),
         ("Play against an engine", "e"),
+        ("Past games", "g"),
         ("Settings", "t"),
         ("Quit", "q"),
     ]
@@ -583,6 +677,9 @@ public struct AppModel: Sendable {
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
         case "a": screen = .form(Form(kind: .join, settings: settings))
+        case "g":
+            screen = .pastGames(nil, selected: 0)
+            return [.loadPastGames]
         case "t":
             screen = .settings(selected: 0)
             return [.loadPrivacyInfo]

@@ -21,6 +21,8 @@ public struct ComputerGame: Sendable {
     public private(set) var engineFailure: String?
     /// Whether the engine was asked for a move it has not given yet.
     public private(set) var engineThinking = false
+    /// The number of the last game handed over to be saved (`.saveGame`), so each is saved once.
+    var savedGame = 0
 
     public var game: Game { match.game }
     public var humanMark: Mark { match.humanMark }

@@ -85,6 +85,15 @@ extension AppModel {
             case .waiting: status = tr("Waiting for local network access")  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
             }
+        case .replay(let viewer):
+            renderReplay(&canvas, viewer, unicode: unicode)
+            hints = replayOnly ? tr("←/→ step · Home/End first/last move · q quits")
+                : tr("←/→ step · Home/End first/last move · q back")
+            status = tr("Replay of %@", DisplayText.escaped(viewer.title))
+        case .pastGames(let games, let selected):
+            renderPastGames(&canvas, games, selected: selected)
+            hints = tr("↑/↓ choose · Enter replays · q back")
+            status = tr("Saved games: %@", String(games?.count ?? 0))
         case .settings(let selected):
             renderSettings(&canvas, selected: selected)
             hints = tr("↑/↓ choose · ←/→ or Enter change · type to edit the name · Esc back")
@@ -201,6 +210,50 @@ extension AppModel {
             for (index, text) in wrap(failure, width: width).prefix(3).enumerated() {
                 canvas.putCentered(text, row: 5 + BoardLayout.height + 2 + index, style: .error)
             }
+        }
+    }
+
+    private func renderReplay(_ canvas: inout Canvas, _ viewer: ReplayViewer, unicode: Bool) {
+        let record = viewer.record
+        let x = DisplayWidth.truncate(DisplayText.escaped(record.name(of: .x)), to: 24)
+        let o = DisplayWidth.truncate(DisplayText.escaped(record.name(of: .o)), to: 24)
+        canvas.putCentered(tr("X: %@   O: %@", x, o), row: 2)
+        canvas.putCentered(tr("Replay: game %@ · move %@ of %@", String(record.number), String(viewer.step),
+                              String(record.cells.count)), row: 3, style: .bold)
+        renderBoard(&canvas, board: viewer.board, cursor: viewer.lastCell,
+                    winning: viewer.isAtEnd ? winningCells(record.result) : [], unicode: unicode)
+        let below = 5 + BoardLayout.height + 1
+        canvas.putCentered(DisplayWidth.truncate(viewer.moveLine, to: size.columns - 2), row: below, style: .bold)
+        if viewer.isAtEnd {
+            canvas.putCentered(DisplayWidth.truncate(record.resultText, to: size.columns - 2), row: below + 1,
+                               style: .accent)
+        }
+    }
+
+    private func renderPastGames(_ canvas: inout Canvas, _ games: [SavedGame]?, selected: Int) {
+        canvas.putCentered(tr("Past games"), row: 3, style: .bold)
+        guard let games, !games.isEmpty else {
+            if games != nil {
+                canvas.putCentered(tr("No saved games yet: each finished game is kept here."), row: 5, style: .dim)
+            }
+            return
+        }
+        let top = 5
+        let visible = max(1, size.rows - top - 3)
+        let first = min(max(0, selected - visible + 1), max(0, games.count - visible))
+        let width = min(size.columns - 2, 76)
+        let left = max(1, (size.columns - width) / 2)
+        for (offset, index) in (first..<min(games.count, first + visible)).enumerated() {
+            let game = games[index]
+            var line = " " + game.title.replacing(".jsonl", with: "")
+            if let record = game.record {
+                line += "  " + DisplayText.escaped(record.name(of: .x)) + " – " + DisplayText.escaped(record.name(of: .o))
+                    + "  " + record.shortResult
+            } else {
+                line += "  " + tr("(cannot be read)")
+            }
+            canvas.put(DisplayWidth.fit(DisplayWidth.truncate(line, to: width), to: width), row: top + offset,
+                       column: left, style: index == selected ? .selected : .normal)
         }
     }
 

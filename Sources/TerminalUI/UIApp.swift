@@ -17,6 +17,8 @@ public final class UIApp {
     private let client: GameClient
     /// Where a changed setting is kept (`settings.json`; nothing in tests).
     private let settingsStore: SettingsClient
+    /// Where finished games are kept (`$XDG_DATA_HOME/tictactoe/games`; nothing in tests).
+    private let gameArchive: GameArchiveClient
     private var privacy: PrivacyClient { client.privacy }
     private let promptAtLaunch: Bool
     private var watching: SessionHandle?
@@ -40,6 +42,8 @@ public final class UIApp {
         settings: UISettings,
         client: GameClient,
         settingsStore: SettingsClient = .none,
+        gameArchive: GameArchiveClient = .none,
+        replay: ReplayViewer? = nil,
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
@@ -49,11 +53,17 @@ public final class UIApp {
         self.terminal = terminal
         self.client = client
         self.settingsStore = settingsStore
+        self.gameArchive = gameArchive
         self.promptAtLaunch = promptAtLaunch
         self.clock = clock
         self.colors = colors
         self.logger = logger
-        self.model = AppModel(settings: settings, size: TerminalSize(rows: 24, columns: 80), seed: seed)
+        let size = TerminalSize(rows: 24, columns: 80)
+        if let replay {
+            self.model = AppModel(settings: settings, size: size, replay: replay)
+        } else {
+            self.model = AppModel(settings: settings, size: size, seed: seed)
+        }
     }
 
     /// SIGINT, SIGTERM and SIGHUP become `.signal` inputs: the loop tells a connected peer, restores the terminal
@@ -202,6 +212,14 @@ public final class UIApp {
         case .saveSettings(let settings):
             // A failure is one warning in the status line; the game goes on with the settings as they are.
             if let warning = settingsStore.save(settings.stored) { return .feed([.notice(tr("Warning: %@", warning))]) }
+        case .saveGame(let record):
+            // Never a crash or a lost game: a failure is a warning in the log and the status line.
+            if let warning = gameArchive.save(record) {
+                logger.warning("\(warning)")
+                return .feed([.notice(tr("Warning: %@", warning))])
+            }
+        case .loadPastGames:
+            return .feed([.pastGames(gameArchive.list())])
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil

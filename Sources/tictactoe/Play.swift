@@ -17,9 +17,11 @@ struct Play: ParsableCommand {
         commandName: "play",
         abstract: "Open the full-screen game (the default command).",
         discussion: """
-            The menu offers: play against the computer, host a game, search for games, join by address, settings. \
+            The menu offers: play against the computer, host a game, search for games, join by address, past games \
+            (replay a saved game), settings. \
             Keys: arrows, hjkl or WASD move; Enter or Space places; 1-9 place directly (reading order: 1 top-left, \
-            9 bottom-right); mouse clicks place; r rematch; q back; ? help. Launching touches no network.
+            9 bottom-right); mouse clicks place; r rematch; q back; ? help. Launching touches no network. Each finished \
+            game is saved in $XDG_DATA_HOME/tictactoe/games (the last 100) for `tictactoe replay`.
 
             --plain plays against the computer in line mode instead (also used when there is no terminal).
             """
@@ -88,6 +90,7 @@ struct Play: ParsableCommand {
         let app = UIApp(
             terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath),
             settingsStore: settingsStore,
+            gameArchive: .live(GameArchive(directory: GameArchive.defaultDirectory(environment: environment))),
             promptAtLaunch: promptAtLaunch, colors: colors,
             seed: seed
         )

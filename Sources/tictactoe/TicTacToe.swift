@@ -15,14 +15,16 @@ struct TicTacToe: AsyncParsableCommand {
             `tictactoe join NAME`, or `tictactoe join HOST:PORT` (default port 7878). With --headless a \
             computer or scripted player plays for you: no terminal needed, transcripts on stdout (--json for one \
             JSON object per line), so scripts can run matches. `tictactoe match` plays a scored series between \
-            computer levels, scripts and engines in this process.
+            computer levels, scripts and engines in this process; `tictactoe replay FILE` replays a finished game from its \
+            JSON-lines record.
 
             Cells are numbered 1-9 in reading order (1 top-left, 3 top-right, 9 bottom-right), like a phone keypad.
 
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Match.self, Privacy.self, Manifest.self],
+        subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Match.self, Replay.self, Privacy.self,
+                      Manifest.self],
         defaultSubcommand: Play.self
     )
 }

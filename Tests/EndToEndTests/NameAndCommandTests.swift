@@ -60,7 +60,7 @@ final class NameAndCommandTests: ProcessTestCase {
         XCTAssertEqual(process.process.terminationReason, .exit)
         let lines = process.standardError.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Error: unknown command 'bogus'", process.standardError)
-        for command in ["play", "host", "join", "browse", "match", "privacy", "manifest"] {
+        for command in ["play", "host", "join", "browse", "match", "replay", "privacy", "manifest"] {
             XCTAssertTrue(lines.contains { $0.hasPrefix("  \(command) ") },
                           "\(command) not listed:\n\(process.standardError)")
         }

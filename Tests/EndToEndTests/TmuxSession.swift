@@ -2,14 +2,19 @@ import Foundation
 import TicTacToeTestSupport
 import XCTest
 
-/// The command line that runs the TUI in a pane with fresh state and privacy directories and a UTF-8 locale, in
+/// The command line that runs the TUI in a pane with fresh state, data and privacy directories and a UTF-8 locale, in
 /// English unless `language` says otherwise (the value of LANGUAGE: the tests' own locale never changes the text).
 /// These panes run in the machine's own network namespace: TICTACTOE_BONJOUR=off keeps Bonjour (mDNS) out.
-func tuiCommand(_ arguments: String, configDirectory: String? = nil, language: String = "en") -> String {
+/// The games the TUI saves go to `dataDirectory` (`XDG_DATA_HOME`), by default a temporary one of this test process:
+/// never the account's own.
+func tuiCommand(
+    _ arguments: String, configDirectory: String? = nil, dataDirectory: String? = nil, language: String = "en"
+) -> String {
     let state = NSTemporaryDirectory() + "tictactoe-tui-state-\(getpid())"
+    let data = dataDirectory ?? NSTemporaryDirectory() + "tictactoe-tui-data-\(getpid())"
     let config = configDirectory ?? freshConfigDirectory()
-    return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 LANGUAGE=\(language) XDG_STATE_HOME=\(state) TICTACTOE_CONFIG_DIR=\(config) "
-        + "TICTACTOE_BONJOUR=off \(tictactoeBinary) \(arguments)"
+    return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 LANGUAGE=\(language) XDG_STATE_HOME=\(state) XDG_DATA_HOME=\(data) "
+        + "TICTACTOE_CONFIG_DIR=\(config) TICTACTOE_BONJOUR=off \(tictactoeBinary) \(arguments)"
 }
 
 /// A new, empty directory for the local network decision (nothing decided yet).

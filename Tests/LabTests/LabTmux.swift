@@ -39,6 +39,7 @@ final class LabTUI {
         logFile = state + "/tictactoe/tictactoe.log"
         let words = ["/bin/bash", Lab.script, "exec", host, "--", "env", "-u", "TICTACTOE_BONJOUR",
                      "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "LANGUAGE=\(language)", "XDG_STATE_HOME=\(state)",
+                     "XDG_DATA_HOME=\(state)/data",
                      "TICTACTOE_CONFIG_DIR=\(configDirectory)", "TICTACTOE_LAB_TUI=\(marker)",
                      tictactoeBinary, "--log-file", logFile] + arguments
         try tmux.start(session, words.map(shellQuote).joined(separator: " "), columns: columns, rows: rows)

@@ -363,8 +363,9 @@ private struct EndLine: Encodable {
     }
 }
 
-private struct PlayersLine: Encodable {
-    var game: Int
+/// `players`: who is X and O, and which of them the record is written from (`local`).
+struct PlayersLine: Encodable {
+    var game: Int?
     var x: String
     var o: String
     var local: String
@@ -373,7 +374,7 @@ private struct PlayersLine: Encodable {
     func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: JSONKey.self)
         try object.encode("players", forKey: "event")
-        try object.encode(game, forKey: "series_game")
+        try object.encodeIfPresent(game, forKey: "series_game")
         try object.encode(x, forKey: "x")
         try object.encode(o, forKey: "o")
         try object.encode(local, forKey: "local")

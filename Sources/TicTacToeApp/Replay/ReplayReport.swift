@@ -1,0 +1,108 @@
+import FoundationEssentials
+import GameClient
+import GameProtocol
+import GameRules
+import Localization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tictactoe replay FILE`'s work outside the terminal UI: reading the record, choosing its game, and the headless
+/// output (the moves, the final board and the result as text, or one JSON line).
+public enum ReplayReport {
+    /// Why a record cannot be replayed; `description` names the file (and the line when there is one).
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The game `number` of the record at `path` (its `game-start`'s number; with several games of that number,
+    /// as in a round robin's series, the last), or by default the last finished game.
+    public static func load(path: String, game number: Int?) throws(Failure) -> GameRecord {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(message: "\(path): cannot read the record: \(String(cString: strerror(errno)))")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw Failure(message: "\(path): the record is not UTF-8 text")
+        }
+        return try choose(in: text, path: path, game: number)
+    }
+
+    /// `load`'s choice, from the record's text.
+    public static func choose(in text: String, path: String, game number: Int?) throws(Failure) -> GameRecord {
+        let games: [GameRecord]
+        do {
+            games = try GameRecord.parse(text)
+        } catch {
+            throw Failure(message: "\(path):\(error.line): \(error.problem)")
+        }
+        if let number {
+            guard let game = games.last(where: { $0.number == number }) else {
+                let numbers = games.map { String($0.number) }.joined(separator: ", ")
+                throw Failure(message: "\(path): no game \(number) in the record"
+                                + (games.isEmpty ? " (it holds no game)" : " (its games: \(numbers))"))
+            }
+            return game
+        }
+        guard let game = GameRecord.defaultGame(in: games) else {
+            if let open = games.last {
+                throw Failure(message: "\(path): no finished game in the record: game \(open.number) stops after "
+                                + "\(open.cells.count) move\(open.cells.count == 1 ? "" : "s") at line \(open.endLine) "
+                                + "(--game \(open.number) shows it)")
+            }
+            throw Failure(message: "\(path): no game in the record (no game-start line)")
+        }
+        return game
+    }
+
+    /// The headless text: a heading, each move, the final board, the result.
+    public static func text(_ game: GameRecord, path: String, unicode: Bool = false) -> [String] {
+        var lines = [tr("Game %@ of %@: X %@ · O %@", String(game.number), path,
+                        DisplayText.escaped(game.name(of: .x)), DisplayText.escaped(game.name(of: .o)))]
+        lines += game.cells.indices.map(game.moveText)
+        lines.append("")
+        lines += (game.positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map { row in
+            var row = String(row)
+            while row.last == " " { row.removeLast() }
+            return row
+        }
+        lines.append("")
+        lines.append(game.resultText)
+        return lines
+    }
+
+    /// `--json`: one `replay` line with the game's moves, final board and result.
+    public static func json(_ game: GameRecord, path: String) -> String {
+        (try? JSONLine.encode(ReplayLine(game: game, path: path))) ?? "{}"
+    }
+}
+
+private struct ReplayLine: Encodable {
+    var game: GameRecord
+    var path: String
+
+    func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try object.encode("replay", forKey: "event")
+        try object.encode(path, forKey: "file")
+        try object.encode(game.number, forKey: "game")
+        try object.encode(game.name(of: .x), forKey: "x")
+        try object.encode(game.name(of: .o), forKey: "o")
+        try object.encode(game.cells.map { $0 + 1 }, forKey: "moves")
+        try object.encode((game.positions.last ?? Board()).compactText, forKey: "board")
+        try object.encode(game.isFinished, forKey: "finished")
+        try object.encodeOrNull(game.result?.winner?.description, forKey: "winner")
+        let reason: String?
+        switch game.result?.reason {
+        case .line?: reason = "line"
+        case .draw?: reason = "draw"
+        case .resignation?: reason = "resignation"
+        case .forfeit?: reason = "forfeit"
+        case .timeout?: reason = "timeout"
+        case nil: reason = nil
+        }
+        try object.encodeOrNull(reason, forKey: "reason")
+        if case .line(let cells)? = game.result?.reason { try object.encode(cells.map { $0 + 1 }, forKey: "line") }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import TicTacToeTestSupport
+import XCTest
+
+/// `tictactoe replay` as a user runs it: headless on a transcript the binary wrote (`match --transcripts`), its
+/// errors (exit 65, naming the file and the line), the games the full-screen UI saves, and the viewer in tmux.
+final class ReplayCommandTests: ProcessTestCase {
+    private func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (TicTacToeProcess, Int32?) {
+        let process = track(try TicTacToeProcess(arguments, environment: environment))
+        return (process, process.waitForExit(timeout: 60))
+    }
+
+    /// A seeded two-game match's transcripts, and its `--json` game lines (the moves to compare with).
+    private func matchTranscripts() throws -> (directory: String, games: [[String: Any]]) {
+        let directory = temporaryDirectory() + "/games"
+        let arguments = ["match", "--player", "perfect", "--player", "easy", "--games", "2", "--seed", "4"]
+        let (match, status) = try run(arguments + ["--transcripts", directory])
+        XCTAssertEqual(status, 0, match.standardError)
+        let (json, jsonStatus) = try run(arguments + ["--json"])
+        XCTAssertEqual(jsonStatus, 0, json.standardError)
+        return (directory, json.events(named: "match-game"))
+    }
+
+    func testHeadlessReplayOfAMatchTranscriptShowsTheMovesTheBoardAndTheResult() throws {
+        let (directory, games) = try matchTranscripts()
+        XCTAssertEqual(games.count, 2)
+        let file = directory + "/game-0002.jsonl"
+        let (replay, status) = try run(["replay", "--headless", file])
+        XCTAssertEqual(status, 0, replay.standardError)
+        let lines = replay.output
+        XCTAssertEqual(lines.first, "Game 2 of \(file): X easy · O perfect", "\(lines)")
+        let moves = try XCTUnwrap(games[1]["moves"] as? [Int])
+        let moveLines = lines.filter { $0.hasPrefix("Move ") }
+        XCTAssertEqual(moveLines.count, moves.count, "\(lines)")
+        for (index, cell) in moves.enumerated() {
+            XCTAssertTrue(moveLines[index].hasPrefix("Move \(index + 1) of \(moves.count): "), moveLines[index])
+            XCTAssertTrue(moveLines[index].hasSuffix(" in cell \(cell)"), moveLines[index])
+        }
+        // The final board, as the match's game line has it, drawn in rows.
+        let board = try XCTUnwrap(games[1]["board"] as? String)
+        // (│ in a UTF-8 locale, | otherwise.)
+        let drawn = lines.map { $0.replacingOccurrences(of: "│", with: "|") }
+            .filter { $0.hasPrefix(" ") && $0.contains("|") }
+            .map { $0.replacingOccurrences(of: " ", with: "").split(separator: "|").joined() }
+            .joined()
+        XCTAssertEqual(drawn.map { $0.isNumber ? "." : String($0) }.joined(), board, "\(lines)")
+        let winner = games[1]["winner"] as? String
+        let last = try XCTUnwrap(lines.last)
+        XCTAssertEqual(last.hasPrefix("Draw"), winner == nil, last)
+        if let winner { XCTAssertTrue(last.contains("(\(winner)) wins"), last) }
+
+        // --json: one line, the same game.
+        let (json, jsonStatus) = try run(["replay", "--json", file])
+        XCTAssertEqual(jsonStatus, 0, json.standardError)
+        XCTAssertEqual(json.output.count, 1, "\(json.output)")
+        let event = try XCTUnwrap(json.events(named: "replay").first)
+        XCTAssertEqual(event["moves"] as? [Int], moves)
+        XCTAssertEqual(event["board"] as? String, board)
+        XCTAssertEqual(event["x"] as? String, "easy")
+        XCTAssertEqual(event["game"] as? Int, 2)
+    }
+
+    func testACorruptedOrTruncatedRecordExits65NamingTheFileAndTheLine() throws {
+        let (directory, _) = try matchTranscripts()
+        let text = try String(contentsOfFile: directory + "/game-0001.jsonl", encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        let broken = directory + "/broken.jsonl"
+
+        try (lines.joined(separator: "\n").dropLast(10)).write(toFile: broken, atomically: true, encoding: .utf8)
+        var (replay, status) = try run(["replay", "--headless", broken])
+        XCTAssertEqual(status, 65, replay.standardError)
+        XCTAssertEqual(replay.standardError, "tictactoe: \(broken):\(lines.count): the record is truncated: its "
+                        + "last line stops in the middle of an object\n")
+        XCTAssertTrue(replay.output.isEmpty)
+
+        lines[3] = "garbage"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        (replay, status) = try run(["replay", "--headless", broken])
+        XCTAssertEqual(status, 65, replay.standardError)
+        XCTAssertEqual(replay.standardError,
+                       "tictactoe: \(broken):4: not a JSON object (is this a --json transcript?)\n")
+
+        // Only the start of the game: no finished game.
+        try (lines.prefix(3).joined(separator: "\n") + "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        (replay, status) = try run(["replay", "--headless", broken])
+        XCTAssertEqual(status, 65, replay.standardError)
+        XCTAssertTrue(replay.standardError.hasPrefix("tictactoe: \(broken): no finished game in the record: game 1 "),
+                      replay.standardError)
+
+        (replay, status) = try run(["replay", "--headless", directory + "/missing.jsonl"])
+        XCTAssertEqual(status, 65, replay.standardError)
+        XCTAssertEqual(replay.standardError,
+                       "tictactoe: \(directory)/missing.jsonl: cannot read the record: No such file or directory\n")
+
+        (replay, status) = try run(["replay", "--headless", "--game", "0", broken])
+        XCTAssertEqual(status, 64, replay.standardError)
+    }
+
+    /// A host's and a joiner's `--json` transcripts of a real three-game match over loopback: each holds the three
+    /// games; the default is the last, --game picks another; both sides replay the same moves.
+    func testHostAndJoinTranscriptsReplayEachGameOfTheMatch() throws {
+        let (host, port) = try startHost(["--player", "perfect", "--games", "3", "--seed", "2", "--name", "Ada"])
+        _ = track(host)
+        let joiner = track(try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--player", "easy", "--seed", "3", "--name", "Bo"]))
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        let directory = temporaryDirectory()
+        for (name, side) in [("host", host), ("join", joiner)] {
+            try (side.output.joined(separator: "\n") + "\n").write(
+                toFile: directory + "/\(name).jsonl", atomically: true, encoding: .utf8)
+        }
+        let moves = host.events(named: "move").map { $0["cell"] as? Int ?? 0 }
+        let gameOvers = host.events(named: "game-over")
+        XCTAssertEqual(gameOvers.count, 3)
+        var replayed: [Int] = []
+        for game in 1...3 {
+            var seen: [[Int]] = []
+            for name in ["host", "join"] {
+                let (replay, status) = try run(["replay", "--json", "--game", String(game), directory + "/\(name).jsonl"])
+                XCTAssertEqual(status, 0, replay.standardError)
+                let event = try XCTUnwrap(replay.events(named: "replay").first, "\(replay.output)")
+                XCTAssertEqual(event["board"] as? String, gameOvers[game - 1]["board"] as? String)
+                seen.append(try XCTUnwrap(event["moves"] as? [Int]))
+                if name == "host" {
+                    // The host knows both names: its own (listening) and the joiner's (connected).
+                    XCTAssertEqual(Set([event["x"] as? String, event["o"] as? String]), ["Ada", "Bo"], "\(event)")
+                }
+            }
+            XCTAssertEqual(seen[0], seen[1], "both sides replay game \(game) the same")
+            replayed += seen[0]
+        }
+        XCTAssertEqual(replayed, moves)
+        let (last, status) = try run(["replay", "--headless", directory + "/host.jsonl"])
+        XCTAssertEqual(status, 0, last.standardError)
+        XCTAssertTrue(last.output.first?.hasPrefix("Game 3 of ") == true, "\(last.output)")
+    }
+
+    /// A game against the computer in the full-screen UI is saved in $XDG_DATA_HOME/tictactoe/games, and the
+    /// viewer steps through it: →/←/Home/End change the board shown, q quits.
+    func testAComputerGameIsSavedAndTheViewerStepsThroughIt() throws {
+        let data = temporaryDirectory()
+        let games = data + "/tictactoe/games"
+        let tmux = try Tmux()
+        try tmux.start("solo", tuiCommand("--name solo", dataDirectory: data))
+        XCTAssertNotNil(tmux.waitFor("solo", text: "Play against the computer"), tmux.screen("solo"))
+        try tmux.keys("solo", "p")
+        XCTAssertNotNil(tmux.waitFor("solo", text: "Score: you 0"), tmux.screen("solo"))
+        XCTAssertNotNil(tmux.playUntilOver("solo", over: "Press r for a rematch"), tmux.screen("solo"))
+        // The file is written before the screen that says the game is over.
+        let saved = try FileManager.default.contentsOfDirectory(atPath: games)
+        XCTAssertEqual(saved.count, 1, "\(saved)")
+        let file = games + "/" + saved[0]
+        XCTAssertTrue(saved[0].hasPrefix("game-") && saved[0].hasSuffix(".jsonl"), saved[0])
+        try tmux.keys("solo", "q")
+        try tmux.keys("solo", "q")
+
+        let (headless, status) = try run(["replay", "--json", file])
+        XCTAssertEqual(status, 0, headless.standardError)
+        let event = try XCTUnwrap(headless.events(named: "replay").first, "\(headless.output)")
+        let moves = try XCTUnwrap(event["moves"] as? [Int])
+        XCTAssertTrue([event["x"] as? String, event["o"] as? String].contains("solo"), "\(event)")
+        XCTAssertEqual(event["finished"] as? Bool, true)
+
+        try tmux.start("viewer", tuiCommand("replay \(file); echo replay-exit=$?; read line", dataDirectory: data))
+        var screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
+        XCTAssertTrue(screen.contains("The empty board"), screen)
+        XCTAssertFalse(screen.contains(" X ") || screen.contains(" O "), screen)
+        try tmux.keys("viewer", "Right")
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 1 of \(moves.count)"), tmux.screen("viewer"))
+        XCTAssertTrue(screen.contains("Move 1 of \(moves.count): ") && screen.contains("in cell \(moves[0])"), screen)
+        try tmux.keys("viewer", "End")
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count) of \(moves.count)"),
+                               tmux.screen("viewer"))
+        XCTAssertTrue(screen.contains("wins: a line") || screen.contains("Draw: the board is full"), screen)
+        print("replay viewer at the end:\n\(screen)")
+        try tmux.keys("viewer", "Left")
+        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count - 1) of \(moves.count)"),
+                               tmux.screen("viewer"))
+        XCTAssertFalse(screen.contains("wins: a line") || screen.contains("Draw: the board"), screen)
+        try tmux.keys("viewer", "Home")
+        XCTAssertNotNil(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
+        try tmux.keys("viewer", "q")
+        XCTAssertNotNil(tmux.waitFor("viewer", text: "replay-exit=0"), tmux.screen("viewer"))
+
+        // The same game from the menu: Past games lists it; Enter replays it; q goes back to the list.
+        try tmux.start("past", tuiCommand("--name solo", dataDirectory: data))
+        XCTAssertNotNil(tmux.waitFor("past", text: "[g] Past games"), tmux.screen("past"))
+        try tmux.keys("past", "g")
+        screen = try XCTUnwrap(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
+        XCTAssertTrue(screen.contains(saved[0].replacingOccurrences(of: ".jsonl", with: "")), screen)
+        try tmux.keys("past", "Enter")
+        XCTAssertNotNil(tmux.waitFor("past", text: "· move 0 of \(moves.count)"), tmux.screen("past"))
+        try tmux.keys("past", "End")
+        XCTAssertNotNil(tmux.waitFor("past", text: "· move \(moves.count) of \(moves.count)"), tmux.screen("past"))
+        try tmux.keys("past", "q")
+        XCTAssertNotNil(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
+    }
+}
