@@ -19,6 +19,7 @@ public struct BrowseRegistry: Sendable {
     private struct Instance {
         var presence: [UInt32: Int] = [:]
         var lookup: DiscoveredGame.Lookup = .pending
+        var activity = GameActivity()
         var isPresent: Bool { presence.values.contains { $0 > 0 } }
     }
 
@@ -53,9 +54,11 @@ public struct BrowseRegistry: Sendable {
 
     /// A present name was resolved: what its TXT record says, its host and addresses.
     public mutating func classify(
-        _ name: String, as compatibility: Compatibility, host: String = "", addresses: [String] = []
+        _ name: String, as compatibility: Compatibility, activity: GameActivity = GameActivity(), host: String = "",
+        addresses: [String] = []
     ) {
         record(name, .answered(compatibility, host: host, addresses: addresses))
+        if instances[name]?.isPresent == true { instances[name]?.activity = activity }
     }
 
     /// Resolving a present name got no answer in time: listed as not answering until it is announced again.
@@ -92,7 +95,7 @@ public struct BrowseRegistry: Sendable {
     public func games(hiding hidden: Set<String> = []) -> [DiscoveredGame] {
         instances.compactMap { name, instance -> DiscoveredGame? in
             guard instance.isPresent, !hidden.contains(name) else { return nil }
-            return DiscoveredGame(name: name, lookup: instance.lookup)
+            return DiscoveredGame(name: name, lookup: instance.lookup, activity: instance.activity)
         }
         .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
     }

@@ -36,15 +36,21 @@ public struct DiscoveredGame: Sendable, Hashable, CustomStringConvertible {
     /// The Bonjour instance name (what the host registered: the player's name, possibly renamed by Avahi).
     public var name: String
     public var lookup: Lookup
+    /// What its TXT record said the host is doing (playing a match, room for spectators) when last resolved.
+    public var activity: GameActivity
 
-    public init(name: String, lookup: Lookup) {
+    public init(name: String, lookup: Lookup, activity: GameActivity = GameActivity()) {
         self.name = name
         self.lookup = lookup
+        self.activity = activity
     }
 
     /// A game whose resolve answered.
-    public init(name: String, compatibility: Compatibility, host: String = "", addresses: [String] = []) {
-        self.init(name: name, lookup: .answered(compatibility, host: host, addresses: addresses))
+    public init(
+        name: String, compatibility: Compatibility, host: String = "", addresses: [String] = [],
+        activity: GameActivity = GameActivity()
+    ) {
+        self.init(name: name, lookup: .answered(compatibility, host: host, addresses: addresses), activity: activity)
     }
 
     /// What its TXT record says; nil until it answered.
@@ -114,6 +120,9 @@ public struct ResolvedGame: Sendable, Hashable {
 
     /// Whether this version can join it (from its TXT record).
     public var compatibility: Compatibility { GameService.compatibility(of: txt) }
+
+    /// Whether a match is running there and how many spectators it takes now (from its TXT record).
+    public var activity: GameActivity { GameService.activity(of: txt) }
 
     /// How the game is protected (`.open`, `.private`, or `.plaintext` for protocol 1); nil when it cannot be joined
     /// (`compatibility` says why).

@@ -206,7 +206,8 @@ private final class BrowserState {
             switch result {
             case .success(let game):
                 registry.classify(
-                    name, as: game.compatibility, host: game.hostTarget, addresses: game.endpoints.map(\.host))
+                    name, as: game.compatibility, activity: game.activity, host: game.hostTarget,
+                    addresses: game.endpoints.map(\.host))
                 retryTimers[name] = loop.schedule(after: configuration.refreshInterval) { [weak self] in
                     guard let self else { return }
                     retryTimers[name] = nil

@@ -17,6 +17,10 @@ public enum GameService {
     public static let versionKey = "proto"
     /// The TXT key of an encrypted game's security (`sec=open`, `sec=private`); a protocol 1 game has none.
     public static let securityKey = "sec"
+    /// The TXT key saying a match is running (`state=playing`; absent or `state=free`: waiting for a joiner).
+    public static let stateKey = "state"
+    /// The TXT key of how many more spectators the host takes now (`watch=2`; absent: none).
+    public static let watchKey = "watch"
 
     /// `name` as advertised: in NFC and cut to the 63 bytes of UTF-8 a DNS label (a service instance name) may have,
     /// at a character boundary (`PlayerName.fitted`, the one rule for names).
@@ -26,11 +30,18 @@ public enum GameService {
 
     /// The TXT record a host of a `security` game advertises: `proto=2 sec=open`, `proto=2 sec=private`, or
     /// `proto=1` for a plaintext one.
-    public static func txtRecord(security: GameSecurity) -> TXTRecord {
-        let version = String(security.protocolVersion)
-        return security.isEncrypted
-            ? TXTRecord([versionKey: version, securityKey: security.rawValue])
-            : TXTRecord([versionKey: version])
+    public static func txtRecord(security: GameSecurity, activity: GameActivity = GameActivity()) -> TXTRecord {
+        var entries = [versionKey: String(security.protocolVersion)]
+        if security.isEncrypted { entries[securityKey] = security.rawValue }
+        if activity.playing { entries[stateKey] = "playing" }
+        if activity.spectatorRoom > 0 { entries[watchKey] = String(activity.spectatorRoom) }
+        return TXTRecord(entries)
+    }
+
+    /// What a TXT record says the host is doing; a value this version cannot read counts as free, with no room.
+    public static func activity(of txt: TXTRecord) -> GameActivity {
+        GameActivity(playing: txt[stateKey] == "playing",
+                      spectatorRoom: txt[watchKey].flatMap { Int($0) }.map { max(0, min($0, 999)) } ?? 0)
     }
 
     /// Whether a service with this TXT record is a game this version can join, and how it is protected.
@@ -63,5 +74,17 @@ public enum GameService {
             return .incompatible(reason: "speaks protocol version \(version), we speak "
                 + "\(GameMessage.plaintextProtocolVersion) and \(GameMessage.encryptedProtocolVersion)")
         }
+    }
+}
+
+/// What a host advertises about its match (TXT `state`, `watch`): whether one is running (a joiner would be told the
+/// host is busy) and how many spectators it can still take (`tictactoe watch`).
+public struct GameActivity: Sendable, Hashable {
+    public var playing: Bool
+    public var spectatorRoom: Int
+
+    public init(playing: Bool = false, spectatorRoom: Int = 0) {
+        self.playing = playing
+        self.spectatorRoom = spectatorRoom
     }
 }
