@@ -31,11 +31,11 @@ public enum GameService {
     /// The TXT record a host of a `security` game advertises: `proto=2 sec=open`, `proto=2 sec=private`, or
     /// `proto=1` for a plaintext one.
     public static func txtRecord(security: GameSecurity, activity: GameActivity = GameActivity()) -> TXTRecord {
-        var entries = [versionKey: String(security.protocolVersion)]
-        if security.isEncrypted { entries[securityKey] = security.rawValue }
-        if activity.playing { entries[stateKey] = "playing" }
-        if activity.spectatorRoom > 0 { entries[watchKey] = String(activity.spectatorRoom) }
-        return TXTRecord(entries)
+        var pairs = [(versionKey, String(security.protocolVersion))]
+        if security.isEncrypted { pairs.append((securityKey, security.rawValue)) }
+        if activity.playing { pairs.append((stateKey, "playing")) }
+        if activity.spectatorRoom > 0 { pairs.append((watchKey, String(activity.spectatorRoom))) }
+        return TXTRecord(pairs.map { TXTRecord.Entry(key: $0.0, value: Array($0.1.utf8)) })
     }
 
     /// What a TXT record says the host is doing; a value this version cannot read counts as free, with no room.
