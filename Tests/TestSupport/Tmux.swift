@@ -6,6 +6,7 @@ import XCTest
 public final class Tmux {
     public let socket: String
     private var stopped = false
+    private var serverHeld = false
 
     public init(prefix: String = "ttt-e2e") throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
@@ -48,6 +49,14 @@ public final class Tmux {
 
     /// Starts `command` (a shell command line) in a new session named `name`, 100x30 unless told.
     public func start(_ name: String, _ command: String, columns: Int = 100, rows: Int = 30) throws {
+        if !serverHeld {
+            // tmux's server quits when its last session ends: a test that quits one app and then starts the next
+            // could reach a server on its way out ("no server running"). A session that only sleeps holds the
+            // server until `stop()`.
+            try run(["new-session", "-d", "-s", "tmux-server-hold", "-x", "20", "-y", "5", "sleep 86400"],
+                    capture: false)
+            serverHeld = true
+        }
         try run(["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), command], capture: false)
     }
 
