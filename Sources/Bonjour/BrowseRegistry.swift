@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// The browser's list, kept from dns_sd add/remove callbacks. Pure: no dns_sd calls, no clock.
 ///
 /// Avahi reports each instance once per interface and IP version, and removes it the same way, so each name keeps a

@@ -25,6 +25,7 @@ struct DNSSDLibrary: @unchecked Sendable {
     let refSockFD: tictactoe_DNSServiceRefSockFD
     let processResult: tictactoe_DNSServiceProcessResult
     let refDeallocate: tictactoe_DNSServiceRefDeallocate
+    let updateRecord: tictactoe_DNSServiceUpdateRecord
 
     /// The process's library, loaded (and Avahi's allocator set) at the first use; the outcome is kept.
     static let shared: Result<DNSSDLibrary, BonjourError> = load(soname)
@@ -52,7 +53,8 @@ struct DNSSDLibrary: @unchecked Sendable {
                 queryRecord: try symbol("DNSServiceQueryRecord", as: tictactoe_DNSServiceQueryRecord.self),
                 refSockFD: try symbol("DNSServiceRefSockFD", as: tictactoe_DNSServiceRefSockFD.self),
                 processResult: try symbol("DNSServiceProcessResult", as: tictactoe_DNSServiceProcessResult.self),
-                refDeallocate: try symbol("DNSServiceRefDeallocate", as: tictactoe_DNSServiceRefDeallocate.self))
+                refDeallocate: try symbol("DNSServiceRefDeallocate", as: tictactoe_DNSServiceRefDeallocate.self),
+                updateRecord: try symbol("DNSServiceUpdateRecord", as: tictactoe_DNSServiceUpdateRecord.self))
             tictactoe_avahi_zero_allocations(setAllocator)
             return .success(library)
         } catch {

@@ -17,7 +17,7 @@ public final class GameAdvertiser: GameAdvertising, Sendable {
     public let requestedName: String
     /// The security advertised.
     public let security: GameSecurity
-    /// Its TXT record.
+    /// Its TXT record when advertising began (`update(activity:)` changes what is advertised).
     public let txt: TXTRecord
     /// The gate's permission: the type advertised is the one it cleared.
     public let capability: AdvertiseCapability
@@ -60,6 +60,13 @@ public final class GameAdvertiser: GameAdvertising, Sendable {
         loop.execute { [state] in state.value.withdrawOnLoop() }
     }
 
+    /// Advertises what the host is doing (`state=playing`, `watch=N` in the TXT record), staying registered: the
+    /// record is updated in place (or registered again where the daemon cannot update it).
+    public func update(activity: GameActivity) {
+        let txt = GameService.txtRecord(security: security, activity: activity)
+        loop.execute { [state] in state.value.update(txt: txt) }
+    }
+
     public func stop() {
         loop.sync { [state] in
             state.value.withdrawOnLoop()
@@ -79,7 +86,7 @@ public final class GameAdvertiser: GameAdvertising, Sendable {
 private final class AdvertiserState {
     private let requestedName: String
     private let serviceType: String
-    private let txt: TXTRecord
+    private var txt: TXTRecord
     private let logger: Logger
     private let loop: DNSSDLoop
     private(set) var broadcaster: EventBroadcaster<AdvertiserEvent>!
@@ -120,6 +127,21 @@ private final class AdvertiserState {
         register()
     }
 
+
+    func update(txt: TXTRecord) {
+        guard txt != self.txt else { return }
+        self.txt = txt
+        guard let ref else { return }  // registered later with it (or not wanted now)
+        let code = ref.updatePrimaryTXT(txt.wire)
+        guard code != kDNSServiceErr_NoError else {
+            logger.debug("TXT record updated: \(txt)")
+            return
+        }
+        logger.info("cannot update the TXT record in place (\(BonjourError(code: code))): registering again")
+        ref.cancel()
+        self.ref = nil
+        register()
+    }
 
     func withdrawOnLoop() {
         wanted = false

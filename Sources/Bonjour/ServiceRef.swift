@@ -70,6 +70,15 @@ final class ServiceRef {
         }
     }
 
+    /// A registration's primary TXT record becomes `txt` (DNSServiceUpdateRecord with no record reference: Avahi's
+    /// compatibility layer updates the service's TXT in place, and browsers that resolve it again read the new one).
+    func updatePrimaryTXT(_ txt: [UInt8]) -> DNSServiceErrorType {
+        guard let ref, !cancelled else { return DNSServiceErrorType(kDNSServiceErr_BadReference) }
+        return txt.withUnsafeBytes { buffer in
+            library.updateRecord(ref, nil, 0, UInt16(buffer.count), buffer.baseAddress, 0)
+        }
+    }
+
     /// Stops callbacks and deallocates the reference (after the current `DNSServiceProcessResult`, if inside one).
     func cancel() {
         cancelled = true

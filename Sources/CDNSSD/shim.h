@@ -16,6 +16,7 @@ typedef __typeof__(&DNSServiceQueryRecord) tictactoe_DNSServiceQueryRecord;
 typedef __typeof__(&DNSServiceRefSockFD) tictactoe_DNSServiceRefSockFD;
 typedef __typeof__(&DNSServiceProcessResult) tictactoe_DNSServiceProcessResult;
 typedef __typeof__(&DNSServiceRefDeallocate) tictactoe_DNSServiceRefDeallocate;
+typedef __typeof__(&DNSServiceUpdateRecord) tictactoe_DNSServiceUpdateRecord;
 typedef __typeof__(&avahi_set_allocator) tictactoe_avahi_set_allocator;
 
 // Avahi's compatibility library before 0.9 (Debian 12 ships 0.8) allocates each DNSServiceRef without zeroing it and

@@ -25,6 +25,10 @@ public struct GameListing: Sendable, Hashable {
     public var addresses: [String]
     /// One of the addresses is one of this machine's own.
     public var isThisMachine: Bool
+    /// The host is playing a match (its TXT `state=playing`): a joiner is told it is busy; spectators may watch.
+    public var isPlaying = false
+    /// How many more spectators the host takes now (its TXT `watch=N`; 0: none).
+    public var spectatorRoom = 0
 
     public init(
         name: String, state: State, host: String? = nil, addresses: [String] = [], isThisMachine: Bool = false

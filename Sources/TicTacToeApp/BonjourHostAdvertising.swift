@@ -49,6 +49,7 @@ final class BonjourHostAdvertising: HostAdvertising {
     }
 
     func advertise(port: Int) { advertiser.advertise(port: port) }
+    func update(_ activity: GameActivity) { advertiser.update(activity: activity) }
     func withdraw() { advertiser.withdraw() }
     func stop() {
         advertiser.stop()

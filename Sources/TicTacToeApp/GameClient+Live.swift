@@ -76,6 +76,8 @@ extension GameListing {
             case .incompatible(let reason): state = .notJoinable(reason: reason)
             }
             self.init(name: game.name, state: state, host: host.isEmpty ? nil : host, addresses: addresses)
+            isPlaying = game.activity.playing
+            spectatorRoom = game.activity.spectatorRoom
         }
     }
 }

@@ -4,11 +4,14 @@ import GameProtocol
 import Localization
 
 /// What a host needs from Bonjour (`BonjourHostAdvertising` is the real one): the host coordinator advertises while
-/// the host is free for a joiner, withdraws while a game runs (a host serves one at a time) and stops at the end.
+/// it listens, says in the TXT record whether a match runs and how many spectators it takes, and stops at the end.
 public protocol HostAdvertising: Sendable {
     /// Free for a joiner on `port`: advertise (again).
     func advertise(port: Int)
-    /// A game started: withdraw.
+    /// What the host is doing (a match running, room for spectators), in the advertisement's TXT record: the host
+    /// stays advertised while it plays, and browsers say it is busy.
+    func update(_ activity: GameActivity)
+    /// Local network access was turned off: withdraw.
     func withdraw()
     /// The host is done: withdraw and wait until the daemon was told.
     func stop()
@@ -24,7 +27,13 @@ extension DiscoveryReport {
     /// 10.0.0.2`, or `on this machine`), then how it is protected unless open (`(private: needs a code)`,
     /// `(unencrypted, protocol 1)`), or why it cannot be joined now (`(not answering)`, `(not joinable: …)`).
     static func line(_ game: GameListing) -> String {
-        let place = game.place.isEmpty ? "" : tr("  on %@", safe(game.place))
+        var place = game.place.isEmpty ? "" : tr("  on %@", safe(game.place))
+        if game.isPlaying {
+            place += game.spectatorRoom > 0
+                ? tr("  (playing a match: %@ can watch)", "\(game.spectatorRoom)") : tr("  (playing a match)")
+        } else if game.spectatorRoom > 0 {
+            place += tr("  (%@ can watch)", "\(game.spectatorRoom)")
+        }
         switch game.state {
         case .joinable(.open): return safe(game.name) + place
         case .joinable(.private): return tr("%@%@  (private: needs a code)", safe(game.name), place)

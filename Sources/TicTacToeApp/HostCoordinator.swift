@@ -115,7 +115,8 @@ public func hostMatches(
     let state = HostRunState()
     var advertising: BonjourHostAdvertising?  // decided with the first permission to listen
     var advertisingDecided = false
-    // Advertised while free for a joiner; withdrawn while a game runs (a host serves one) and at the end.
+    // Advertised while it listens, saying whether a match runs (`state=playing`: joiners are told it is busy) and how
+    // many spectators it takes (`watch=N`); withdrawn when local network access is turned off, and at the end.
     defer { advertising?.stop() }
     reporter.report(.seed(options.seed))
     // Each round waits for permission to listen, then serves until done; turning access off ends the round at once
@@ -195,6 +196,8 @@ private func serve(
     stop: StopSignal?
 ) async throws {
     let codeShown = Mutex(false)
+    /// How many more spectators the host takes now (advertised as `watch=N`).
+    var spectatorRoom: Int { listener.spectators?.room ?? 0 }
     try await listener.run(
         onEvent: { event in
             switch event {
@@ -209,6 +212,7 @@ private func serve(
                 if let privateCode, firstTime {
                     request.showCode(privateCode.current, nil)
                 }
+                advertising?.update(GameActivity(playing: false, spectatorRoom: spectatorRoom))
                 advertising?.advertise(port: port)
             case .rejectedBusy(let remote):
                 reporter.report(.rejectedBusy(remote: remote))
@@ -223,6 +227,7 @@ private func serve(
                 reporter.report(.codeReplaced(reason: reason))
             case .spectator(let remote, let name, let joined, let watching):
                 reporter.report(.spectator(name: name, address: remote, joined: joined, watching: watching))
+                advertising?.update(GameActivity(playing: listener.isPlaying, spectatorRoom: spectatorRoom))
             case .wrongCodeCounted, .wrongCodesForgiven:
                 // Each wrong code was reported with its address (`pairingFailed`); the count is in the replacement's
                 // reason.
@@ -230,7 +235,7 @@ private func serve(
             }
         },
         onMatch: { link in
-            advertising?.withdraw()
+            advertising?.update(GameActivity(playing: true, spectatorRoom: spectatorRoom))
             guard let controller = try? options.controller(moveTime: options.moveTimeout) else { return .stop }
             // The match's reports also reach the spectators (the whole position after each change).
             let matchReporter: MatchReporter = listener.spectators.map { SpectatorFeed(reporter, hub: $0) } ?? reporter

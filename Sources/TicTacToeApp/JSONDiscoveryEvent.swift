@@ -50,7 +50,8 @@ struct JSONDiscoveryEvent: Encodable {
 /// (encrypted: protocol 2; false for a protocol 1 game and for one that cannot be joined), `reason` for one that
 /// cannot be joined now only (absent, not null, otherwise), `state` (`joinable`, `not-joinable`, `looking-up`,
 /// `not-answering`), `host` (its mDNS name, once resolved: absent before), `addresses` (once resolved; may be empty)
-/// and `this_machine` (one of the addresses is this machine's).
+/// `this_machine` (one of the addresses is this machine's), `playing` (a match is running: a joiner is told the host is
+/// busy) and `watch` (how many more spectators it takes: `tictactoe watch`).
 struct JSONGameListing: Encodable {
     var game: GameListing
 
@@ -71,6 +72,8 @@ struct JSONGameListing: Encodable {
         try object.encodeIfPresent(game.host, forKey: "host")
         try object.encode(game.addresses, forKey: "addresses")
         try object.encode(game.isThisMachine, forKey: "this_machine")
+        try object.encode(game.isPlaying, forKey: "playing")
+        try object.encode(game.spectatorRoom, forKey: "watch")
     }
 
     static func stateName(_ state: GameListing.State) -> String {

@@ -17,8 +17,10 @@ struct Host: AsyncParsableCommand {
             --matches completed matches.
 
             The game is advertised with Bonjour (_tictactoe._tcp, under --name; "Advertised as NAME" gives the name \
-            actually registered) while the host is free, and withdrawn while a game runs. Without avahi-daemon the \
-            host says so and still serves joiners by address; --no-advertise skips Bonjour altogether.
+            actually registered) while the host listens; while a match runs its TXT record says so (state=playing: \
+            joiners are told it is busy) and how many more spectators it takes (watch=N). Without avahi-daemon the \
+            host says so and still serves joiners by address; --no-advertise skips Bonjour altogether. \
+            --spectators N lets up to N people watch the match read-only (tictactoe watch).
 
             Games are encrypted (protocol 2: TLS keyed by CPace on a code). An open game uses a public code: anyone \
             may join, and nothing on its connection is readable. --private makes a 6-digit code, shown on standard \

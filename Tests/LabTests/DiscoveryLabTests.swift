@@ -168,23 +168,57 @@ final class DiscoveryLabTests: LabTestCase {
         }
     }
 
-    func testAHostIsWithdrawnWhilePlayingAndAdvertisedAgainWhenFree() throws {
-        let watch = try tictactoe(on: "host-c", ["browse", "--watch", "--json", "--timeout", "60"])
-        let (host, _, name) = try startHost(on: "host-a", name: "Busy Bea", extra: ["--matches", "2", "--games", "1",
-                                                                                   "--move-delay", "0.3"])
-        let listed = try XCTUnwrap(watch.waitForGames(where: { names($0).contains(name) }), "\(watch.output)")
-        let joiner = try tictactoe(on: "host-b", ["join", name, "--headless", "--json"])
-        let withdrawn = watch.waitForGames(from: listed.index + 1, timeout: 10) { !names($0).contains(name) }
-        XCTAssertNotNil(withdrawn, "not withdrawn during the game: \(watch.output)")
-        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
-        let back = watch.waitForGames(from: (withdrawn?.index ?? listed.index) + 1, timeout: 10) {
-            names($0).contains(name)
+    /// A host stays advertised while it plays and says so in its TXT record (`state=playing`, `watch=N`), and two
+    /// spectators who found it by name watch its matches: one reads every position; the other stops reading and is
+    /// dropped, while the players go on at full speed.
+    func testAPlayingHostStaysAdvertisedSaysSoAndTwoSpectatorsOneStalledWatch() throws {
+        let (host, _, name) = try startHost(on: "host-a", name: "Watched Wendy", extra: [
+            "--spectators", "2", "--matches", "2", "--games", "400"])
+        func listed(on lab: String) throws -> [String: Any]? {
+            try browse(on: lab).games.first { $0["name"] as? String == name }
         }
-        XCTAssertNotNil(back, "not advertised again once free: \(watch.output)")
-        // The watch lists a game as soon as Bonjour does, which may be before the host's own line is read.
-        let first = host.waitForEvent("advertised")
-        XCTAssertNotNil(host.waitForEvent("advertised", from: (first?.index ?? 0) + 1, timeout: 10), "\(host.output)")
-        XCTAssertEqual(host.events(named: "advertised").count, 2, "\(host.output)")
+        let free = try XCTUnwrap(try listed(on: "host-c"))
+        XCTAssertEqual(free["playing"] as? Bool, false, "\(free)")
+        XCTAssertEqual(free["watch"] as? Int, 2, "\(free)")
+
+        // Two spectators, by name: one on host-b, one on host-c that stops reading once it is in.
+        let steady = try tictactoe(on: "host-b", ["watch", name, "--json", "--name", "steady"])
+        let stalled = try tictactoe(on: "host-c", ["watch", name, "--json", "--name", "stalled"])
+        XCTAssertNotNil(steady.waitForEvent("watch"), steady.standardError)
+        XCTAssertNotNil(stalled.waitForEvent("watch"), stalled.standardError)
+        for watcher in ["steady", "stalled"] {
+            XCTAssertNotNil(host.waitForEvent("spectator", where: {
+                $0["name"] as? String == watcher && $0["joined"] as? Bool == true
+            }), "\(host.output)")
+        }
+        stalled.signal(SIGSTOP)
+
+        // A slow first match: meanwhile the host is listed as playing, with no room left for spectators.
+        let slow = try tictactoe(on: "host-b", ["join", name, "--headless", "--json", "--games", "2",
+                                                "--move-delay", "0.4", "--name", "Slow Sam"])
+        XCTAssertNotNil(slow.waitForEvent("move"), slow.standardError)
+        let playing = try XCTUnwrap(try listed(on: "host-c"), "listed while it plays")
+        XCTAssertEqual(playing["playing"] as? Bool, true, "\(playing)")
+        XCTAssertEqual(playing["watch"] as? Int, 0, "\(playing)")
+        XCTAssertEqual(slow.waitForExit(timeout: 60), 0, slow.standardError)
+
+        // A fast second match of 400 games: the stalled spectator is dropped, the players are not held up.
+        let fast = try tictactoe(on: "host-b", ["join", name, "--headless", "--json", "--name", "Fast Fay"])
+        XCTAssertEqual(fast.waitForExit(timeout: 120), 0, fast.standardError)
+        XCTAssertEqual(fast.events(named: "game-over").count, 400)
+        XCTAssertNotNil(host.waitForEvent("spectator", where: {
+            $0["name"] as? String == "stalled" && $0["joined"] as? Bool == false
+        }), "\(host.output.suffix(20))")
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+
+        // The steady one saw both matches to the end, then the host said it was done.
+        XCTAssertEqual(steady.waitForExit(timeout: 30), 0, steady.standardError)
+        let over = steady.events(named: "watch").filter { $0["phase"] as? String == "over" }
+        XCTAssertEqual(over.filter { $0["joiner"] as? String == "Slow Sam" }.count, 2)
+        XCTAssertEqual(over.filter { $0["joiner"] as? String == "Fast Fay" }.count, 400)
+        XCTAssertEqual(over.last?["game"] as? Int, 400)
+        stalled.signal(SIGCONT)
+        XCTAssertEqual(stalled.waitForExit(timeout: 30), 3, "dropped without a goodbye: \(stalled.standardError)")
     }
 
     func testTextListingIsSafeForTheTerminal() throws {

@@ -205,10 +205,10 @@ final class JSONLinesTests: XCTestCase {
             #"{"event":"bonjour-unavailable","message":"no avahi-daemon"}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Ada", security: .open))),
-            #"{"addresses":[],"compatible":true,"event":"game","name":"Ada","private":false,"secure":true,"state":"joinable","this_machine":false}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Ada","playing":false,"private":false,"secure":true,"state":"joinable","this_machine":false,"watch":0}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Old", notJoinableBecause: "protocol 0"))),
-            #"{"addresses":[],"compatible":false,"event":"game","name":"Old","private":false,"reason":"protocol 0","secure":false,"state":"not-joinable","this_machine":false}"#)
+            #"{"addresses":[],"compatible":false,"event":"game","name":"Old","playing":false,"private":false,"reason":"protocol 0","secure":false,"state":"not-joinable","this_machine":false,"watch":0}"#)
     }
 
     /// `browse --json` marks private games (joining needs the host's code) and says which are encrypted: a protocol
@@ -216,16 +216,16 @@ final class JSONLinesTests: XCTestCase {
     func testGameEntriesSayPrivateAndSecure() throws {
         try assertLine(
             .discovery(.game(GameListing(name: "Bea", security: .private))),
-            #"{"addresses":[],"compatible":true,"event":"game","name":"Bea","private":true,"secure":true,"state":"joinable","this_machine":false}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Bea","playing":false,"private":true,"secure":true,"state":"joinable","this_machine":false,"watch":0}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Cy", security: .plaintext))),
-            #"{"addresses":[],"compatible":true,"event":"game","name":"Cy","private":false,"secure":false,"state":"joinable","this_machine":false}"#)
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Cy","playing":false,"private":false,"secure":false,"state":"joinable","this_machine":false,"watch":0}"#)
         try assertLine(
             .discovery(.games([
                 GameListing(name: "Bea", security: .private), GameListing(name: "Cy", security: .open),
             ])),
-            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Bea","private":true,"secure":true,"state":"joinable","this_machine":false},"#
-                + #"{"addresses":[],"compatible":true,"name":"Cy","private":false,"secure":true,"state":"joinable","this_machine":false}]}"#)
+            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Bea","playing":false,"private":true,"secure":true,"state":"joinable","this_machine":false,"watch":0},"#
+                + #"{"addresses":[],"compatible":true,"name":"Cy","playing":false,"private":false,"secure":true,"state":"joinable","this_machine":false,"watch":0}]}"#)
     }
 
     func testGamesListWithAnIncompatibleGame() throws {
@@ -234,9 +234,9 @@ final class JSONLinesTests: XCTestCase {
                 GameListing(name: "Ada", security: .open),
                 GameListing(name: "Bö/2", notJoinableBecause: "needs protocol version 3"),
             ])),
-            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Ada","private":false,"secure":true,"state":"joinable","this_machine":false},"#
-                + #"{"addresses":[],"compatible":false,"name":"Bö/2","private":false,"reason":"needs protocol version 3","#
-                + #""secure":false,"state":"not-joinable","this_machine":false}]}"#)
+            #"{"event":"games","games":[{"addresses":[],"compatible":true,"name":"Ada","playing":false,"private":false,"secure":true,"state":"joinable","this_machine":false,"watch":0},"#
+                + #"{"addresses":[],"compatible":false,"name":"Bö/2","playing":false,"private":false,"reason":"needs protocol version 3","#
+                + #""secure":false,"state":"not-joinable","this_machine":false,"watch":0}]}"#)
         try assertLine(.discovery(.games([])), #"{"event":"games","games":[]}"#)
     }
 
@@ -246,11 +246,19 @@ final class JSONLinesTests: XCTestCase {
             .discovery(.game(GameListing(
                 name: "Ada", state: .joinable(.open), host: "host-a.local.", addresses: ["10.0.0.2"], isThisMachine: true))),
             #"{"addresses":["10.0.0.2"],"compatible":true,"event":"game","host":"host-a.local","name":"Ada","#
-                + #""private":false,"secure":true,"state":"joinable","this_machine":true}"#)
+                + #""playing":false,"private":false,"secure":true,"state":"joinable","this_machine":true,"watch":0}"#)
         try assertLine(
             .discovery(.game(GameListing(name: "Gone", state: .notAnswering(since: .seconds(4))))),
-            #"{"addresses":[],"compatible":false,"event":"game","name":"Gone","private":false,"#
-                + #""reason":"not answering","secure":false,"state":"not-answering","this_machine":false}"#)
+            #"{"addresses":[],"compatible":false,"event":"game","name":"Gone","playing":false,"private":false,"#
+                + #""reason":"not answering","secure":false,"state":"not-answering","this_machine":false,"watch":0}"#)
+        // A host playing a match, with room for two spectators.
+        var busy = GameListing(name: "Bea", security: .open)
+        busy.isPlaying = true
+        busy.spectatorRoom = 2
+        try assertLine(
+            .discovery(.game(busy)),
+            #"{"addresses":[],"compatible":true,"event":"game","name":"Bea","playing":true,"private":false,"#
+                + #""secure":true,"state":"joinable","this_machine":false,"watch":2}"#)
     }
 
     func testResolved() throws {
