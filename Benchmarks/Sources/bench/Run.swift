@@ -173,6 +173,43 @@ extension Bench {
         }
         rows.append(cold)
 
+        // Issue 16: the match runner. Per game between two trivial engines over pipes, against what the engines cost
+        // by themselves (both processes started and fed the same protocol lines, with no runner: anchors/engine-io.sh).
+        let engine = "\(repo)/Assets/engines/first-free.sh"
+        let engineGames = quick ? 20 : 100
+        var runner = Row("match runner, per game, two sh engines over pipes", unit: "ms",
+                         anchorName: "the engines alone", goal: .ratioAtMost(2))
+        log("match runner: \(engineGames) games between two first-free.sh engines vs the engines alone")
+        do {
+            let player = "engine:sh \(engine)"
+            let times = try hyperfine(
+                ["\(pin.joined(separator: " ")) \(bin) match --player '\(player)' --player '\(player)' --games \(engineGames) --seed 1",
+                 "\(pin.joined(separator: " ")) sh \(repo)/Benchmarks/anchors/engine-io.sh \(engineGames) \(engine)"],
+                runs: quick ? 3 : 10, warmup: 1)
+            runner.ours = Summary(times[0].map { $0 / Double(engineGames) }).map(Measure.init)
+            runner.anchor = Summary(times[1].map { $0 / Double(engineGames) }).map(Measure.init)
+            runner.note = "hyperfine -N, \(engineGames) games a run, both behind the same `taskset -c 0`; the runner "
+                + "starts both engines for each game and waits for each answer"
+        } catch {
+            runner.missing = "not measured: \(error)"
+        }
+        rows.append(runner)
+
+        // Issue 16: 1,000 games between built-in players, two at a time, in process.
+        var builtIn = Row("match, 1,000 built-in games, --concurrency 2", unit: "ms", anchorName: "-",
+                          goal: .atMost(2000))
+        log("match: 1,000 games perfect vs easy, --concurrency 2")
+        do {
+            let times = try hyperfine(
+                ["\(bin) match --player perfect --player easy --games 1000 --concurrency 2 --seed 1"],
+                runs: quick ? 3 : 10, warmup: 1)
+            builtIn.ours = Summary(times[0]).map(Measure.init)
+            builtIn.note = "hyperfine -N, not pinned (two games at a time use both cores)"
+        } catch {
+            builtIn.missing = "not measured: \(error)"
+        }
+        rows.append(builtIn)
+
         // 7: first TUI frame.
         var frame = Row("first TUI frame (100x30 pty)", unit: "ms", anchorName: "dialog --menu", goal: .ratioAtMost(1))
         log("first TUI frame: ours vs dialog on a pty")
