@@ -150,7 +150,9 @@ extension AppModel {
                            row: top + Self.menuItems.count + 1, style: .dim)
     }
 
-    private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
+    /// `numbered`: empty cells show their numbers (the keys that place there); a read-only board leaves them blank.
+    private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool,
+                             numbered: Bool = true) {
         let layout = BoardLayout(size: size, top: 5)
         let vertical = unicode ? "│" : "|"
         let horizontal = unicode ? "─" : "-"
@@ -167,7 +169,7 @@ extension AppModel {
             if let mark = board[cell] {
                 let markStyle: Style = winning.contains(cell) ? .winning : (mark == .x ? .markX : .markO)
                 canvas.put(mark.description, row: centreRow, column: centreColumn, style: markStyle)
-            } else {
+            } else if numbered {
                 canvas.put(String(cell + 1), row: centreRow, column: centreColumn, style: cell == cursor ? .cursor : .dim)
             }
         }
@@ -350,8 +352,9 @@ extension AppModel {
                     tr("Game %@   Score: %@ %@ · %@ %@ · draws %@", String(match.game), host, String(match.hostWins),
                        joiner, String(match.joinerWins), String(match.draws)), to: size.columns - 2),
                 row: 3, style: .bold)
-            renderBoard(&canvas, board: match.board, cursor: nil, winning: watch.winningCells, unicode: unicode)
-            if match.phase == .waiting {
+            renderBoard(&canvas, board: match.board, cursor: nil, winning: watch.winningCells, unicode: unicode,
+                        numbered: false)
+            if match.phase == .waiting, !watch.isOver {
                 canvas.putCentered(DisplayWidth.truncate(tr("Waiting for a player at %@", host), to: size.columns - 2),
                                    row: 4, style: .dim)
             }
