@@ -82,7 +82,7 @@ extension AppModel {
             hints = watch.isOver ? tr("Enter or q back to the menu") : tr("q stops watching · ? help")
         case .search(let search):
             renderSearch(&canvas, search)
-            hints = tr("↑/↓ choose · Enter joins · w watches · a join by address · t settings · q back")
+            hints = tr("↑/↓ choose · Enter joins · w watches · a by address · t settings · q back")
             if search.cannotSearch { hints = tr("r search again · a join by address · t settings · q back") }
             switch search.status {
             case .starting: status = tr("Searching for games…")
