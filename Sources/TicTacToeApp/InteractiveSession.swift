@@ -43,8 +43,10 @@ public final class InteractiveSession: Sendable {
             ($0.listener, $0.connection, $0.matchRunning, $0.task, $0.stop)
         }
         if let stop {
-            // A watch leaves as `tictactoe watch` does on Ctrl-C: the host hears bye.
+            // A watch leaves as `tictactoe watch` does on Ctrl-C: the host hears bye. Before it is connected (waiting
+            // for permission, say) nothing needs telling: the task ends.
             stop.raise(.quit)
+            if connection == nil { task?.cancel() }
             return
         }
         listener?.stop()
@@ -140,7 +142,9 @@ public final class InteractiveSession: Sendable {
         let request = JoinRequest(target: target, origin: .watchScreen, security: security, role: .spectator)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: ClosureReporter(report), stop: stop,
-                            logger: logger)
+                            logger: logger) { connection in
+                session.state.withLock { $0.connection = connection }
+            }
         }, finished: finished)
         return session
     }

@@ -57,4 +57,25 @@ final class TUIWatchTests: XCTestCase {
         XCTAssertNotNil(tmux.waitFor("watch", text: "Play against the computer"), tmux.screen("watch"))
         try tmux.keys("watch", "q")
     }
+
+    func testQLeavesTheWatchAndTheHostIsTold() throws {
+        let (host, port) = try startHost(["--spectators", "2", "--name", "alice"])
+        processes.append(host)
+        let tmux = try Tmux()
+        defer { tmux.stop() }
+        try tmux.start("watch", tuiCommand("--name eve"))
+        XCTAssertNotNil(tmux.waitFor("watch", text: "Watch a game"), tmux.screen("watch"))
+        try tmux.keys("watch", "w")
+        XCTAssertNotNil(tmux.waitFor("watch", text: "Address or game name"), tmux.screen("watch"))
+        try tmux.literal("watch", "127.0.0.1:\(port)")
+        try tmux.keys("watch", "Enter")
+        XCTAssertNotNil(tmux.waitFor("watch", text: "Waiting for a player at alice"), tmux.screen("watch"))
+        XCTAssertNotNil(host.waitForEvent("spectator") { $0["name"] as? String == "eve" && $0["joined"] as? Bool == true },
+                        host.standardError)
+        try tmux.keys("watch", "q")
+        XCTAssertNotNil(tmux.waitFor("watch", text: "Play against the computer"), tmux.screen("watch"))
+        let left = host.waitForEvent("spectator") { $0["name"] as? String == "eve" && $0["joined"] as? Bool == false }
+        XCTAssertEqual(left?["watching"] as? Int, 0, host.standardError)
+        try tmux.keys("watch", "q")
+    }
 }
