@@ -448,7 +448,8 @@ extension AppModel {
         if form.kind == .host {
             let value = form.spectators == 0 ? tr("< off >") : "< \(form.spectators) >"
             let line = DisplayWidth.fit(tr("Spectators"), to: 14) + value
-            canvas.put(" " + DisplayWidth.fit(line, to: 38), row: 12, column: left,
+            // A label like the fields' (in line with them), its value beside it: one row, highlighted when chosen.
+            canvas.put(DisplayWidth.fit(line, to: 39), row: 12, column: left,
                        style: form.field == 2 ? .selected : .normal)
             below = 14
         }
