@@ -12,13 +12,21 @@ public struct GameClient {
     /// Hosts one match on `port` (0: any free one), advertised as `name`: waits for local network permission first
     /// (saying why with `.waiting`), then reports the match. `security` is `.open` or `.private`; a private game's
     /// code (and each code that replaces it) reaches the front end as `.privateCode`, never in a report.
+    /// `spectators` is how many may watch at once (0: none); each coming or going is a `.spectator` report.
     public var host:
-        (_ name: String, _ port: Int, _ security: GameSecurity, _ events: @escaping @Sendable (NetworkEvent) -> Void)
+        (_ name: String, _ port: Int, _ security: GameSecurity, _ spectators: Int,
+         _ events: @escaping @Sendable (NetworkEvent) -> Void)
         -> SessionHandle
     /// Joins `address`: HOST[:PORT] directly, anything else as a Bonjour name; waits for permission as hosting does.
     /// `code` is a private game's code as the player typed it (nil: an open game). A private game joined without its
     /// code, or with a wrong one, ends with `.error(_, .wrongCode)` and `.finished(.wrongCode)` (exit 13).
     public var join:
+        (_ name: String, _ address: String, _ code: String?, _ events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> SessionHandle
+    /// Watches the match at `address` (as `join` reads it), read-only, as `name`: each position comes as a `.watched`
+    /// report, the end as `.watchEnded`. A private game needs its `code` as joining does (`.error(_, .wrongCode)`).
+    /// `cancel` leaves (the host is told).
+    public var watch:
         (_ name: String, _ address: String, _ code: String?, _ events: @escaping @Sendable (NetworkEvent) -> Void)
         -> SessionHandle
     /// Searches for games until cancelled (after waiting for local network permission, if it must).
@@ -30,8 +38,14 @@ public struct GameClient {
     public var engine: (_ command: String, _ events: @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle
 
     public init(
-        host: @escaping (String, Int, GameSecurity, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        host: @escaping (String, Int, GameSecurity, Int, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
         join: @escaping (String, String, String?, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle,
+        watch: @escaping (String, String, String?, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle = {
+            _, _, _, events in
+            events(.report(.error("watching is not possible here", .usage)))
+            events(.finished(.usage))
+            return .finished
+        },
         browse: @escaping (@escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle,
         privacy: PrivacyClient,
         engine: @escaping (String, @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle = { _, events in
@@ -41,6 +55,7 @@ public struct GameClient {
     ) {
         self.host = host
         self.join = join
+        self.watch = watch
         self.browse = browse
         self.privacy = privacy
         self.engine = engine

@@ -93,6 +93,14 @@ public struct GameList: Sendable, Hashable {
         }
     }
 
+    /// What the host is doing, as the lists show it after the state ("" when it waits for a joiner): playing, and
+    /// how many can watch.
+    public static func activityText(_ game: GameListing) -> String {
+        guard game.playing else { return "" }
+        return game.spectatorRoom > 0
+            ? tr("playing · %@ can watch", String(game.spectatorRoom)) : tr("playing · no spectators")
+    }
+
     /// The rows of `games`, each exactly `width` columns wide (display width: wide CJK characters count two): name,
     /// place and state in columns sized to what they hold; when they do not fit, the name gets up to two fifths of the
     /// width and the place up to seven twentieths, and each column is cut with "…".
@@ -100,7 +108,9 @@ public struct GameList: Sendable, Hashable {
         let width = max(0, width)
         let names = games.map { DisplayText.escaped($0.name) }
         let places = games.map { DisplayText.escaped($0.place) }
-        let states = games.map(stateText)
+        let states = games.map { game in
+            [stateText(game), activityText(game)].filter { !$0.isEmpty }.joined(separator: " ")
+        }
         let nameMax = names.map(DisplayWidth.of).max() ?? 0
         let placeMax = places.map(DisplayWidth.of).max() ?? 0
         let stateMax = states.map(DisplayWidth.of).max() ?? 0

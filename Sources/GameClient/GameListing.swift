@@ -25,9 +25,9 @@ public struct GameListing: Sendable, Hashable {
     public var addresses: [String]
     /// One of the addresses is one of this machine's own.
     public var isThisMachine: Bool
-    /// The host is playing a match (its TXT `state=playing`): a joiner is told it is busy; spectators may watch.
-    public var isPlaying = false
-    /// How many more spectators the host takes now (its TXT `watch=N`; 0: none).
+    /// The host is playing a match now (its TXT record says `state=playing`): joiners are told it is busy.
+    public var playing = false
+    /// How many more spectators it lets in now (`watch=N`; 0: none).
     public var spectatorRoom = 0
 
     public init(

@@ -17,12 +17,15 @@ public struct StoredSettings: Sendable, Hashable {
     public var keyHints: Bool?
     /// The engine command last played against in the TUI (`engine:COMMAND` without `engine:`).
     public var engine: String?
+    /// How many spectators the TUI's host forms allow (nil: none).
+    public var spectators: Int?
 
     public init(
         name: String? = nil, difficulty: String? = nil, starter: String? = nil, port: Int? = nil,
         lastAddress: String? = nil, addressHistory: [String]? = nil, colors: Bool? = nil, keyHints: Bool? = nil,
-        engine: String? = nil
+        engine: String? = nil, spectators: Int? = nil
     ) {
+        self.spectators = spectators
         self.engine = engine
         self.name = name
         self.difficulty = difficulty

@@ -67,6 +67,11 @@ public struct UISettings: Hashable, Sendable {
     public var keyHints = true
     /// The engine command last played against (Play against an engine), offered the next time.
     public var engineCommand: String?
+    /// How many spectators the host forms allow (0: none; ←/→ cycle through `spectatorChoices`).
+    public var spectators = 0
+
+    /// What the host forms' Spectators row offers.
+    public static let spectatorChoices = [0, 1, 2, 4, 8]
 
     /// `name` in NFC, cut to 63 bytes at a character boundary (`PlayerName.fitted`), as the name field keeps it.
     public init(name: String) {
@@ -91,6 +96,9 @@ public struct UISettings: Hashable, Sendable {
         if let colors = stored.colors { self.colors = colors }
         if let keyHints = stored.keyHints { self.keyHints = keyHints }
         if let engine = stored.engine, !engine.trimmingWhitespace().isEmpty { engineCommand = engine }
+        if let spectators = stored.spectators, Self.spectatorChoices.contains(spectators) {
+            self.spectators = spectators
+        }
     }
 
     /// What is kept between launches.
@@ -98,7 +106,7 @@ public struct UISettings: Hashable, Sendable {
         StoredSettings(
             name: name, difficulty: difficulty.rawValue, starter: starter.rawValue, port: port,
             lastAddress: addressHistory.first, addressHistory: addressHistory, colors: colors, keyHints: keyHints,
-            engine: engineCommand)
+            engine: engineCommand, spectators: spectators == 0 ? nil : spectators)
     }
 }
 
@@ -142,10 +150,13 @@ public enum AppInput: Sendable {
 /// What the model asks the runtime to do.
 public enum AppEffect: Hashable, Sendable {
     case schedule(TimerID, after: Double)
-    /// Host one match: an open game, or a private one (its code comes back as `.privateCode`).
-    case host(name: String, port: Int, security: GameSecurity)
+    /// Host one match: an open game, or a private one (its code comes back as `.privateCode`), with room for
+    /// `spectators` watchers (0: none).
+    case host(name: String, port: Int, security: GameSecurity, spectators: Int = 0)
     /// Join `address`; `code` is a private game's code (six digits) or nil.
     case join(name: String, address: String, code: String?)
+    /// Watch the match at `address` read-only (a spectator); `code` as for joining.
+    case watch(name: String, address: String, code: String?)
     case command(LocalCommand)
     /// Stop listening / connecting (the match, if any, has been told to leave already).
     case cancelNetwork
@@ -187,6 +198,8 @@ public struct AppModel: Sendable {
         /// A private game's code, asked for before joining (again).
         case code(CodeEntry)
         case network(NetworkGame)
+        /// Watching a match read-only.
+        case watch(WatchGame)
         case search(SearchState)
         case settings(selected: Int)
         /// A finished game shown move by move (`tictactoe replay`, Past games).
@@ -300,6 +313,15 @@ public struct AppModel: Sendable {
                 suspended = waiting
                 return effects
             }
+            if case .watch(var watch) = screen {
+                watch.apply(event)
+                screen = .watch(watch)
+                if watch.codeRefused {
+                    return askForCode(toJoin: watch.target, as: watch.localName,
+                                      because: watch.code == nil ? .privateGame : .wrongCode, watching: true)
+                }
+                return []
+            }
             guard case .network(var game) = screen else { return [] }
             var effects = game.apply(event)
             screen = .network(game)
@@ -371,6 +393,7 @@ public struct AppModel: Sendable {
                 let entry: Character
                 switch form.kind {
                 case .join: entry = "a"
+                case .watch: entry = "w"
                 case .engine: entry = "e"
                 case .host: entry = form.privateGame ? "r" : "h"
                 }
@@ -381,6 +404,7 @@ public struct AppModel: Sendable {
             case .joinByName(let name):
                 // The same way as choosing the game on the Search screen.
                 settings.name = form.name
+                if form.kind == .watch { return saveIfChanged() + startWatching(name, as: form.name, code: nil) }
                 screen = .network(NetworkGame(role: .joiner, localName: form.name, target: name))
                 return saveIfChanged() + [.checkNetwork(.join(name: form.name, address: name))]
             }
@@ -390,12 +414,20 @@ public struct AppModel: Sendable {
                 screen = .code(entry)
                 return []
             case .cancel:
-                screen = .menu(selected: Self.menuIndex("a"))
+                screen = .menu(selected: Self.menuIndex(entry.watching ? "w" : "a"))
                 return []
             case .submit(let code):
+                if entry.watching { return startWatching(entry.target, as: entry.name, code: code) }
                 screen = .network(NetworkGame(role: .joiner, localName: entry.name, target: entry.target, code: code))
                 return [.checkNetwork(.join(name: entry.name, address: entry.target))]
             }
+        case .watch(let watch):
+            // Read-only: no key plays. q and Esc leave at any time (the host is told); Enter too once it ended.
+            if key == .character("q") || key == .escape || (key == .enter && watch.isOver) {
+                screen = .menu(selected: Self.menuIndex("w"))
+                return watch.isOver ? [] : [.cancelNetwork]
+            }
+            return []
         case .network(var game):
             if game.isOver {
                 // A failure screen (or a host's after a match): `r` tries again, Enter goes back like q and Esc.
@@ -449,6 +481,12 @@ public struct AppModel: Sendable {
                 // The list knows it is private: the code first (a game it does not know to be private asks the same
                 // after the host turned the join away, exit 13).
                 return askForCode(toJoin: name, as: settings.name, because: .privateGame) + [.stopBrowsing]
+            case .watch(let name, let isPrivate):
+                if isPrivate {
+                    return askForCode(toJoin: name, as: settings.name, because: .privateGame, watching: true)
+                        + [.stopBrowsing]
+                }
+                return [.stopBrowsing] + startWatching(name, as: settings.name, code: nil)
             case .join(let name):
                 var joining = NetworkGame(role: .joiner, localName: settings.name, target: name)
                 if let listed = search.selectedGame { joining.joining(listedAt: listed.place) }
@@ -595,6 +633,9 @@ public struct AppModel: Sendable {
     mutating func quit(status: Int32, reason: ByeReason) -> [AppEffect] {
         guard quitting == nil else { return [.quit(status: status)] }
         quitting = status
+        if case .watch(let watch) = screen, !watch.isOver {
+            return [.cancelNetwork, .schedule(.quitGrace, after: 0.3)]  // the host hears bye
+        }
         if case .network(let game) = screen, !game.isOver {
             var effects: [AppEffect] = []
             if game.inMatch { effects.append(.command(.leave(reason))) }
@@ -609,11 +650,21 @@ public struct AppModel: Sendable {
     /// Shows the code form for joining `target` as `name`: after the host turned a join away for its code (exit 13),
     /// or before joining a game known to be private. Enter joins `target` again with the typed code; Esc goes back
     /// to the menu.
-    public mutating func askForCode(toJoin target: String, as name: String, because reason: CodeEntry.Reason)
-        -> [AppEffect]
+    public mutating func askForCode(toJoin target: String, as name: String, because reason: CodeEntry.Reason,
+                                    watching: Bool = false) -> [AppEffect]
     {
-        screen = .code(CodeEntry(reason: reason, name: name, target: target))
+        var entry = CodeEntry(reason: reason, name: name, target: target)
+        entry.watching = watching
+        screen = .code(entry)
         return []
+    }
+
+    // MARK: Watching
+
+    /// Watches `target` as `name`: asks the gate as joining does, then watches (`.watch`).
+    private mutating func startWatching(_ target: String, as name: String, code: String?) -> [AppEffect] {
+        screen = .watch(WatchGame(localName: name, target: target, code: code))
+        return [.checkNetwork(.join(name: name, address: target))]
     }
 
     // MARK: Menu
@@ -626,6 +677,7 @@ public struct AppModel: Sendable {
         ("Host a private game", "r"),
         ("Search for games", "s"),
         ("Join by address", "a"),
+        ("Watch a game", "w"),
         ("Play against an engine", "e"),
         ("Past games", "g"),
         ("Settings", "t"),
@@ -677,6 +729,7 @@ public struct AppModel: Sendable {
             screen = .search(SearchState())
             return [.checkNetwork(.search)]
         case "a": screen = .form(Form(kind: .join, settings: settings))
+        case "w": screen = .form(Form(kind: .watch, settings: settings))
         case "g":
             screen = .pastGames(nil, selected: 0)
             return [.loadPastGames]
@@ -693,9 +746,11 @@ public struct AppModel: Sendable {
         switch form.kind {
         case .host:
             settings.port = form.port ?? settings.port
+            settings.spectators = form.spectators
             let target = tr("port %@", String(settings.port))
             screen = .network(NetworkGame(role: .host, localName: form.name, target: target,
-                                          security: form.privateGame ? .private : .open, port: settings.port))
+                                          security: form.privateGame ? .private : .open, port: settings.port,
+                                          spectators: form.spectators))
             return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
         case .engine:
             let command = form.second.trimmingWhitespace()
@@ -709,6 +764,9 @@ public struct AppModel: Sendable {
             settings.addressHistory = AddressHistory.adding(form.address, to: settings.addressHistory)
             screen = .network(NetworkGame(role: .joiner, localName: form.name, target: form.address))
             return saveIfChanged() + [.checkNetwork(.join(name: form.name, address: form.address))]
+        case .watch:
+            settings.addressHistory = AddressHistory.adding(form.address, to: settings.addressHistory)
+            return saveIfChanged() + startWatching(form.address, as: form.name, code: nil)
         }
     }
 
@@ -744,6 +802,7 @@ public struct AppModel: Sendable {
         case (.search, .search): return true
         case (.host, .network(let game)): return game.role == .host && !game.isOver
         case (.join, .network(let game)): return game.role == .joiner && !game.isOver
+        case (.join, .watch(let watch)): return !watch.isOver
         default: return false
         }
     }
@@ -754,8 +813,10 @@ public struct AppModel: Sendable {
         if case .network(let current) = screen { game = current }
         switch intent {
         case .search: return [.startBrowsing]
-        case .host(let name, let port): return [.host(name: name, port: port, security: game?.security ?? .open)]
+        case .host(let name, let port):
+            return [.host(name: name, port: port, security: game?.security ?? .open, spectators: game?.spectators ?? 0)]
         case .join(let name, let address):
+            if case .watch(let watch) = screen { return [.watch(name: name, address: address, code: watch.code)] }
             // The join says within `NetworkGame.connectSeconds` whether it got through: counted down on the screen.
             let join = AppEffect.join(name: name, address: address, code: game?.code)
             guard case .network(var joining) = screen else { return [join] }
@@ -773,6 +834,9 @@ public struct AppModel: Sendable {
         case .network(var game):
             _ = game.apply(.report(.error(text, .failure)))
             screen = .network(game)
+        case .watch(var watch):
+            watch.apply(.report(.error(text, .failure)))
+            screen = .watch(watch)
         default:
             flash = text
         }

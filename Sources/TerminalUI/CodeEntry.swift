@@ -29,6 +29,8 @@ public struct CodeEntry: Hashable, Sendable {
     /// What the player typed (shown on this screen only).
     public private(set) var text = ""
     public private(set) var error: String?
+    /// The code is for watching `target` (a spectator), not joining it.
+    public internal(set) var watching = false
 
     /// The most characters the field takes (six digits with spaces or dashes fit easily).
     static let maximumLength = 20

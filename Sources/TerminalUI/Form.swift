@@ -9,7 +9,8 @@ import Localization
 /// types whether the text is an address `tictactoe join` would connect to, a malformed one (why), or a game's name.
 public struct Form: Hashable, Sendable {
     /// `.engine`: Play against an engine; the second field is the engine's command line (as after `engine:`).
-    public enum Kind: Hashable, Sendable { case host, join, engine }
+    /// `.watch`: Watch a game, an address or a game's name, as Join by address takes it.
+    public enum Kind: Hashable, Sendable { case host, join, engine, watch }
     public enum Outcome: Hashable, Sendable {
         case none, cancel, submit
         /// Join the game with this (Bonjour) name, as the Search screen does: the text was a name, not an address,
@@ -23,8 +24,14 @@ public struct Form: Hashable, Sendable {
     public let privateGame: Bool
     public var nameField: LineEditor
     public var secondField: LineEditor
-    /// 0: name, 1: port/address.
+    /// 0: name, 1: port/address, 2: spectators (host forms).
     public var field = 1
+    /// How many spectators a host form allows (0: none): its Spectators row cycles through
+    /// `UISettings.spectatorChoices`.
+    public private(set) var spectators = 0
+
+    /// How many rows the form has.
+    var fieldCount: Int { kind == .host ? 3 : 2 }
     public var error: String?
     /// The text the form offered to search for as a game name (after Enter on a name): s or Enter joins it.
     public private(set) var offeredName: String?
@@ -33,9 +40,11 @@ public struct Form: Hashable, Sendable {
         self.kind = kind
         self.privateGame = privateGame
         nameField = LineEditor(settings.name, limit: .playerName)  // 63 bytes, as --name
+        spectators = UISettings.spectatorChoices.contains(settings.spectators) ? settings.spectators : 0
         switch kind {
         case .host: secondField = LineEditor(String(settings.port), limit: .characters(5))
-        case .join: secondField = LineEditor("", limit: .characters(100), history: settings.addressHistory)
+        case .join, .watch:
+            secondField = LineEditor("", limit: .characters(100), history: settings.addressHistory)
         case .engine: secondField = LineEditor(settings.engineCommand ?? "", limit: .characters(400))
         }
     }
@@ -47,6 +56,7 @@ public struct Form: Hashable, Sendable {
         switch kind {
         case .host: return tr("Port")
         case .join: return tr("Address (host:port)")
+        case .watch: return tr("Address or game name")
         case .engine: return tr("Engine command")
         }
     }
@@ -54,6 +64,7 @@ public struct Form: Hashable, Sendable {
         switch kind {
         case .host: return privateGame ? tr("Host a private game") : tr("Host a game")
         case .join: return tr("Join by address")
+        case .watch: return tr("Watch a game")
         case .engine: return tr("Play against an engine")
         }
     }
@@ -65,15 +76,16 @@ public struct Form: Hashable, Sendable {
     /// nothing to say (nothing typed, or the host form). The text quotes what was typed: it is escaped where it is
     /// drawn (`DisplayText.escaped`), as `error` is.
     public var addressCheck: (text: String, isError: Bool)? {
-        guard kind == .join else { return nil }
+        guard kind == .join || kind == .watch else { return nil }
         switch JoinTarget.check(second) {
         case .empty:
             return nil
         case .address(let endpoint):
-            return (tr("Joins %@", "\(endpoint)"), false)
+            return (kind == .watch ? tr("Watches %@", "\(endpoint)") : tr("Joins %@", "\(endpoint)"), false)
         case .invalid(let problem):
             return (tr("%@. Type HOST:PORT, [IPv6]:PORT or an IP address.", Self.sentence(problem.why)), true)
         case .gameName(let name):
+            if kind == .watch { return (tr("Watches the game named '%@'", name), false) }
             return (tr("'%@' looks like a game name, not an address.", name), false)
         }
     }
@@ -87,18 +99,31 @@ public struct Form: Hashable, Sendable {
         switch key {
         case .escape:
             return .cancel
-        case .tab, .backTab:
-            field = 1 - field
+        case .tab, .down where field == 2:
+            field = (field + 1) % fieldCount
+        case .backTab, .up where field == 2:
+            field = (field + fieldCount - 1) % fieldCount
+        case .left where field == 2, .right where field == 2, .character(" ") where field == 2,
+             .character("h") where field == 2, .character("l") where field == 2:
+            let choices = UISettings.spectatorChoices
+            let step = key == .left || key == .character("h") ? -1 : 1
+            let index = choices.firstIndex(of: spectators) ?? 0
+            spectators = choices[(index + step + choices.count) % choices.count]
         case .down where field == 0, .up where field == 0:
             field = 1
-        case .up where secondField.history.isEmpty || kind != .join, .down where secondField.recalled == nil:
-            field = 1 - field
+        case .up where secondField.history.isEmpty || (kind != .join && kind != .watch),
+             .down where secondField.recalled == nil:
+            field = kind == .host && key == .down ? 2 : 1 - field
+        case .enter where field == 2:
+            return validate()
         case .enter:
             if field == 0 {
                 field = 1
                 return .none
             }
             return validate()
+        case _ where field == 2:
+            break
         default:
             if field == 0 { nameField.handle(key) } else { secondField.handle(key) }
         }
@@ -131,6 +156,19 @@ public struct Form: Hashable, Sendable {
                 error = tr("'%@' looks like a game name, not an address:", name) + "\n"
                     + tr("press s to search for it on the local network")
                 return .none
+            case .address:
+                break
+            }
+        case .watch:
+            switch JoinTarget.check(second) {
+            case .empty:
+                error = tr("Type the host's address or the game's name")
+                return .none
+            case .invalid:
+                error = addressCheck?.text
+                return .none
+            case .gameName:
+                return .joinByName(address)  // a name is watched as Search would
             case .address:
                 break
             }

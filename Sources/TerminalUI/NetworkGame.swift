@@ -56,6 +56,9 @@ public struct NetworkGame: Sendable {
     public private(set) var listenedPort: Int?
     /// Whether a peer played a match with us here (it connected).
     public private(set) var playedMatch = false
+    /// How many spectators a host lets watch (0: none), and how many watch now.
+    public let spectators: Int
+    public private(set) var watching = 0
 
     /// The most failed attempts the host's screen lists.
     static let attemptsShown = 3
@@ -107,8 +110,9 @@ public struct NetworkGame: Sendable {
     }
 
     init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
-         code: String? = nil, port: Int? = nil) {
+         code: String? = nil, port: Int? = nil, spectators: Int = 0) {
         self.requestedPort = port
+        self.spectators = spectators
         self.role = role
         self.localName = localName
         self.target = target
@@ -151,7 +155,7 @@ public struct NetworkGame: Sendable {
     func again() -> NetworkGame {
         let port = listenedPort ?? requestedPort
         return NetworkGame(role: role, localName: localName, target: port.map { tr("port %@", String($0)) } ?? target,
-                           security: security, code: code, port: port)
+                           security: security, code: code, port: port, spectators: spectators)
     }
 
     /// Whether a peer is connected (so leaving must say bye).
@@ -182,6 +186,12 @@ public struct NetworkGame: Sendable {
             lines.append("(\(tr(JoinAddress.linkLocalNote)))")
         }
         return lines
+    }
+
+    /// What the host's screen says of its spectators ("2 watching"); nil when it takes none.
+    public var watchingLine: String? {
+        guard role == .host, spectators > 0 else { return nil }
+        return tr("%@ watching", String(watching))
     }
 
     /// The status line: what `connection` says, unless the screen already shows the same sentence in full (an ended
@@ -251,8 +261,9 @@ public struct NetworkGame: Sendable {
 
     private mutating func apply(_ report: MatchReport) {
         switch report {
-        case .seed, .summary, .rejectedBusy, .codeReplaced, .engineStarted, .engineFailed, .spectator, .watched,
-             .watchEnded:
+        case .spectator(_, _, _, let watching):
+            self.watching = watching
+        case .seed, .summary, .rejectedBusy, .codeReplaced, .engineStarted, .engineFailed, .watched, .watchEnded:
             break
         case .peerFailed(let remote, let error):
             guard role == .host, !inMatch, !isOver else { break }

@@ -47,8 +47,11 @@ extension AppModel {
             } else if form.kind == .join && form.field == 1 {
                 hints = tr(
                     "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
+            } else if form.field == 2 {
+                hints = tr("←/→ how many may watch · Tab switches field · Enter starts hosting · Esc back")
             } else {
                 switch form.kind {
+                case .watch: hints = tr("Tab switches field · Enter watches · Esc back")
                 case .host: hints = tr("Tab switches field · Enter starts hosting · Esc back")
                 case .join: hints = tr("Tab switches field · Enter joins · Esc back")
                 case .engine: hints = tr("Tab switches field · Enter starts the game · Esc back")
@@ -73,9 +76,13 @@ extension AppModel {
                 }
             default: hints = tr("t settings (the wait goes on) · q cancel")
             }
+        case .watch(let watch):
+            renderWatch(&canvas, watch, unicode: unicode)
+            status = watch.connection
+            hints = watch.isOver ? tr("Enter or q back to the menu") : tr("q stops watching · ? help")
         case .search(let search):
             renderSearch(&canvas, search)
-            hints = tr("↑/↓ choose · Enter joins · a join by address · t settings · q back")
+            hints = tr("↑/↓ choose · Enter joins · w watches · a by address · t settings · q back")
             if search.cannotSearch { hints = tr("r search again · a join by address · t settings · q back") }
             switch search.status {
             case .starting: status = tr("Searching for games…")
@@ -143,7 +150,9 @@ extension AppModel {
                            row: top + Self.menuItems.count + 1, style: .dim)
     }
 
-    private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool) {
+    /// `numbered`: empty cells show their numbers (the keys that place there); a read-only board leaves them blank.
+    private func renderBoard(_ canvas: inout Canvas, board: Board, cursor: Int?, winning: [Int], unicode: Bool,
+                             numbered: Bool = true) {
         let layout = BoardLayout(size: size, top: 5)
         let vertical = unicode ? "│" : "|"
         let horizontal = unicode ? "─" : "-"
@@ -160,7 +169,7 @@ extension AppModel {
             if let mark = board[cell] {
                 let markStyle: Style = winning.contains(cell) ? .winning : (mark == .x ? .markX : .markO)
                 canvas.put(mark.description, row: centreRow, column: centreColumn, style: markStyle)
-            } else {
+            } else if numbered {
                 canvas.put(String(cell + 1), row: centreRow, column: centreColumn, style: cell == cursor ? .cursor : .dim)
             }
         }
@@ -273,7 +282,10 @@ extension AppModel {
         } else {
             canvas.putCentered(tr("Joining %@ as %@", game.target, me), row: 2)
         }
-        if let advertisement = game.advertisement { canvas.putCentered(advertisement, row: 4, style: .dim) }
+        let row4 = [game.advertisement, game.watchingLine].compactMap { $0 }.joined(separator: " · ")
+        if !row4.isEmpty {
+            canvas.putCentered(DisplayWidth.truncate(row4, to: size.columns - 2), row: 4, style: .dim)
+        }
         let resultRow = 5 + BoardLayout.height + 1
         if let board = game.game?.board ?? game.lastBoard {
             renderBoard(&canvas, board: board, cursor: game.isLocalTurn ? game.cursor : nil,
@@ -321,6 +333,50 @@ extension AppModel {
             style = failed ? .error : .accent
         default:
             line = ""
+        }
+        canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: resultRow, style: style)
+    }
+
+    /// Watching a match: the players with their marks and the score, the board, whose move or the result; the wait
+    /// for a player, or how the watch ended.
+    private func renderWatch(_ canvas: inout Canvas, _ watch: WatchGame, unicode: Bool) {
+        let resultRow = 5 + BoardLayout.height + 1
+        if let match = watch.match, let hostMark = match.hostMark, match.phase != .waiting || match.game > 0 {
+            let host = DisplayWidth.truncate(DisplayText.escaped(match.hostName), to: 20)
+            let joiner = DisplayWidth.truncate(DisplayText.escaped(match.joinerName), to: 20)
+            let x = hostMark == .x ? host : joiner
+            let o = hostMark == .x ? joiner : host
+            canvas.putCentered(DisplayWidth.truncate(tr("X: %@   O: %@", x, o), to: size.columns - 2), row: 2)
+            canvas.putCentered(
+                DisplayWidth.truncate(
+                    tr("Game %@   Score: %@ %@ · %@ %@ · draws %@", String(match.game), host, String(match.hostWins),
+                       joiner, String(match.joinerWins), String(match.draws)), to: size.columns - 2),
+                row: 3, style: .bold)
+            renderBoard(&canvas, board: match.board, cursor: nil, winning: watch.winningCells, unicode: unicode,
+                        numbered: false)
+            if match.phase == .waiting, !watch.isOver {
+                canvas.putCentered(DisplayWidth.truncate(tr("Waiting for a player at %@", host), to: size.columns - 2),
+                                   row: 4, style: .dim)
+            }
+        } else {
+            let text: String
+            switch watch.phase {
+            case .ended(let why, _): text = why
+            case .watching:
+                let host = DisplayWidth.truncate(DisplayText.escaped(watch.match?.hostName ?? ""), to: 32)
+                text = tr("Waiting for a player at %@", host)
+            case .connecting: text = watch.connection
+            }
+            for (index, line) in wrap(text, width: min(76, size.columns - 2)).enumerated() {
+                canvas.putCentered(line, row: 10 + index, style: .bold)
+            }
+            return
+        }
+        var line = watch.resultLine
+        var style: Style = watch.match?.phase == .over ? .accent : .bold
+        if case .ended(let why, let failed) = watch.phase {
+            line = why
+            style = failed ? .error : .accent
         }
         canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: resultRow, style: style)
     }
@@ -388,22 +444,31 @@ extension AppModel {
             if let cursor { canvas.restyle(row: row + 1, column: left + 1 + cursor, width: 1, style: .cursor) }
         }
         let width = size.columns - left - 1
+        var below = 12
+        if form.kind == .host {
+            let value = form.spectators == 0 ? tr("< off >") : "< \(form.spectators) >"
+            let line = DisplayWidth.fit(tr("Spectators"), to: 14) + value
+            // A label like the fields' (in line with them), its value beside it: one row, highlighted when chosen.
+            canvas.put(DisplayWidth.fit(line, to: 39), row: 12, column: left,
+                       style: form.field == 2 ? .selected : .normal)
+            below = 14
+        }
         if let error = form.error {
             // Escaped (it may quote what was typed) line by line: the \n between them is the form's own.
             let lines = error.split(separator: "\n").flatMap { wrap(DisplayText.escaped(String($0)), width: width) }
             for (index, line) in lines.prefix(3).enumerated() {
-                canvas.put(line, row: 12 + index, column: left, style: .error)
+                canvas.put(line, row: below + index, column: left, style: .error)
             }
         } else if let check = form.addressCheck {  // said as the address is typed
             for (index, line) in wrap(DisplayText.escaped(check.text), width: width).prefix(2).enumerated() {
-                canvas.put(line, row: 12 + index, column: left, style: check.isError ? .error : .dim)
+                canvas.put(line, row: below + index, column: left, style: check.isError ? .error : .dim)
             }
         }
         if form.kind == .host {
             let text = form.privateGame
                 ? tr("Others join you at the addresses and with the code shown next.")
                 : tr("Others join you at the addresses shown next.")
-            canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 15, column: left, style: .dim)
+            canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 16, column: left, style: .dim)
         }
     }
 

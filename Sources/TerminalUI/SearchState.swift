@@ -20,6 +20,8 @@ public struct SearchState: Sendable, Hashable {
         /// A game the list marks private (its TXT record says `sec=private`): its code is asked for first.
         case joinPrivate(String)
         case notJoinable(String)
+        /// Watch the game (`w`): its name, and whether the list marks it private (its code is asked for first).
+        case watch(String, isPrivate: Bool)
     }
 
     public private(set) var status: Status = .starting
@@ -67,6 +69,14 @@ public struct SearchState: Sendable, Hashable {
             return .back
         case .character("a"):
             return .joinByAddress
+        case .character("w"):
+            guard games.indices.contains(selected) else { return .none }
+            let game = games[selected]
+            if case .notJoinable(let why) = game.state {
+                let name = DisplayWidth.truncate(DisplayText.escaped(game.name), to: 30)
+                return .notJoinable(tr("%@ cannot be joined: %@", name, DisplayText.escaped(why)))
+            }
+            return .watch(DisplayText.escaped(game.name), isPrivate: game.isPrivate)
         case .up, .character("k"):
             if !games.isEmpty { selected = (selected + games.count - 1) % games.count }
         case .down, .character("j"), .tab:

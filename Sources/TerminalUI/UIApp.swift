@@ -166,12 +166,21 @@ public final class UIApp {
         switch effect {
         case .schedule(let id, let seconds):
             timers[id] = clock() + seconds
-        case .host(let name, let port, let security):
+        case .host(let name, let port, let security, let spectators):
             handle?.cancel()
             session += 1
             let id = session
-            logger.info("hosting \(security == .private ? "a private game " : "")as \(name) on port \(port)")
-            handle = client.host(name, port, security) { [queue] in queue.post(.network($0, session: id)) }
+            let watchers = spectators > 0 ? " for up to \(spectators) spectators" : ""
+            logger.info("hosting \(security == .private ? "a private game " : "")as \(name) on port \(port)\(watchers)")
+            handle = client.host(name, port, security, spectators) { [queue] in
+                queue.post(.network($0, session: id))
+            }
+        case .watch(let name, let address, let code):
+            handle?.cancel()
+            session += 1
+            let id = session
+            logger.info("watching \(address) as \(name)\(code == nil ? "" : " with a code")")
+            handle = client.watch(name, address, code) { [queue] in queue.post(.network($0, session: id)) }
         case .join(let name, let address, let code):
             handle?.cancel()
             session += 1

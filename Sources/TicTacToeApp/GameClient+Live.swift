@@ -16,10 +16,11 @@ struct LiveNetwork {
     let gate: LocalNetworkGate
 
     func host(
-        name: String, port: Int, security: GameSecurity, events: @escaping @Sendable (NetworkEvent) -> Void
+        name: String, port: Int, security: GameSecurity, spectators: Int,
+        events: @escaping @Sendable (NetworkEvent) -> Void
     ) -> SessionHandle {
         InteractiveSession.host(
-            name: name, port: port, security: security, gate: gate,
+            name: name, port: port, security: security, spectators: spectators, gate: gate,
             // The code goes to the host's screen only, beside the reports (never one of them).
             showCode: { code, replacedBecause in
                 guard let digits = code.revealed else { return }
@@ -30,7 +31,8 @@ struct LiveNetwork {
     }
 
     func join(
-        name: String, address: String, code: String?, events: @escaping @Sendable (NetworkEvent) -> Void
+        name: String, address: String, code: String?, watching: Bool = false,
+        events: @escaping @Sendable (NetworkEvent) -> Void
     ) -> SessionHandle {
         let target: JoinTarget
         let gameCode: GameCode?
@@ -41,6 +43,12 @@ struct LiveNetwork {
             events(.report(.error("\(error)", .usage)))
             events(.finished(.usage))
             return .finished
+        }
+        if watching {
+            return InteractiveSession.watch(
+                name: name, target: target, security: .encrypted(code: gameCode), gate: gate,
+                report: { events(.report($0)) }, finished: { events(.finished($0)) }
+            ).handle
         }
         return InteractiveSession.join(
             name: name, target: target, security: .encrypted(code: gameCode), gate: gate,
@@ -76,9 +84,9 @@ extension GameListing {
             case .incompatible(let reason): state = .notJoinable(reason: reason)
             }
             self.init(name: game.name, state: state, host: host.isEmpty ? nil : host, addresses: addresses)
-            isPlaying = game.activity.playing
-            spectatorRoom = game.activity.spectatorRoom
         }
+        playing = game.activity.playing
+        spectatorRoom = game.activity.spectatorRoom
     }
 }
 
@@ -95,8 +103,9 @@ extension GameClient {
     public static func live(gate: LocalNetworkGate, logFile: String) -> GameClient {
         let network = LiveNetwork(gate: gate)
         return GameClient(
-            host: { network.host(name: $0, port: $1, security: $2, events: $3) },
+            host: { network.host(name: $0, port: $1, security: $2, spectators: $3, events: $4) },
             join: { network.join(name: $0, address: $1, code: $2, events: $3) },
+            watch: { network.join(name: $0, address: $1, code: $2, watching: true, events: $3) },
             browse: { network.browse(events: $0) },
             privacy: .live(gate: gate, logFile: logFile),
             engine: { command, events in Self.startEngine(command, events: events) }

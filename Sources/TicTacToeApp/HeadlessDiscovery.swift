@@ -28,7 +28,7 @@ extension DiscoveryReport {
     /// `(unencrypted, protocol 1)`), or why it cannot be joined now (`(not answering)`, `(not joinable: …)`).
     static func line(_ game: GameListing) -> String {
         var place = game.place.isEmpty ? "" : tr("  on %@", safe(game.place))
-        if game.isPlaying {
+        if game.playing {
             place += game.spectatorRoom > 0
                 ? tr("  (playing a match: %@ can watch)", "\(game.spectatorRoom)") : tr("  (playing a match)")
         } else if game.spectatorRoom > 0 {

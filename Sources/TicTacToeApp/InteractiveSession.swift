@@ -22,6 +22,8 @@ public final class InteractiveSession: Sendable {
         var connection: GameConnection?
         var matchRunning = false
         var task: Task<Void, Never>?
+        /// A watch's way out: raised, it says bye to the host (or stops connecting).
+        var stop: StopSignal?
     }
     private let state = Mutex(State())
 
@@ -37,8 +39,15 @@ public final class InteractiveSession: Sendable {
     /// Stops waiting for permission, listening or connecting. A match in progress is not cut: send `.leave` so the
     /// peer hears a bye.
     public func cancel() {
-        let (listener, connection, running, task) = state.withLock {
-            ($0.listener, $0.connection, $0.matchRunning, $0.task)
+        let (listener, connection, running, task, stop) = state.withLock {
+            ($0.listener, $0.connection, $0.matchRunning, $0.task, $0.stop)
+        }
+        if let stop {
+            // A watch leaves as `tictactoe watch` does on Ctrl-C: the host hears bye. Before it is connected (waiting
+            // for permission, say) nothing needs telling: the task ends.
+            stop.raise(.quit)
+            if connection == nil { task?.cancel() }
+            return
         }
         listener?.stop()
         if !running {
@@ -71,6 +80,7 @@ public final class InteractiveSession: Sendable {
         name: String,
         port: Int,
         security: GameSecurity = .open,
+        spectators: Int = 0,
         gate: LocalNetworkGate,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
         showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
@@ -82,7 +92,7 @@ public final class InteractiveSession: Sendable {
         let options = MatchOptions(name: name, commands: session.commands)
         let request = HostRequest(
             port: port, matches: 1, origin: .hostScreen, endsWithFirstMatch: true, security: security,
-            showCode: showCode)
+            showCode: showCode, spectators: spectators)
         session.start({
             await hostMatches(request, options: options, gate: gate, reporter: reporter, logger: logger) { listener in
                 session.state.withLock { $0.listener = listener }
@@ -108,6 +118,31 @@ public final class InteractiveSession: Sendable {
         let request = JoinRequest(target: target, origin: .joinScreen, security: security)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: reporter, logger: logger) { connection in
+                session.state.withLock { $0.connection = connection }
+            }
+        }, finished: finished)
+        return session
+    }
+
+    /// Watches the match at `target` read-only (a spectator: `tictactoe watch`), with a private game's code in
+    /// `security`; `cancel` leaves, telling the host.
+    public static func watch(
+        name: String,
+        target: JoinTarget,
+        security: JoinSecurity = .encrypted(code: nil),
+        gate: LocalNetworkGate,
+        logger: Logger = Logger(label: "tictactoe.ui.watch"),
+        report: @escaping @Sendable (MatchReport) -> Void,
+        finished: @escaping @Sendable (ExitStatus) -> Void
+    ) -> InteractiveSession {
+        let session = InteractiveSession()
+        let stop = StopSignal()
+        session.state.withLock { $0.stop = stop }
+        let options = MatchOptions(name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero)
+        let request = JoinRequest(target: target, origin: .watchScreen, security: security, role: .spectator)
+        session.start({
+            await joinMatch(request, options: options, gate: gate, reporter: ClosureReporter(report), stop: stop,
+                            logger: logger) { connection in
                 session.state.withLock { $0.connection = connection }
             }
         }, finished: finished)

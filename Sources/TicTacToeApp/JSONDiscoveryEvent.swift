@@ -72,7 +72,7 @@ struct JSONGameListing: Encodable {
         try object.encodeIfPresent(game.host, forKey: "host")
         try object.encode(game.addresses, forKey: "addresses")
         try object.encode(game.isThisMachine, forKey: "this_machine")
-        try object.encode(game.isPlaying, forKey: "playing")
+        try object.encode(game.playing, forKey: "playing")
         try object.encode(game.spectatorRoom, forKey: "watch")
     }
 

@@ -79,6 +79,7 @@ extension OperationOrigin {
     public static let hostScreen = OperationOrigin("Host a game screen")
     public static let joinScreen = OperationOrigin("Join a game screen")
     public static let searchScreen = OperationOrigin("Search for games screen")
+    public static let watchScreen = OperationOrigin("Watch a game screen")
 }
 
 extension Duration {

@@ -121,7 +121,8 @@ public struct SettingsFile: Sendable {
             addressHistory: object["address_history"]?.array.map { $0.compactMap(\.string) },
             colors: boolean(object["colors"]),
             keyHints: boolean(object["key_hints"]),
-            engine: object["engine"]?.string)
+            engine: object["engine"]?.string,
+            spectators: object["spectators"].flatMap(wholeNumber))
     }
 
     /// A JSON number with no fraction (`7`, `7.0`).
@@ -153,6 +154,7 @@ public struct SettingsFile: Sendable {
             ("colors", settings.colors.map(PropertyValue.bool)),
             ("key_hints", settings.keyHints.map(PropertyValue.bool)),
             ("engine", settings.engine.map(PropertyValue.string)),
+            ("spectators", settings.spectators.map(PropertyValue.integer)),
         ]
         for (key, value) in fields { object[key] = value }
         let encoder = JSONEncoder()

@@ -104,6 +104,9 @@ final class FakeNetwork {
     }
 
     private(set) var hosted: [(name: String, port: Int, security: GameSecurity)] = []
+    /// How many spectators each host allowed.
+    private(set) var hostedSpectators: [Int] = []
+    private(set) var watched: [(name: String, address: String, code: String?)] = []
     private(set) var joined: [(name: String, address: String, code: String?)] = []
     private(set) var handles: [Handle] = []
     private var events: (@Sendable (NetworkEvent) -> Void)?
@@ -124,11 +127,22 @@ final class FakeNetwork {
         return handle
     }
 
-    func host(name: String, port: Int, security: GameSecurity, events: @escaping @Sendable (NetworkEvent) -> Void)
-        -> Handle
+    func host(name: String, port: Int, security: GameSecurity, spectators: Int = 0,
+              events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle
     {
         self.events = events
         hosted.append((name, port, security))
+        hostedSpectators.append(spectators)
+        let handle = Handle()
+        handles.append(handle)
+        return handle
+    }
+
+    func watch(name: String, address: String, code: String?, events: @escaping @Sendable (NetworkEvent) -> Void)
+        -> Handle
+    {
+        self.events = events
+        watched.append((name, address, code))
         let handle = Handle()
         handles.append(handle)
         return handle
@@ -220,8 +234,9 @@ extension FakeNetwork.Handle {
 /// The client the UI under test drives: the fakes record what it asked for and let the test answer.
 func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
     GameClient(
-        host: { network.host(name: $0, port: $1, security: $2, events: $3).sessionHandle },
+        host: { network.host(name: $0, port: $1, security: $2, spectators: $3, events: $4).sessionHandle },
         join: { network.join(name: $0, address: $1, code: $2, events: $3).sessionHandle },
+        watch: { network.watch(name: $0, address: $1, code: $2, events: $3).sessionHandle },
         browse: { network.browse(events: $0).sessionHandle },
         privacy: PrivacyClient(
             verdict: { privacy.verdict(for: $0) },

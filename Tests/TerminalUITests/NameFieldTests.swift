@@ -15,7 +15,7 @@ final class NameFieldTests: XCTestCase {
     }
 
     func testTheHostFormsNameFieldStopsAt63Bytes() throws {
-        let terminal = FakeTerminal(script: [.keys("h"), .key(.tab), .keys("\u{E9}"), .keys("\u{E9}"), .keys("x")])
+        let terminal = FakeTerminal(script: [.keys("h"), .key(.backTab), .keys("\u{E9}"), .keys("\u{E9}"), .keys("x")])
         let (app, _) = try runApp(terminal, settings: UISettings(name: String(repeating: "a", count: 60)))
         guard case .form(let form) = app.model.screen else { return XCTFail("expected the host form") }
         // The first "é" makes 62 bytes, the second would make 64, "x" makes 63.

@@ -253,7 +253,7 @@ final class JSONLinesTests: XCTestCase {
                 + #""reason":"not answering","secure":false,"state":"not-answering","this_machine":false,"watch":0}"#)
         // A host playing a match, with room for two spectators.
         var busy = GameListing(name: "Bea", security: .open)
-        busy.isPlaying = true
+        busy.playing = true
         busy.spectatorRoom = 2
         try assertLine(
             .discovery(.game(busy)),
