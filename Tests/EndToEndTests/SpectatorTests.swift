@@ -70,8 +70,11 @@ final class SpectatorTests: XCTestCase {
         XCTAssertEqual(Array(marks.dropLast()), Array(0..<(marks.count - 1)), "\(firstGame)")
         XCTAssertEqual(steady.events(named: "watch-end").last?["end"] as? String, "completed")
 
+        // Resumed, it finds its connection closed without a goodbye (3), or first notices how long it heard nothing
+        // (its heartbeat deadline passed while it was stopped: 6).
         stalled.signal(SIGCONT)
-        XCTAssertEqual(stalled.waitForExit(), 3, "closed by the host, without a goodbye: \(stalled.standardError)")
+        let end = stalled.waitForExit()
+        XCTAssertTrue(end == 3 || end == 6, "dropped: \(String(describing: end)) \(stalled.standardError)")
     }
 
     func testAWatcherWhoComesMidMatchSeesTheMatchSoFar() throws {
