@@ -161,3 +161,40 @@ enum Signals {
         return sources
     }
 }
+
+/// How `join` and `watch` reach a host: how long to keep trying, and a private game's code.
+struct ReachArguments: ParsableArguments {
+    @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
+    var connectTimeout: Double = 10
+
+    @Option(help: ArgumentHelp("Read a private game's code from the first line of this file.", valueName: "file"))
+    var codeFile: String?
+
+    @Option(help: ArgumentHelp(
+        "A private game's code; - reads one line from standard input (a code in the command line is visible to every user: prefer --code-file, --code - or TICTACTOE_CODE).",
+        valueName: "code"))
+    var code: String?
+
+    func validate() throws {
+        if codeFile != nil && code != nil {
+            throw ValidationError("give the code once: --code-file or --code, not both")
+        }
+        try OptionRanges.connectTimeout.check(connectTimeout)
+    }
+
+    /// An encrypted game's security: with the code from --code-file, --code or TICTACTOE_CODE if one is given (a
+    /// private game's), else the open game's. A code that cannot be read ends the run (exit 13).
+    func encryption(reporter: MatchReporter) throws -> JoinSecurity {
+        guard let source = GameCodeSource.from(codeFile: codeFile, code: code) else { return .encrypted(code: nil) }
+        if source.isInArgv {
+            printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
+                + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
+        }
+        do {
+            return .encrypted(code: try source.read())
+        } catch {
+            reporter.report(.error("\(error)", .wrongCode))
+            throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
+        }
+    }
+}

@@ -35,16 +35,7 @@ struct Join: AsyncParsableCommand {
     @Option(help: "Play at most this many games, \(OptionRanges.games.span) (default: as many as the host offers).")
     var games: Int?
 
-    @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
-    var connectTimeout: Double = 10
-
-    @Option(help: ArgumentHelp("Read a private game's code from the first line of this file.", valueName: "file"))
-    var codeFile: String?
-
-    @Option(help: ArgumentHelp(
-        "A private game's code; - reads one line from standard input (a code in the command line is visible to every user: prefer --code-file, --code - or TICTACTOE_CODE).",
-        valueName: "code"))
-    var code: String?
+    @OptionGroup var reach: ReachArguments
 
     @Flag(help: "Join an unencrypted (protocol 1) host: loopback, or where the manifest allows it.")
     var plaintext = false
@@ -54,31 +45,11 @@ struct Join: AsyncParsableCommand {
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
-        if codeFile != nil && code != nil {
-            throw ValidationError("give the code once: --code-file or --code, not both")
-        }
-        if plaintext && (codeFile != nil || code != nil) {
+        if plaintext && (reach.codeFile != nil || reach.code != nil) {
             throw ValidationError("--plaintext games have no code: a private game is always encrypted")
         }
         _ = try parsedEndpoint()
         try OptionRanges.games.check(games)
-        try OptionRanges.connectTimeout.check(connectTimeout)
-    }
-
-    /// An encrypted game's security: with the code from --code-file, --code or TICTACTOE_CODE if one is given (a
-    /// private game's), else the open game's. A code that cannot be read ends the run (exit 13).
-    static func encryption(codeFile: String?, code: String?, reporter: MatchReporter) throws -> JoinSecurity {
-        guard let source = GameCodeSource.from(codeFile: codeFile, code: code) else { return .encrypted(code: nil) }
-        if source.isInArgv {
-            printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
-                + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
-        }
-        do {
-            return .encrypted(code: try source.read())
-        } catch {
-            reporter.report(.error("\(error)", .wrongCode))
-            throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
-        }
     }
 
     private func parsedEndpoint() throws -> JoinTarget {
@@ -104,9 +75,9 @@ struct Join: AsyncParsableCommand {
         case .bonjour(let game): shown = game
         }
         let reporter = match.reporter(name: name, target: shown)
-        let security = plaintext ? .plaintext : try Self.encryption(codeFile: codeFile, code: code, reporter: reporter)
+        let security = plaintext ? .plaintext : try reach.encryption(reporter: reporter)
         let request = JoinRequest(
-            target: target, connectTimeout: .seconds(connectTimeout),
+            target: target, connectTimeout: .seconds(reach.connectTimeout),
             waitTimeout: privacy.waitDuration, origin: .joinCommand, security: security
         )
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)

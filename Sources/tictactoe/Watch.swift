@@ -28,16 +28,7 @@ struct Watch: AsyncParsableCommand {
     @Option(help: "Your name, shown to the host among its spectators (default: USER@HOSTNAME, cut to fit).")
     var name: String?
 
-    @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
-    var connectTimeout: Double = 10
-
-    @Option(help: ArgumentHelp("Read a private game's code from the first line of this file.", valueName: "file"))
-    var codeFile: String?
-
-    @Option(help: ArgumentHelp(
-        "A private game's code; - reads one line from standard input (a code in the command line is visible to every user: prefer --code-file, --code - or TICTACTOE_CODE).",
-        valueName: "code"))
-    var code: String?
+    @OptionGroup var reach: ReachArguments
 
     @Flag(help: "Print one JSON object per line (a `watch` event for each position) instead of boards.")
     var json = false
@@ -48,12 +39,8 @@ struct Watch: AsyncParsableCommand {
     @OptionGroup var privacy: PrivacyArguments
 
     func validate() throws {
-        if codeFile != nil && code != nil {
-            throw ValidationError("give the code once: --code-file or --code, not both")
-        }
         try MatchArguments.validate(name: name)
         _ = try target()
-        try OptionRanges.connectTimeout.check(connectTimeout)
     }
 
     private func target() throws -> JoinTarget {
@@ -79,9 +66,9 @@ struct Watch: AsyncParsableCommand {
         }
         let reporter: MatchReporter = json
             ? JSONLinesReporter() : TranscriptReporter(localName: name, target: shown, unicode: Terminal.isUTF8)
-        let security = try Join.encryption(codeFile: codeFile, code: code, reporter: reporter)
+        let security = try reach.encryption(reporter: reporter)
         let request = JoinRequest(
-            target: target, connectTimeout: .seconds(connectTimeout), waitTimeout: privacy.waitDuration,
+            target: target, connectTimeout: .seconds(reach.connectTimeout), waitTimeout: privacy.waitDuration,
             origin: .watchCommand, security: security, role: .spectator)
         let options = MatchOptions(name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero)
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)
