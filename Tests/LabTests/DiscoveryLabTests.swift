@@ -100,12 +100,13 @@ final class DiscoveryLabTests: LabTestCase {
         XCTAssertEqual(Array(joiner.events.compactMap { $0["event"] as? String }.prefix(2)), ["seed", "resolved"])
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 3)
         XCTAssertEqual(host.events(named: "summary").last?["games"] as? Int, 3)
-        // The host withdrew its advertisement when the joiner came (the Bonjour thread's report and the match's own
-        // may come in either order), before the first game ended.
+        // The host stayed advertised through its match (its TXT record said it was playing) and withdrew only when
+        // it was done.
         let hostEvents = host.events.compactMap { $0["event"] as? String }
         let advertised = try XCTUnwrap(hostEvents.firstIndex(of: "advertised"), "\(hostEvents)")
-        let firstGameOver = try XCTUnwrap(hostEvents.firstIndex(of: "game-over"), "\(hostEvents)")
-        XCTAssertTrue(hostEvents[advertised..<firstGameOver].contains("withdrawn"), "\(hostEvents)")
+        let matchOver = try XCTUnwrap(hostEvents.firstIndex(of: "match-over"), "\(hostEvents)")
+        XCTAssertFalse(hostEvents[advertised..<matchOver].contains("withdrawn"), "\(hostEvents)")
+        XCTAssertEqual(hostEvents.last, "withdrawn", "\(hostEvents)")
     }
 
     func testJoinByAnUnknownNameFailsWithUnreachable() throws {
