@@ -405,12 +405,18 @@ public final class GameListener: Sendable {
                     guard spectators.reserve() else {
                         try await link.send(.reject(
                             reason: .busy,
-                            text: "\(hostName) has no room for more spectators (\(spectators.capacity) at most)"))
+                            text: "\(hostName) has no room for more spectators (\(spectators.capacity) at most); "
+                                + "try again when one leaves"))
                         onEvent(.rejectedBusy(remote: remote))
                         await link.closeGracefully()
                         return .noMatch
                     }
-                    try await link.send(answer)
+                    do {
+                        try await link.send(answer)
+                    } catch {
+                        spectators.release()  // its seat goes back: the accept never reached it
+                        throw error
+                    }
                     await watch(&link, name: name, remote: remote, hub: spectators, onEvent: onEvent)
                     return .noMatch
                 }
