@@ -95,7 +95,7 @@ public func joinMatch(
 ) async -> ExitStatus {
     let controller: MatchRunner.Controller
     do {
-        controller = try options.controller(moveTime: nil)
+        controller = try options.controller(moveTime: options.joinerEngineMoveTime)
     } catch {
         reporter.report(.error("\(error)", .scriptError))
         return .scriptError

@@ -76,6 +76,7 @@ extension OperationOrigin {
     public static let joinCommand = OperationOrigin("tictactoe join")
     public static let browseCommand = OperationOrigin("tictactoe browse")
     public static let watchCommand = OperationOrigin("tictactoe watch")
+    public static let matchCommand = OperationOrigin("tictactoe match --over")
     public static let hostScreen = OperationOrigin("Host a game screen")
     public static let joinScreen = OperationOrigin("Join a game screen")
     public static let searchScreen = OperationOrigin("Search for games screen")

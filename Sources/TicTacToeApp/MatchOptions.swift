@@ -30,6 +30,9 @@ public struct MatchOptions: Sendable {
     public var gameTime: Duration?
     /// Measures `moveTimeout` (tests pass a clock they advance), and an engine's limits.
     public var clock: any Clock<Duration>
+    /// Joining: each move's time for a local engine (`--player engine:…`); nil: none of its own (the host keeps the
+    /// joiner's time). A series over the network (`match --over`) holds the engines on both sides to its limit.
+    public var joinerEngineMoveTime: Duration?
     /// Where an engine's standard error goes (`--player engine:…`): default `$XDG_STATE_HOME/tictactoe/engines`.
     public var engineLogDirectory: String?
 

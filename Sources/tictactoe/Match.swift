@@ -15,7 +15,7 @@ struct Match: AsyncParsableCommand {
         abstract: "Play a series of games between players (built-in levels, scripts, engines) and score it.",
         discussion: """
             Plays --games games between two players, or, with three or more, --games games between every pair (a \
-            round robin), in this process: no network. The pair's first player (in the order given) is X and \
+            round robin), in this process: no network, unless --over (below). The pair's first player (in the order given) is X and \
             moves first in the pair's odd games, the second in its even games. Built-in levels and scripts play \
             in-process (a script starts over at each game); an engine:COMMAND starts a fresh process for each game \
             and loses a game it crashes, hangs (--move-timeout) or cheats in, by forfeit, with the reason in the \
@@ -34,14 +34,25 @@ struct Match: AsyncParsableCommand {
             standings, match-end); --transcripts DIR writes each game as DIR/game-0001.jsonl in the events of a \
             network game's --json transcript.
 
+            --over loopback plays every game as a network match instead, through the same code as host and join: \
+            the game's O player hosts on 127.0.0.1 (any free port) and its X player joins it, both in this process, \
+            encrypted (protocol 2) unless --plaintext. --over ADDRESS does the same on an address of this machine \
+            on the LAN: that asks for local network permission first (once, as host does; --wait-timeout, \
+            --info-plist), and the manifest's transport security decides whether --plaintext is allowed there \
+            (exit 14 if not). The seeds are the same either way: a seed gives the same games in process and over \
+            the network. A game that cannot be played over the network stops the series with host's or join's exit \
+            code (9 cannot listen, 11 or 12 no permission, 14 transport security).
+
             Exit codes: 0 the series completed (or the SPRT decided); 8 a script player is unreadable, invalid, ran \
-            out of moves or played an illegal cell (the series stops there); 64 bad usage (fewer than two players, a \
-            person as a player, numbers out of range); 74 standard output or a transcript could not be written.
+            out of moves or played an illegal cell (the series stops there); 9, 11, 12, 14 (--over, above); 64 bad \
+            usage (fewer than two players, a person as a player, numbers out of range); 74 standard output or a \
+            transcript could not be written.
 
             Examples:
               tictactoe match --player perfect --player easy --games 100 --seed 1
               tictactoe match --player perfect --player medium --player easy --games 20
               tictactoe match --player engine:./bot --player easy --sprt 0 50 0.05 0.05
+              tictactoe match --player perfect --player engine:./bot --over loopback
             """
     )
 
@@ -88,6 +99,21 @@ struct Match: AsyncParsableCommand {
         valueName: "seconds"))
     var gameTime: Double?
 
+    @Option(help: ArgumentHelp(
+        "Play every game as a network match, as host and join do: over loopback (127.0.0.1), or an IP address of "
+            + "this machine on the LAN (asks for local network permission). Default: in process.",
+        valueName: "loopback|address"))
+    var over: String?
+
+    @Flag(help: "With --over: play unencrypted (protocol 1): loopback, or where the manifest allows it.")
+    var plaintext = false
+
+    @Option(help: ArgumentHelp(
+        "With --over: where the debug log goes (default: \(FileLogHandler.defaultPath)).", valueName: "path"))
+    var logFile: String?
+
+    @OptionGroup var privacy: PrivacyArguments
+
     func validate() throws {
         guard players.count >= 2 else {
             throw ValidationError("match needs two players or more: --player A --player B (got \(players.count))")
@@ -103,6 +129,12 @@ struct Match: AsyncParsableCommand {
         try OptionRanges.moveTimeout.check(moveTimeout)
         try OptionRanges.gameTime.check(gameTime)
         _ = try sprtTest()
+        if plaintext && over == nil {
+            throw ValidationError("--plaintext needs --over: a match without it plays in process, without the network")
+        }
+        if let over, let problem = SeriesNetwork.addressProblem(over) {
+            throw ValidationError("--over \(problem)")
+        }
     }
 
     /// The SPRT of `--sprt`, or nil without it.
@@ -142,6 +174,12 @@ struct Match: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.outputFailed.rawValue)
             }
         }
+        if over != nil { bootstrapHeadlessLogging(path: logFile) }
+        let network = over.map { venue in
+            SeriesNetwork(
+                address: SeriesNetwork.address(over: venue), security: plaintext ? .plaintext : .open,
+                gate: privacy.makeGate(), waitTimeout: privacy.waitDuration)
+        }
         let schedule = SeriesSchedule(players: players.count, gamesPerPair: games)
         let report = SeriesReport(names: names, schedule: schedule, seed: seed, sprt: sprt)
         let runner = SeriesRunner(
@@ -149,13 +187,25 @@ struct Match: AsyncParsableCommand {
             player: SeriesGamePlayer(
                 specs: players, names: names, seed: seed, scripts: scripts,
                 engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: .seconds(moveTimeout),
-                gameTime: gameTime.map { .seconds($0) }),
+                gameTime: gameTime.map { .seconds($0) }, network: network),
             concurrency: concurrency, sprt: sprt)
         let output = CheckedOutput.standardOutput
         var transcriptFailure: String?
         guard output.writeLine(json ? report.seedJSON : report.seedLine) else {
             printError("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             throw ExitCode(ExitStatus.outputFailed.rawValue)
+        }
+        if let network {
+            // Permission comes first, once (a prompt on a terminal; or a wait, said on standard error).
+            do {
+                try await network.obtainAccess { printError("tictactoe: waiting for local network permission: \($0)") }
+            } catch let error as LocalNetworkAccessError {
+                printError("tictactoe: \(error)")
+                throw ExitCode(error.exitStatus.rawValue)
+            } catch let refusal as TransportSecurityRefusal {
+                printError("tictactoe: cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)")
+                throw ExitCode(refusal.exitStatus.rawValue)
+            }
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -173,7 +223,7 @@ struct Match: AsyncParsableCommand {
         }
         let elapsed = clock.now - started
         var status = ExitStatus.success
-        if outcome.scriptFailure != nil { status = .scriptError }
+        if let failure = outcome.failure { status = failure.status }
         if transcriptFailure != nil { status = .outputFailed }
         status = status.unlessOutputFailed(output)
         if output.failure == nil {
@@ -184,7 +234,7 @@ struct Match: AsyncParsableCommand {
             status = status.unlessOutputFailed(output)
         }
         output.waitUntilWritten()
-        if let failure = outcome.scriptFailure { printError("tictactoe: \(failure)") }
+        if let failure = outcome.failure { printError("tictactoe: \(failure)") }
         if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
         if let failure = output.failure { printError("tictactoe: \(failure)") }
         if status != .success { throw ExitCode(status.rawValue) }

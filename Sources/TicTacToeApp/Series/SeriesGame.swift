@@ -1,3 +1,4 @@
+import GameClient
 import GameEngines
 import GameRules
 import MatchStatistics
@@ -14,9 +15,33 @@ public struct SeriesGameRecord: Sendable {
     /// The engines started for the game (X's first), with their logs.
     public var engines: [EngineStart]
 
-    public struct EngineFailureNote: Sendable {
+    /// An engine's failure, as the transcript's `engine-failed` says it.
+    public struct EngineFailureNote: Sendable, CustomStringConvertible {
         public var mark: Mark
-        public var failure: EngineFailure
+        /// The engine's command line.
+        public var engine: String
+        /// `EngineFailure.kind`: `timeout`, `exited`, `illegal-move`, …
+        public var kind: String
+        /// `EngineFailure.reasonText`.
+        public var reason: String
+        /// Its standard error.
+        public var logPath: String
+
+        public init(mark: Mark, engine: String, kind: String, reason: String, logPath: String) {
+            self.mark = mark
+            self.engine = engine
+            self.kind = kind
+            self.reason = reason
+            self.logPath = logPath
+        }
+
+        public init(mark: Mark, failure: EngineFailure) {
+            self.init(mark: mark, engine: failure.engine, kind: failure.kind, reason: failure.reasonText,
+                      logPath: failure.logPath)
+        }
+
+        /// As `EngineFailure.description`: `engine 'first-free' did not answer genmove within 2.000 s (stderr: …)`.
+        public var description: String { "engine '\(engine)' \(reason) (stderr: \(logPath))" }
     }
 
     public struct EngineStart: Sendable {
@@ -35,18 +60,31 @@ public struct SeriesGameRecord: Sendable {
 }
 
 /// Why a series stopped before its end: a script player failed (ran out of moves, played an illegal cell), as a
-/// script fails a `host` or `join` match (exit 8).
-public struct SeriesScriptFailure: Error, Sendable, CustomStringConvertible {
+/// script fails a `host` or `join` match (exit 8); or, over the network (`match --over`), a game could not be played
+/// (no permission, transport security, cannot listen or connect: the exit status `host` or `join` would give).
+public struct SeriesFailure: Error, Sendable, CustomStringConvertible {
     public var game: Int
-    public var player: String
+    /// The player whose script failed (nil for a failure of the network game itself).
+    public var player: String?
     public var why: String
+    public var status: ExitStatus
 
-    public var description: String { "game \(game): script error: \(player): \(why)" }
+    public init(game: Int, player: String?, why: String, status: ExitStatus = .scriptError) {
+        self.game = game
+        self.player = player
+        self.why = why
+        self.status = status
+    }
+
+    public var description: String {
+        guard let player else { return "game \(game): \(why)" }
+        return "game \(game): script error: \(player): \(why)"
+    }
 }
 
 /// Plays the games of a series in process: a loop over `GameRules` (no `MatchSession`, no sockets), the built-in
 /// levels and scripts as `Player`s, engines as `EnginePlayer`s over pipes (a fresh process for each game; an engine
-/// that fails forfeits the game).
+/// that fails forfeits the game). With `network`, each game is a network match instead (`playOverNetwork`).
 public struct SeriesGamePlayer: Sendable {
     public var specs: [PlayerSpec]
     public var names: [String]
@@ -59,11 +97,14 @@ public struct SeriesGamePlayer: Sendable {
     /// Each player's clock for a whole game (`--game-time`), chess-clock style: only the mover's runs, measured on the
     /// real clock; an engine is told (and held to) the smaller of `moveTime` and what it has left. Nil: no game clock.
     public var gameTime: Duration?
+    /// Plays each game as a network match (`match --over`) instead of in process.
+    public var network: SeriesNetwork?
 
     public init(
         specs: [PlayerSpec], names: [String], seed: UInt64, scripts: [Int: ScriptedPlayer],
-        engineLogDirectory: String, moveTime: Duration?, gameTime: Duration? = nil
+        engineLogDirectory: String, moveTime: Duration?, gameTime: Duration? = nil, network: SeriesNetwork? = nil
     ) {
+        self.network = network
         self.gameTime = gameTime
         self.specs = specs
         self.names = names
@@ -80,7 +121,8 @@ public struct SeriesGamePlayer: Sendable {
         case failed(EngineFailure)
     }
 
-    public func play(_ scheduled: SeriesSchedule.Game) async throws(SeriesScriptFailure) -> SeriesGameRecord {
+    public func play(_ scheduled: SeriesSchedule.Game) async throws(SeriesFailure) -> SeriesGameRecord {
+        if let network { return try await playOverNetwork(scheduled, network) }
         var engines: [SeriesGameRecord.EngineStart] = []
         var seats: [Seat] = []
         for (mark, index) in [(Mark.x, scheduled.x), (.o, scheduled.o)] {
@@ -111,7 +153,7 @@ public struct SeriesGamePlayer: Sendable {
                 do {
                     cell = try player.chooseMove(in: game)
                 } catch {
-                    throw SeriesScriptFailure(game: scheduled.number, player: names[index], why: "\(error)")
+                    throw SeriesFailure(game: scheduled.number, player: names[index], why: "\(error)")
                 }
                 seats[slot] = .local(player)
                 if let time = left[slot] {
@@ -124,7 +166,7 @@ public struct SeriesGamePlayer: Sendable {
                 do {
                     _ = try game.play(cell, by: mark)
                 } catch {
-                    throw SeriesScriptFailure(
+                    throw SeriesFailure(
                         game: scheduled.number, player: names[index], why: "illegal move \(cell + 1): \(error)")
                 }
             case .engine(let engine):

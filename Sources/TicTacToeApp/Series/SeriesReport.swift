@@ -33,7 +33,7 @@ public struct SeriesReport: Sendable {
         var line = scores[record.game.pair].progressLine(first, versus: second)
         if let note = record.engineFailure {
             let verb = record.result.reason == .timeout(note.mark) ? "loses on time" : "forfeits"
-            line += "  (game \(record.game.number): \(note.mark) \(verb): \(note.failure))"
+            line += "  (game \(record.game.number): \(note.mark) \(verb): \(note))"
         } else if case .timeout(let mark) = record.result.reason {
             line += "  (game \(record.game.number): \(mark) loses on time: its game clock ran out)"
         }
@@ -163,7 +163,7 @@ public struct SeriesReport: Sendable {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         lines.append((try? JSONLine.encode(EndLine(
             games: outcome.games, scheduled: schedule.count, seed: seed, exit: exit, decision: outcome.decision,
-            milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.scriptFailure?.description))) ?? "{}")
+            milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description))) ?? "{}")
         return lines
     }
 
@@ -187,8 +187,7 @@ public struct SeriesReport: Sendable {
         }
         if let note = record.engineFailure {
             reports.append(.engineFailed(
-                game: game.pairGame, engine: note.failure.engine, kind: note.failure.kind,
-                reason: note.failure.reasonText, log: note.failure.logPath))
+                game: game.pairGame, engine: note.engine, kind: note.kind, reason: note.reason, log: note.logPath))
         }
         let score = scores[game.pair]
         reports.append(.session(.gameOver(
@@ -243,9 +242,9 @@ private struct GameLine: Encodable {
         case .timeout: try object.encode("timeout", forKey: "reason")
         }
         if let note = record.engineFailure {
-            try object.encode(note.failure.kind, forKey: "engine_failure")
-            try object.encode(note.failure.reasonText, forKey: "engine_failure_reason")
-            try object.encode(note.failure.logPath, forKey: "engine_log")
+            try object.encode(note.kind, forKey: "engine_failure")
+            try object.encode(note.reason, forKey: "engine_failure_reason")
+            try object.encode(note.logPath, forKey: "engine_log")
         }
     }
 }

@@ -25,8 +25,8 @@ public struct SeriesRunner: Sendable {
         public var games: Int
         /// The SPRT's decision when it stopped the series (H0 or H1), or `.continue` when it ran to the end.
         public var decision: SPRT.Decision?
-        /// A script that failed (the series stopped at that game).
-        public var scriptFailure: SeriesScriptFailure?
+        /// A script that failed, or a network game that could not be played (the series stopped at that game).
+        public var failure: SeriesFailure?
         /// The reporter asked to stop (its output failed).
         public var stopped: Bool
     }
@@ -35,18 +35,18 @@ public struct SeriesRunner: Sendable {
     public func run(onGame: (SeriesGameRecord, [MatchScore]) -> Bool) async -> Outcome {
         var outcome = Outcome(
             scores: Array(repeating: MatchScore(), count: schedule.pairs.count), games: 0,
-            decision: sprt.map { _ in .continue }, scriptFailure: nil, stopped: false)
+            decision: sprt.map { _ in .continue }, failure: nil, stopped: false)
         let total = schedule.count
         let player = player
         let schedule = schedule
-        await withTaskGroup(of: (Int, Result<SeriesGameRecord, SeriesScriptFailure>).self) { group in
+        await withTaskGroup(of: (Int, Result<SeriesGameRecord, SeriesFailure>).self) { group in
             var next = 1
             func start() {
                 guard next <= total else { return }
                 let number = next
                 next += 1
                 group.addTask {
-                    do throws(SeriesScriptFailure) {
+                    do throws(SeriesFailure) {
                         return (number, .success(try await player.play(schedule.game(number))))
                     } catch {
                         return (number, .failure(error))
@@ -54,14 +54,14 @@ public struct SeriesRunner: Sendable {
                 }
             }
             for _ in 0..<min(concurrency, total) { start() }
-            var done: [Int: Result<SeriesGameRecord, SeriesScriptFailure>] = [:]
+            var done: [Int: Result<SeriesGameRecord, SeriesFailure>] = [:]
             var finished = false
             while !finished, let (number, result) = await group.next() {
                 done[number] = result
                 while !finished, let result = done.removeValue(forKey: outcome.games + 1) {
                     switch result {
                     case .failure(let failure):
-                        outcome.scriptFailure = failure
+                        outcome.failure = failure
                         finished = true
                     case .success(let record):
                         outcome.games += 1
