@@ -285,6 +285,40 @@ final class GatedEntryPointLabTests: LabTestCase {
         XCTAssertNotNil(host.waitForEvent("advertised", timeout: 10), "not advertised: \(host.output)")
     }
 
+    func testAMatchOverItsLabAddressWaitsUntilGrantedThenPlaysEveryGameOverThatAddress() throws {
+        let monitor = try avahiMonitor()
+        let config = decisionDirectory(.notDetermined)
+        let address = Lab.address(of: "host-b")
+        let log = NSTemporaryDirectory() + "tictactoe-lab-match-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        scratchPaths.append(log)
+        let arguments = ["match", "--player", "perfect", "--player", "easy", "--games", "6", "--seed", "3", "--json"]
+        let match = try tictactoe(
+            on: "host-b", arguments + ["--over", address, "--log-file", log],
+            environment: ["TICTACTOE_CONFIG_DIR": config])
+        let deadline = Date().addingTimeInterval(15)
+        while !match.standardError.contains("waiting for local network permission"), Date() < deadline { usleep(50_000) }
+        XCTAssertTrue(match.standardError.contains(
+            "tictactoe: waiting for local network permission: \(Undecided.notDetermined.reason)"), match.standardError)
+        let pid = match.process.processIdentifier
+        assertNothingReachesTheLAN(pid: pid, monitor: monitor, noSocketsAtAll: true, "match --over \(address)")
+        XCTAssertEqual(match.output, [#"{"event":"seed","seed":3}"#], "nothing played before the permission")
+        _ = grant(config)
+        XCTAssertEqual(match.waitForExit(timeout: 60), 0, "\(match.output) \(match.standardError)")
+        let games = match.output.filter { $0.contains(#""event":"match-game""#) }
+        XCTAssertEqual(games.count, 6, "\(match.output)")
+        // The same games as in process, and each one's host listened on the lab address and its joiner connected there.
+        let local = try tictactoe(on: "host-b", arguments, environment: ["TICTACTOE_CONFIG_DIR": config])
+        XCTAssertEqual(local.waitForExit(timeout: 60), 0, local.standardError)
+        XCTAssertEqual(games, local.output.filter { $0.contains(#""event":"match-game""#) })
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("listening on \(address):") }.count, 6, "\(lines.suffix(20))")
+        let ports = Set(lines.compactMap { line in
+            line.range(of: "tictactoe match --over: connect to \(address):").map { String(line[$0.upperBound...].prefix(while: \.isNumber)) }
+        })
+        XCTAssertEqual(ports.count, 6, "a connection to the lab address for each game: \(lines.suffix(20))")
+        XCTAssertEqual(avahiMethodCalls(monitor), [], "a match never advertises")
+    }
+
     // MARK: A loopback host: no permission needed, never advertised
 
     func testALoopbackHostMakesNoAvahiCallAndSaysWhyItIsNotAdvertised() throws {
