@@ -700,6 +700,8 @@ extension AppModel {
             (tr("Games"), tr("r rematch, R resign (network, asks)")),
             ("", tr("q leaves (asks in a network match)")),
             (tr("Failed"), tr("r tries again, Enter back to the menu")),
+            (tr("Replay"), tr("←/→ step, Home/End first/last move")),
+            (tr("Watching"), tr("q stops watching (the host is told)")),
             (tr("Anywhere"), tr("? this help, Esc back (asks at the")),
             ("", tr("menu), Ctrl-C quits at once")),
         ]
@@ -715,7 +717,8 @@ extension AppModel {
             canvas.put(String(repeating: " ", count: width), row: top + row, column: left, style: .selected)
         }
         for (index, line) in lines.enumerated() {
-            let text = unicode ? line : line.replacing("↑/↓", with: "up/dn").replacing("…", with: "..")
+            let text = unicode
+                ? line : line.replacing("↑/↓", with: "up/dn").replacing("←/→", with: "<-/->").replacing("…", with: "..")
             canvas.put(DisplayWidth.truncate(text, to: width - 4), row: top + 1 + index, column: left + 2,
                        style: index == 0 ? .bold : .selected)
         }

@@ -66,6 +66,8 @@ final class MenuAndScreensTests: XCTestCase {
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("Press any key to close"))
         XCTAssertTrue(terminal.lastFrame.contains("1-9 place directly"))
+        XCTAssertTrue(terminal.lastFrame.contains("Replay    ←/→ step, Home/End first/last move"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("Watching  q stops watching (the host is told)"), terminal.lastFrame)
         let closed = FakeTerminal(script: [.keys("?"), .keys("x")])
         try runApp(closed)
         XCTAssertFalse(closed.lastFrame.contains("Press any key to close"))
