@@ -33,6 +33,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// A game connection was refused by the manifest's App Transport Security policy (`NSAppTransportSecurity`): the
     /// message names the key that would allow it.
     case transportSecurityRefused = 14
+    /// A multicast operation (the lobby, browsing every service type) without the multicast entitlement in the app's
+    /// entitlements (`TicTacToe.entitlements` beside the manifest): refused at once, without a prompt, as on iOS.
+    case entitlementMissing = 15
     /// Bad command-line usage (from swift-argument-parser, or a value out of its range).
     case usage = 64
     /// `tictactoe replay`'s record cannot be replayed (EX_DATAERR): unreadable, not a JSON-lines record, corrupted or
@@ -63,6 +66,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .localNetworkNotAllowed: return "NoAuth, no app manifest, or local network turned off mid-match"
         case .wrongCode: return "a private game's code is wrong or missing"
         case .transportSecurityRefused: return "refused by the manifest's transport security policy"
+        case .entitlementMissing: return "the app's entitlements lack the multicast entitlement an operation needs"
         case .usage: return "bad command-line usage"
         case .dataError: return "replay: the record is unreadable, corrupted or lacks the game"
         case .outputFailed: return "standard output failed (closed pipe, full disk); the peer is told"

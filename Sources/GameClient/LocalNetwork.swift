@@ -36,6 +36,8 @@ public enum LocalNetworkVerdict: Sendable, Hashable, CustomStringConvertible {
     case noAuth(serviceType: String)
     /// No usable app manifest: an error at once; the text says what to do.
     case manifestError(String)
+    /// The operation needs an entitlement the app lacks (multicast): an error at once, no prompt.
+    case missingEntitlement(String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum LocalNetworkVerdict: Sendable, Hashable, CustomStringConvertible {
         case .denied: return "denied"
         case .noAuth(let type): return "NoAuth (-65555): Not allowed to access the network (\(type) is not in NSBonjourServices)"
         case .manifestError(let text): return "manifest error: \(text)"
+        case .missingEntitlement(let key): return "missing entitlement \(key)"
         }
     }
 }

@@ -39,6 +39,13 @@ public struct AppEntitlements: Sendable, Hashable {
     }
 
     public static let fileName = "TicTacToe.entitlements"
+    /// What iOS requires for custom multicast and broadcast (NWConnectionGroup) and for browsing every service type.
+    public static let multicastKey = "com.apple.developer.networking.multicast"
+
+    /// Whether `key` is declared as true.
+    public func grants(_ key: String) -> Bool {
+        entries.contains { $0.key == key && $0.value == .bool(true) }
+    }
 
     /// The file they were read from.
     public let path: String

@@ -136,6 +136,28 @@ public struct NameLookupCapability: LocalNetworkCapability {
     }
 }
 
+/// Join a multicast group and send to it (`com.apple.developer.networking.multicast`, then permission).
+public struct MulticastCapability: LocalNetworkCapability {
+    public let group: MulticastGroup
+    public let origin: OperationOrigin
+    public var operation: LocalNetworkOperation { .multicast(group) }
+
+    init(group: MulticastGroup, origin: OperationOrigin) {
+        self.group = group
+        self.origin = origin
+    }
+}
+
+/// Browse for every service type on the network (`_services._dns-sd._udp`), and list the types found.
+public struct ServiceTypesBrowseCapability: LocalNetworkCapability {
+    public let origin: OperationOrigin
+    public var operation: LocalNetworkOperation { .browseServiceTypes }
+
+    init(origin: OperationOrigin) {
+        self.origin = origin
+    }
+}
+
 extension Endpoint {
     /// The numeric endpoint of a socket address (link-local IPv6 keeps its scope: "fe80::1%eth0").
     public init(_ address: SocketAddress) {

@@ -37,6 +37,17 @@ extension LocalNetworkGate {
         clearance(.connect(endpoint), origin) { _ in NameLookupCapability(endpoint: endpoint, origin: origin) }
     }
 
+    /// Join (and send to) a multicast group: needs the multicast entitlement (refused at once without it), then
+    /// permission.
+    public func joinGroup(_ group: MulticastGroup, for origin: OperationOrigin) -> Clearance<MulticastCapability> {
+        clearance(.multicast(group), origin) { _ in MulticastCapability(group: group, origin: origin) }
+    }
+
+    /// Browse for every service type on the network: needs the multicast entitlement, then permission.
+    public func browseServiceTypes(for origin: OperationOrigin) -> Clearance<ServiceTypesBrowseCapability> {
+        clearance(.browseServiceTypes, origin) { _ in ServiceTypesBrowseCapability(origin: origin) }
+    }
+
     /// Returns the capability `clear` grants, asking again each time the decision changes (here or in another
     /// process); while it must wait, `onWaiting` gets each new reason. Throws the refusal (NoAuth, no manifest, the
     /// decision cannot be watched) or `CancellationError`.
@@ -87,6 +98,9 @@ extension LocalNetworkGate {
             return .refused(.noAuth(serviceType: type, manifestPath: manifestPath))
         case .manifestError(let text):
             return .refused(.manifest(text))
+        case .missingEntitlement(let key):
+            let path = manifestPath.map { AppEntitlements.path(besideManifest: $0) } ?? AppEntitlements.fileName
+            return .refused(.missingEntitlement(key: key, path: path))
         }
     }
 }

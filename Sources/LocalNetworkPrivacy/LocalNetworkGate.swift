@@ -158,6 +158,8 @@ public final class LocalNetworkGate: Sendable {
             logger.info("gate: \(subject): \(verdict); waiting: \(reason)")
         case .manifestError(let text):
             logger.error("gate: \(subject): cannot decide, \(text)")
+        case .missingEntitlement(let key):
+            logger.error("gate: \(subject): refused: the app's entitlements lack \(key); no prompt is shown")
         }
         if verdict == .needsPrompt { requestPrompt(for: operation) }
         return verdict
@@ -179,6 +181,14 @@ public final class LocalNetworkGate: Sendable {
         }
         if let type = operation.serviceType, !manifest.declares(serviceType: type) {
             return .noAuth(serviceType: type)
+        }
+        if let key = operation.requiredEntitlement {
+            do {
+                let entitlements = try AppEntitlements.load(besideManifest: manifest.path)
+                guard entitlements?.grants(key) == true else { return .missingEntitlement(key) }
+            } catch {
+                return .manifestError("\(error)")
+            }
         }
         switch authorization {
         case .allowed: return .allowed

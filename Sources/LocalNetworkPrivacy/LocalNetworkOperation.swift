@@ -10,12 +10,26 @@ public enum LocalNetworkOperation: Sendable, Hashable, CustomStringConvertible {
     case listen(bindHost: String)
     /// Connect to this endpoint (loopback is exempt).
     case connect(Endpoint)
+    /// Join a multicast group, and send to it (needs the multicast entitlement, then permission).
+    case multicast(MulticastGroup)
+    /// Browse for every service type on the network (`_services._dns-sd._udp`: needs the multicast entitlement, then
+    /// permission; not a type NSBonjourServices lists).
+    case browseServiceTypes
+
+    /// The entitlement the operation needs, as on iOS: `com.apple.developer.networking.multicast` for custom
+    /// multicast and for browsing every service type.
+    public var requiredEntitlement: String? {
+        switch self {
+        case .multicast, .browseServiceTypes: return AppEntitlements.multicastKey
+        case .browse, .advertise, .listen, .connect: return nil
+        }
+    }
 
     /// The Bonjour service type of a browse or an advertisement.
     public var serviceType: String? {
         switch self {
         case .browse(let type), .advertise(let type): return type
-        case .listen, .connect: return nil
+        case .listen, .connect, .multicast, .browseServiceTypes: return nil
         }
     }
 
@@ -25,6 +39,8 @@ public enum LocalNetworkOperation: Sendable, Hashable, CustomStringConvertible {
         case .advertise(let type): return "advertise \(type)"
         case .listen(let host): return "listen on \(host.isEmpty ? "*" : host)"
         case .connect(let endpoint): return "connect to \(endpoint)"
+        case .multicast(let group): return "join multicast group \(group)"
+        case .browseServiceTypes: return "browse every service type (_services._dns-sd._udp)"
         }
     }
 }
@@ -44,6 +60,8 @@ public enum GateVerdict: Sendable, Hashable, CustomStringConvertible {
     case denied
     /// The app manifest is missing or unreadable: an error at the moment of network use (the text says what to do).
     case manifestError(String)
+    /// The operation needs an entitlement the app's entitlements lack (multicast): fails at once, no prompt (as on iOS).
+    case missingEntitlement(String)
 
     /// True for `.allowed` and `.exempt`.
     public var mayProceed: Bool {
@@ -64,6 +82,7 @@ public enum GateVerdict: Sendable, Hashable, CustomStringConvertible {
         case .needsPrompt: return "needs the prompt (not determined)"
         case .denied: return "denied"
         case .manifestError(let text): return "manifest error: \(text)"
+        case .missingEntitlement(let key): return "missing entitlement \(key)"
         }
     }
 }
@@ -76,6 +95,8 @@ public enum LocalNetworkPrivacyError: Error, Sendable, Hashable, CustomStringCon
     case manifest(String)
     /// The decision cannot be watched, so a wait could never end.
     case cannotWatch(String)
+    /// The app's entitlements (`TicTacToe.entitlements` beside the manifest, at `path`) lack `key`.
+    case missingEntitlement(key: String, path: String)
 
     /// The DNS-SD error code, for NoAuth.
     public var code: Int32? {
@@ -90,6 +111,9 @@ public enum LocalNetworkPrivacyError: Error, Sendable, Hashable, CustomStringCon
                 + "NSBonjourServices must list \"\(type)\"\(path.map { " in \($0)" } ?? "")"
         case .manifest(let text): return text
         case .cannotWatch(let text): return "cannot wait for local network permission: \(text)"
+        case .missingEntitlement(let key, let path):
+            return "the app is not entitled to \(key) (multicast and browsing every service type need it, as on "
+                + "iOS): \(path) must declare it as <true/>"
         }
     }
 }

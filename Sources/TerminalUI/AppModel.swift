@@ -794,6 +794,9 @@ public struct AppModel: Sendable {
         case .manifestError(let text):
             fail(intent, tr("Cannot use the local network: %@", text))
             return []
+        case .missingEntitlement(let key):
+            fail(intent, tr("Cannot use the local network: the app is not entitled to %@", key))
+            return []
         }
     }
 

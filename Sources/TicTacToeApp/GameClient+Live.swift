@@ -211,6 +211,7 @@ extension LocalNetworkVerdict {
         case .denied: self = .denied
         case .noAuth(let type): self = .noAuth(serviceType: type)
         case .manifestError(let text): self = .manifestError(text)
+        case .missingEntitlement(let key): self = .missingEntitlement(key)
         }
     }
 }

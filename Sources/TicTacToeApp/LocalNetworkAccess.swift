@@ -52,9 +52,10 @@ public enum LocalNetworkAccessError: Error, Sendable, Hashable, CustomStringConv
     /// Still waiting after the time allowed (`--wait-timeout`).
     case timedOut(after: Duration, reason: String)
 
-    /// The documented exit status (12 refused, 11 timed out).
+    /// The documented exit status (12 refused, 15 a missing entitlement, 11 timed out).
     public var exitStatus: ExitStatus {
         switch self {
+        case .refused(.missingEntitlement): return .entitlementMissing
         case .refused: return .localNetworkNotAllowed
         case .timedOut: return .localNetworkWaitTimedOut
         }

@@ -11,7 +11,10 @@ final class AppEntitlementsTests: XCTestCase {
         let manifest = try writeManifest(standardEntries, in: directory)
         XCTAssertEqual(AppEntitlements.path(besideManifest: manifest), directory + "/TicTacToe.entitlements")
         XCTAssertNil(try AppEntitlements.load(besideManifest: manifest))
-        XCTAssertNil(try AppEntitlements.load(besideManifest: assetsDirectory + "/Info.plist"), "none shipped yet")
+        let shipped = try XCTUnwrap(try AppEntitlements.load(besideManifest: assetsDirectory + "/Info.plist"))
+        XCTAssertEqual(shipped.entries.map { "\($0.key) = \($0.value)" },
+                       ["com.apple.developer.networking.multicast = true"], "the shipped app may use multicast")
+        XCTAssertTrue(shipped.grants(AppEntitlements.multicastKey))
     }
 
     func testEveryKindOfValue() throws {

@@ -207,7 +207,8 @@ final class ManifestReportTests: XCTestCase {
               app:                TicTacToe
               usage description:  TicTacToe uses the local network to discover players around you.
               Bonjour services:   _tictactoe._tcp
-              entitlements:       none declared (no \(assets)/TicTacToe.entitlements)
+              entitlements:       \(assets)/TicTacToe.entitlements
+                com.apple.developer.networking.multicast = true
             App Transport Security (NSAppTransportSecurity): declared
               NSAllowsArbitraryLoads:             false
               NSAllowsLocalNetworking:            false
@@ -224,7 +225,7 @@ final class ManifestReportTests: XCTestCase {
             """)
         XCTAssertTrue(
             report.json.contains(
-                #""entitlements":null,"entitlements_error":null,"#
+                #""entitlements":{"com.apple.developer.networking.multicast":true},"entitlements_error":null,"#
                     + #""entitlements_file":"\#(assets)/TicTacToe.entitlements""#), report.json)
     }
 
