@@ -1,7 +1,8 @@
 /// The LAN lobby's messages (docs/LOBBY.md): small, unauthenticated UDP datagrams on the lobby's multicast group (and
 /// unicast replies), big-endian, at most `maximumSize` bytes:
 ///
-///     magic "TTTL" (4) · version 1 (1) · kind (1) · sender id (8) · name length (1) · name (UTF-8, NFC, 1-63 bytes)
+///     magic "TTTL" (4) · version 1 (1) · kind (1) · sender id (8) · sequence (4) · name length (1)
+///     · name (UTF-8, NFC, 1-63 bytes)
 ///     then by kind:
 ///       1 announce   hosting (1: 0 no, 1 an open game, 2 a private game) · game port (2; 0 when not hosting)
 ///                    · game protocol version (1)
@@ -11,7 +12,8 @@
 ///       4 answer     target id (8) · accepted (1: 0 or 1)
 ///       5 leave      nothing
 ///
-/// Everything is checked on decoding: lengths, the kind, names and texts (no control or bidi characters: they could
+/// The sequence number is new for each message a member sends (the same message sent on IPv4 and IPv6 carries the
+/// same one, so a receiver that hears both keeps one). Everything is checked on decoding: lengths, the kind, names and texts (no control or bidi characters: they could
 /// act on a terminal), no trailing bytes. A message of another version is `LobbyDecodingError.otherVersion` (ignored,
 /// so later versions can add kinds and fields).
 public struct LobbyMessage: Sendable, Hashable {
@@ -60,11 +62,13 @@ public struct LobbyMessage: Sendable, Hashable {
     }
 
     public var sender: MemberID
+    public var sequence: UInt32
     public var name: String
     public var body: Body
 
-    public init(sender: MemberID, name: String, body: Body) {
+    public init(sender: MemberID, sequence: UInt32 = 0, name: String, body: Body) {
         self.sender = sender
+        self.sequence = sequence
         self.name = name
         self.body = body
     }
@@ -75,6 +79,7 @@ public struct LobbyMessage: Sendable, Hashable {
         bytes.append(Self.version)
         bytes.append(body.kind)
         bytes.append(contentsOf: sender.value.bigEndianBytes)
+        bytes.append(contentsOf: sequence.bigEndianBytes)
         let name = PlayerName(self.name).text
         if let problem = PlayerName.problem(with: name) { throw .badName(problem) }
         bytes.append(UInt8(name.utf8.count))
@@ -115,6 +120,7 @@ public struct LobbyMessage: Sendable, Hashable {
         guard version == Self.version else { throw .otherVersion(version) }
         guard let kind = reader.byte() else { throw .truncated("kind") }
         guard let sender = reader.uint64() else { throw .truncated("sender id") }
+        guard let sequence = reader.uint32() else { throw .truncated("sequence") }
         guard let nameLength = reader.byte(), let nameBytes = reader.read(Int(nameLength)) else {
             throw .truncated("name")
         }
@@ -154,7 +160,7 @@ public struct LobbyMessage: Sendable, Hashable {
             throw .unknownKind(kind)
         }
         guard reader.isAtEnd else { throw .trailingBytes(reader.remaining) }
-        self.init(sender: MemberID(sender), name: name, body: body)
+        self.init(sender: MemberID(sender), sequence: sequence, name: name, body: body)
     }
 
     /// No C0/C1 control or bidi formatting characters (which could act on a terminal), and something to show.
@@ -222,6 +228,10 @@ private struct ByteReader {
 
     mutating func uint16() -> UInt16? {
         read(2).map { UInt16($0[0]) << 8 | UInt16($0[1]) }
+    }
+
+    mutating func uint32() -> UInt32? {
+        read(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } }
     }
 
     mutating func uint64() -> UInt64? {

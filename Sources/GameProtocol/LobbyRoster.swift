@@ -40,6 +40,8 @@ public struct LobbyRoster: Sendable {
     public private(set) var members: [LobbyMessage.MemberID: Member] = [:]
     private var buckets: [String: Bucket] = [:]
     private var rejectedSources: Set<String> = []
+    /// The last sequence numbers heard from each member (a message sent on both IPv4 and IPv6 arrives twice).
+    private var recent: [LobbyMessage.MemberID: [UInt32]] = [:]
 
     private struct Bucket: Sendable {
         var tokens: Double
@@ -81,17 +83,23 @@ public struct LobbyRoster: Sendable {
         }
         rejectedSources.remove(address)
         guard message.sender != me else { return [] }  // our own, looped back
-        var events: [Event] = []
         let id = message.sender
+        var heard = recent[id, default: []]
+        guard !heard.contains(message.sequence) else { return [] }  // the same message by the other family
+        heard.append(message.sequence)
+        recent[id] = Array(heard.suffix(16))
+        var events: [Event] = []
         switch message.body {
         case .announce(let hosting, let port, let version):
-            let member = Member(
+            var member = Member(
                 id: id, name: message.name, hosting: hosting, port: port, protocolVersion: version, address: address,
                 lastSeen: now)
             if let known = members[id] {
+                // Heard on IPv4 and IPv6: its address stays the first one heard, unless that family's address changed.
+                if Self.isIPv6(known.address) != Self.isIPv6(address) { member.address = known.address }
                 members[id] = member
                 if known.name != member.name || known.hosting != hosting || known.port != port
-                    || known.address != address || known.protocolVersion != version
+                    || known.address != member.address || known.protocolVersion != version
                 {
                     events.append(.updated(member))
                 }
@@ -111,6 +119,7 @@ public struct LobbyRoster: Sendable {
             members[id]?.lastSeen = now
             events.append(.answered(id: id, name: message.name, accepted: accepted))
         case .leave:
+            recent[id] = nil
             if let member = members.removeValue(forKey: id) { events.append(.left(member, said: true)) }
         }
         return events
@@ -119,11 +128,17 @@ public struct LobbyRoster: Sendable {
     /// Members not heard from within `timeout` of `now` leave.
     public mutating func expire(at now: Duration) -> [Event] {
         let silent = members.values.filter { now - $0.lastSeen > timeout }.sorted { $0.id.value < $1.id.value }
-        for member in silent { members[member.id] = nil }
+        for member in silent {
+            members[member.id] = nil
+            recent[member.id] = nil
+        }
+        recent = recent.filter { members[$0.key] != nil }
         // Buckets of quiet sources are forgotten (bounded memory under a spoofed flood of many addresses).
         buckets = buckets.filter { now - $0.value.updated < timeout }
         return silent.map { .left($0, said: false) }
     }
+
+    private static func isIPv6(_ address: String) -> Bool { address.contains(":") }
 
     /// Takes a token from `address`'s bucket (refilled one per `refill` since it was last used, up to `burst`).
     private mutating func take(from address: String, at now: Duration) -> Bool {

@@ -89,6 +89,7 @@ public final class ConnectionGroup: Sendable {
         var lastSend: EventLoopFuture<Void>?
         var rejectedOversized = 0
         var retry: Scheduled<Void>?
+        var joinedOn: [String] = []
     }
 
     /// One joined socket: its family's group address.
@@ -110,8 +111,8 @@ public final class ConnectionGroup: Sendable {
     public var currentState: State { state.withLockedValue { $0.state } }
     /// Messages rejected for being longer than `maximumMessageSize`.
     public var rejectedOversized: Int { state.withLockedValue { $0.rejectedOversized } }
-    /// The addresses our sockets are bound to (ready only).
-    public var localAddresses: [SocketAddress] { state.withLockedValue { $0.channels.compactMap(\.channel.localAddress) } }
+    /// Where the group was joined (ready only): "239.255.77.77 on eth0 (192.168.1.20)".
+    public var joinedOn: [String] { state.withLockedValue { $0.joinedOn } }
 
     /// Starts: the state handler gets each new state, the receive handler each message (on the group's event loop:
     /// return quickly).
@@ -237,8 +238,11 @@ public final class ConnectionGroup: Sendable {
                 return self.fail("cannot join \(group): \(errors.joined(separator: "; "))")
             }
             for error in errors { self.logger.warning("multicast group \(group): one family not joined: \(error)") }
+            let on = chosen.filter { plan in joined.contains { $0.group.ipAddress == (try? SocketAddress(ipAddress: plan.address, port: 0))?.ipAddress } }
+                .map { "\($0.address) on \($0.device.name) (\($0.device.address?.ipAddress ?? "?"))" }
             let handler = self.state.withLockedValue { inner -> (@Sendable (State) -> Void)? in
                 guard case .cancelled = inner.state else {
+                    inner.joinedOn = on
                     inner.channels = joined
                     inner.state = .ready
                     return inner.stateHandler
@@ -249,8 +253,7 @@ public final class ConnectionGroup: Sendable {
                 for item in joined { item.channel.close(promise: nil) }
                 return
             }
-            let on = chosen.map { "\($0.address) on \($0.device.name)" }.joined(separator: ", ")
-            self.logger.info("multicast group joined: \(on), port \(group.port)")
+            self.logger.info("multicast group joined: \(on.joined(separator: ", ")), port \(group.port)")
             handler(.ready)
         }
     }

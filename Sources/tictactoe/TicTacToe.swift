@@ -23,7 +23,7 @@ struct TicTacToe: AsyncParsableCommand {
             \(ExitStatus.helpTable)
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Match.self, Replay.self, Privacy.self,
+        subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Lobby.self, Match.self, Replay.self, Privacy.self,
                       Manifest.self],
         defaultSubcommand: Play.self
     )

@@ -174,7 +174,7 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(lines.contains("tictactoe [subcommand] [--version] [--help]"), page.output)
         let seeAlso = try XCTUnwrap(lines.firstIndex(of: "SEE ALSO"), page.output)
         let references = lines[(seeAlso + 1)...].joined(separator: " ")
-        for subcommand in ["host", "join", "watch", "browse", "play", "match", "replay", "privacy", "manifest"] {
+        for subcommand in ["host", "join", "watch", "browse", "lobby", "play", "match", "replay", "privacy", "manifest"] {
             XCTAssertTrue(references.contains("tictactoe.\(subcommand)(1)"), "\(subcommand) in SEE ALSO: \(references)")
         }
         for (command, option) in [("tictactoe.host", "--port"), ("tictactoe.privacy.status", "--json")] {

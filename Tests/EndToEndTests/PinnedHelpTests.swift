@@ -38,7 +38,7 @@ final class PinnedHelpTests: XCTestCase {
         let commands = try commands()
         // Every command the top-level help lists has its file (and every privacy subcommand).
         XCTAssertEqual(Set(commands.map { $0.1.first ?? "" }),
-                       ["", "play", "host", "join", "watch", "browse", "match", "replay", "privacy", "manifest"])
+                       ["", "play", "host", "join", "watch", "browse", "lobby", "match", "replay", "privacy", "manifest"])
         XCTAssertEqual(commands.filter { $0.1.first == "privacy" }.count, 5)
         for (file, command) in commands {
             let pinned = try String(contentsOf: Self.helpDirectory.appendingPathComponent("\(file).txt"), encoding: .utf8)

@@ -8,10 +8,12 @@ final class LobbyMessageTests: XCTestCase {
     private let bob = LobbyMessage.MemberID(0x1112_1314_1516_1718)
 
     func testTheBytesOfAnAnnouncementAsDocumented() throws {
-        let message = LobbyMessage(sender: alice, name: "alice", body: .announce(hosting: .open, port: 7878, protocolVersion: 2))
+        let message = LobbyMessage(
+            sender: alice, sequence: 0x0A0B_0C0D, name: "alice", body: .announce(hosting: .open, port: 7878, protocolVersion: 2))
         XCTAssertEqual(
             try message.encoded(),
-            [0x54, 0x54, 0x54, 0x4C, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 5] + Array("alice".utf8) + [1, 0x1E, 0xC6, 2])
+            [0x54, 0x54, 0x54, 0x4C, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0x0A, 0x0B, 0x0C, 0x0D, 5] + Array("alice".utf8)
+                + [1, 0x1E, 0xC6, 2])
     }
 
     func testEveryKindRoundTrips() throws {
@@ -26,7 +28,7 @@ final class LobbyMessageTests: XCTestCase {
             .leave,
         ]
         for body in bodies {
-            let message = LobbyMessage(sender: alice, name: "Zoë", body: body)
+            let message = LobbyMessage(sender: alice, sequence: 7, name: "Zoë", body: body)
             let bytes = try message.encoded()
             XCTAssertLessThanOrEqual(bytes.count, LobbyMessage.maximumSize)
             XCTAssertEqual(try LobbyMessage(decoding: bytes), message, "\(body)")
@@ -38,7 +40,7 @@ final class LobbyMessageTests: XCTestCase {
         XCTAssertThrowsError(try LobbyMessage(sender: alice, name: "a", body: .greeting("hi \u{202e}there")).encoded())
         XCTAssertThrowsError(try LobbyMessage(sender: alice, name: "a", body: .greeting(String(repeating: "x", count: 141))).encoded())
         var bytes = try LobbyMessage(sender: alice, name: "abcd", body: .leave).encoded()
-        bytes[15] = 0x07  // BEL inside the name
+        bytes[19] = 0x07  // BEL inside the name
         XCTAssertEqual(Self.error(bytes), .badText("name", "this one has a control or bidi character"))
         var greeting = try LobbyMessage(sender: alice, name: "a", body: .greeting("hello")).encoded()
         greeting[greeting.count - 1] = 0x9B  // a lone continuation byte: not UTF-8
@@ -59,10 +61,10 @@ final class LobbyMessageTests: XCTestCase {
         kind[5] = 9
         XCTAssertEqual(Self.error(kind), .unknownKind(9))
         var hosting = good
-        hosting[20] = 7
+        hosting[24] = 7
         XCTAssertEqual(Self.error(hosting), .badField("hosting 7"))
         var nameLength = good
-        nameLength[14] = 200
+        nameLength[18] = 200
         XCTAssertEqual(Self.error(nameLength), .truncated("name"))
         let portless = try LobbyMessage(sender: alice, name: "a", body: .challenge(target: bob, port: 1, address: nil)).encoded()
         var zero = portless
@@ -87,8 +89,12 @@ final class LobbyRosterTests: XCTestCase {
     private let bob = LobbyMessage.MemberID(2)
     private let carol = LobbyMessage.MemberID(3)
 
+    private var sequence: UInt32 = 0
+
+    /// A message with a new sequence number each time.
     private func bytes(_ sender: LobbyMessage.MemberID, _ name: String, _ body: LobbyMessage.Body) -> [UInt8] {
-        try! LobbyMessage(sender: sender, name: name, body: body).encoded()
+        sequence += 1
+        return try! LobbyMessage(sender: sender, sequence: sequence, name: name, body: body).encoded()
     }
 
     private func announce(_ sender: LobbyMessage.MemberID, _ name: String, port: UInt16 = 0) -> [UInt8] {
@@ -117,6 +123,25 @@ final class LobbyRosterTests: XCTestCase {
         guard case .left(let carolGone, said: true)? = left.first else { return XCTFail("\(left)") }
         XCTAssertEqual(carolGone.name, "carol")
         XCTAssertTrue(roster.members.isEmpty)
+    }
+
+    func testTheSameMessageHeardOnIPv4AndIPv6IsOneEventAndTheAddressStaysTheFirstHeard() throws {
+        var roster = LobbyRoster(me: me)
+        func message(_ sequence: UInt32, _ body: LobbyMessage.Body) throws -> [UInt8] {
+            try LobbyMessage(sender: bob, sequence: sequence, name: "bob", body: body).encoded()
+        }
+        let announce = try message(5, .announce(hosting: .none, port: 0, protocolVersion: 2))
+        XCTAssertEqual(roster.receive(announce, from: "10.0.0.2", at: .zero).count, 1)
+        XCTAssertEqual(roster.receive(announce, from: "fe80::2", at: .zero), [], "the IPv6 copy")
+        let next = try message(6, .announce(hosting: .none, port: 0, protocolVersion: 2))
+        XCTAssertEqual(roster.receive(next, from: "fe80::2", at: .seconds(2)), [], "heard first by IPv6: no change")
+        XCTAssertEqual(roster.members[bob]?.address, "10.0.0.2")
+        let greeting = try message(7, .greeting("hi"))
+        XCTAssertEqual(roster.receive(greeting, from: "fe80::2", at: .seconds(3)).count, 1)
+        XCTAssertEqual(roster.receive(greeting, from: "10.0.0.2", at: .seconds(3)), [])
+        let moved = try message(8, .announce(hosting: .none, port: 0, protocolVersion: 2))
+        XCTAssertEqual(roster.receive(moved, from: "10.0.0.7", at: .seconds(4)).count, 1, "its IPv4 address changed")
+        XCTAssertEqual(roster.members[bob]?.address, "10.0.0.7")
     }
 
     func testOurOwnMessagesAndChallengesToOthersAreNotEvents() {

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+import TicTacToeTestSupport
+
+/// The LAN lobby over its real multicast group, between three lab hosts (never in the machine's own namespace): who is
+/// around, greetings, a challenge that becomes a game, a flood that is rate-limited, and the refusal without the
+/// multicast entitlement.
+final class LobbyLabTests: LabTestCase {
+    override class var labHosts: [String] { ["host-a", "host-b", "host-c"] }
+
+    private func names(_ process: LabProcess, _ event: String) -> Set<String> {
+        Set(process.events(named: event).compactMap { $0["name"] as? String })
+    }
+
+    private func waitUntil(timeout: TimeInterval = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(100_000)
+        }
+        return true
+    }
+
+    func testThreeHostsSeeEachOtherGreetAndAChallengeBecomesAGame() throws {
+        let alice = try tictactoe(on: "host-a", ["lobby", "--name", "alice", "--json", "--duration", "40"])
+        XCTAssertNotNil(alice.waitForEvent("lobby-joined"), "\(alice.output) \(alice.standardError)")
+        let bob = try tictactoe(on: "host-b", ["lobby", "--name", "bob", "--json", "--accept", "--headless",
+                                               "--player", "perfect", "--seed", "1", "--duration", "40",
+                                               "--greet", "hello from bob"])
+        XCTAssertNotNil(bob.waitForEvent("lobby-joined"), "\(bob.output) \(bob.standardError)")
+        XCTAssertTrue(waitUntil { self.names(alice, "lobby-arrived").contains("bob") }, "alice: \(alice.output)")
+        XCTAssertTrue(waitUntil { self.names(bob, "lobby-arrived").contains("alice") }, "bob: \(bob.output)")
+        let arrived = try XCTUnwrap(alice.events(named: "lobby-arrived").first { $0["name"] as? String == "bob" })
+        XCTAssertEqual(arrived["address"] as? String, Lab.address(of: "host-b"))
+        XCTAssertEqual(arrived["hosting"] as? String, "no")
+        // Carol comes and challenges bob: she hosts, he accepts and joins her game by address.
+        let carol = try tictactoe(on: "host-c", ["lobby", "--name", "carol", "--json", "--challenge", "bob",
+                                                 "--headless", "--player", "easy", "--seed", "2", "--duration", "40"])
+        XCTAssertEqual(carol.waitForExit(timeout: 60), 0, "\(carol.output) \(carol.standardError)")
+        XCTAssertEqual(bob.waitForExit(timeout: 30), 0, "\(bob.output) \(bob.standardError)")
+        let sent = try XCTUnwrap(carol.events(named: "lobby-challenge-sent").first, "\(carol.output)")
+        XCTAssertEqual(sent["name"] as? String, "bob")
+        let port = try XCTUnwrap(sent["port"] as? Int)
+        let challenged = try XCTUnwrap(bob.events(named: "lobby-challenged").first, "\(bob.output)")
+        XCTAssertEqual(challenged["name"] as? String, "carol")
+        XCTAssertEqual(challenged["address"] as? String, Lab.address(of: "host-c"))
+        XCTAssertEqual(challenged["port"] as? Int, port)
+        XCTAssertEqual(bob.events(named: "lobby-accepted").first?["port"] as? Int, port)
+        XCTAssertEqual(carol.events(named: "lobby-answer").first?["accepted"] as? Bool, true)
+        // An ordinary game: both sides saw it to its end.
+        XCTAssertEqual(bob.events(named: "game-over").count, 1, "\(bob.output)")
+        XCTAssertEqual(carol.events(named: "game-over").count, 1, "\(carol.output)")
+        XCTAssertEqual(bob.events(named: "connected").first?["peer"] as? String, "carol")
+        // Alice heard bob's greeting once (it came by IPv4 and IPv6); she saw carol's game, and both leave.
+        let greetings = alice.events(named: "lobby-greeting")
+        XCTAssertEqual(greetings.count, 1, "\(alice.output)")
+        XCTAssertEqual(greetings.first?["text"] as? String, "hello from bob")
+        XCTAssertEqual(greetings.first?["name"] as? String, "bob")
+        XCTAssertEqual(alice.events(named: "lobby-arrived").filter { $0["name"] as? String == "bob" }.count, 1)
+        XCTAssertEqual(alice.events(named: "lobby-updated").filter { $0["hosting"] as? String == "no" }.count, 0,
+                       "no update while nothing changed: \(alice.output)")
+        XCTAssertTrue(waitUntil { self.names(alice, "lobby-left").isSuperset(of: ["bob", "carol"]) },
+                      "alice: \(alice.output)")
+        let hosting = alice.events(named: "lobby-updated").first { $0["name"] as? String == "carol" }
+        XCTAssertEqual(hosting?["hosting"] as? String, "open", "carol announced her game: \(alice.output)")
+        XCTAssertEqual(hosting?["port"] as? Int, port)
+        XCTAssertEqual(alice.events(named: "lobby-left").first { $0["name"] as? String == "bob" }?["how"] as? String, "left")
+    }
+
+    func testAFloodIsRateLimitedAndAnOversizedMessageRejectedWhileTheLobbyGoesOn() throws {
+        let log = NSTemporaryDirectory() + "tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        scratchPaths.append(log)
+        let alice = try tictactoe(on: "host-a", ["lobby", "--name", "alice", "--json", "--duration", "30",
+                                                 "--log-file", log])
+        XCTAssertNotNil(alice.waitForEvent("lobby-joined"), "\(alice.output) \(alice.standardError)")
+        // host-c sends one 600-byte datagram and some garbage, then floods the group with 500 valid greetings.
+        let flood = """
+            import socket, struct
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("\(Lab.address(of: "host-c"))"))
+            def message(i):
+                name = b"flood"
+                text = b"spam %d" % i
+                return b"TTTL" + bytes([1, 2]) + struct.pack(">QI", 99, i) + bytes([len(name)]) + name + bytes([len(text)]) + text
+            s.sendto(b"TTTL" + bytes(596), ("239.255.77.77", 7879))
+            s.sendto(b"GET / HTTP/1.1", ("239.255.77.77", 7879))
+            for i in range(500):
+                s.sendto(message(i), ("239.255.77.77", 7879))
+            """
+        let (status, output) = Lab.run(["exec", "host-c", "--", "python3", "-c", flood])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(waitUntil { !alice.events(named: "lobby-rate-limited").isEmpty }, "\(alice.output)")
+        XCTAssertEqual(alice.events(named: "lobby-rejected").first?["reason"] as? String,
+                       "not a lobby message (no TTTL magic)", "\(alice.output.prefix(8))")
+        let greetings = alice.events(named: "lobby-greeting").count
+        XCTAssertGreaterThan(greetings, 0)
+        XCTAssertLessThan(greetings, 100, "a flood of 500 is not obeyed")
+        XCTAssertEqual(alice.events(named: "lobby-rate-limited").count, 1, "said once: \(alice.output.suffix(5))")
+        // Bob still gets in and is seen.
+        let bob = try tictactoe(on: "host-b", ["lobby", "--name", "bob", "--json", "--duration", "10"])
+        XCTAssertTrue(waitUntil { self.names(alice, "lobby-arrived").contains("bob") }, "\(alice.output.suffix(5))")
+        _ = bob.waitForExit(timeout: 30)
+        XCTAssertTrue(waitUntil {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("over 512 bytes")
+        }, "the oversized datagram was rejected by the group")
+    }
+
+    func testWithoutTheEntitlementTheLobbyFailsAtOnceWithExit15AndNoPrompt() throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-lab-noentitlement-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratchPaths.append(directory)
+        try FileManager.default.copyItem(atPath: EngineSandbox.packageRoot.path + "/Assets/Info.plist", toPath: directory + "/Info.plist")
+        let lobby = try tictactoe(on: "host-a", ["lobby", "--name", "alice", "--info-plist", directory + "/Info.plist"])
+        XCTAssertEqual(lobby.waitForExit(timeout: 20), 15, "\(lobby.output) \(lobby.standardError)")
+        XCTAssertTrue(lobby.output.joined().contains("not entitled to com.apple.developer.networking.multicast"),
+                      "\(lobby.output)")
+    }
+}
