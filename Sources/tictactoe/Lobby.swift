@@ -29,7 +29,7 @@ struct Lobby: AsyncParsableCommand {
 
             Examples:
               tictactoe lobby --name alice --duration 30
-              tictactoe lobby --name bob --greet "a game, anyone?" --accept --player perfect
+              tictactoe lobby --name bob --greet "a game?" --accept --player perfect
               tictactoe lobby --name carol --challenge bob --player medium --json
             """
     )
