@@ -76,9 +76,16 @@ public struct PrivacyInfo: Sendable, Hashable {
     public var manifestError: String?
     public var decisionFile: String
     public var logFile: String
+    /// The entitlements the app declares as true (beside the manifest), or why they cannot be read.
+    public var entitlements: [String]
+    public var entitlementsError: String?
+    /// The privacy report's file, and its latest records, newest first.
+    public var reportFile: String?
+    public var activity: [PrivacyActivity]
 
     public init(state: LocalNetworkState, usageDescription: String?, services: [String], manifestPath: String?,
-                manifestError: String?, decisionFile: String, logFile: String) {
+                manifestError: String?, decisionFile: String, logFile: String, entitlements: [String] = [],
+                entitlementsError: String? = nil, reportFile: String? = nil, activity: [PrivacyActivity] = []) {
         self.state = state
         self.usageDescription = usageDescription
         self.services = services
@@ -86,5 +93,35 @@ public struct PrivacyInfo: Sendable, Hashable {
         self.manifestError = manifestError
         self.decisionFile = decisionFile
         self.logFile = logFile
+        self.entitlements = entitlements
+        self.entitlementsError = entitlementsError
+        self.reportFile = reportFile
+        self.activity = activity
+    }
+}
+
+/// One record of the privacy report, as Settings shows it: when, what became of it, the operation and its
+/// destination, and the screen or command that asked.
+public struct PrivacyActivity: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case allowed, waiting, refused
+        case promptShown
+        case promptAnswered(allow: Bool)
+    }
+
+    /// The time, as shown ("11-25 15:30:02").
+    public var time: String
+    public var kind: Kind
+    /// browse, advertise, listen, connect, multicast, browse-service-types (the report's names); nil: not known.
+    public var operation: String?
+    public var destination: String?
+    public var origin: String?
+
+    public init(time: String, kind: Kind, operation: String?, destination: String?, origin: String?) {
+        self.time = time
+        self.kind = kind
+        self.operation = operation
+        self.destination = destination
+        self.origin = origin
     }
 }

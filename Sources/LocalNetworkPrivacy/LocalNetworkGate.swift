@@ -16,7 +16,8 @@ import Glibc
 /// decision made in another process counts): not determined → `.needsPrompt`, denied → `.denied`, allowed.
 ///
 /// Every decision, NoAuth with the key to add, each waiting reason and each transition of the state is logged
-/// (label "tictactoe.privacy").
+/// (label "tictactoe.privacy"); every decision, and the prompt shown and answered, is also recorded with its origin in
+/// the privacy report (`PrivacyReportLog`, `tictactoe privacy report`).
 public final class LocalNetworkGate: Sendable {
     /// kDNSServiceErr_NoAuth.
     public static let noAuthErrorCode: Int32 = -65555
@@ -25,6 +26,8 @@ public final class LocalNetworkGate: Sendable {
 
     /// Where the decision is remembered.
     public let store: DecisionStore
+    /// Where every decision is recorded (nil: nowhere).
+    public let report: PrivacyReportLog?
     private let loadManifest: @Sendable () throws -> AppManifest
     private let isLoopbackHost: @Sendable (String) -> Bool
     private let logger: Logger
@@ -42,38 +45,46 @@ public final class LocalNetworkGate: Sendable {
         var lastAuthorization: LocalNetworkAuthorization?
         var promptHandler: (@Sendable (LocalNetworkPromptRequest) -> Void)?
         var promptOutstanding = false
+        /// The operation (and who asked) that showed the prompt now showing: its answer is recorded with it.
+        var promptTrigger: (operation: LocalNetworkOperation, origin: OperationOrigin?)?
     }
 
     /// A gate reading the manifest with `AppManifest.locate(explicitPath:)` (when first needed) and the decision
-    /// from `store`.
+    /// from `store`, recording in `report` (default: the user's privacy report under XDG state).
     public convenience init(
         explicitManifestPath: String? = nil,
         store: DecisionStore = DecisionStore(),
+        report: PrivacyReportLog? = PrivacyReportLog(),
         logger: Logger = Logger(label: "tictactoe.privacy")
     ) {
-        self.init(store: store, logger: logger) {
+        self.init(store: store, report: report, logger: logger) {
             try AppManifest.locate(explicitPath: explicitManifestPath)
         }
     }
 
-    /// A gate with its own way of loading the manifest (called on first need; a failure is retried next time).
+    /// A gate with its own way of loading the manifest (called on first need; a failure is retried next time),
+    /// recording in `report` (default: nowhere; tests and benchmarks).
     public convenience init(
         store: DecisionStore,
+        report: PrivacyReportLog? = nil,
         logger: Logger = Logger(label: "tictactoe.privacy"),
         loadManifest: @escaping @Sendable () throws -> AppManifest
     ) {
         self.init(
-            store: store, logger: logger, loadManifest: loadManifest, isLoopbackHost: { Loopback.isLoopback(host: $0) })
+            store: store, report: report, logger: logger, loadManifest: loadManifest,
+            isLoopbackHost: { Loopback.isLoopback(host: $0) })
     }
 
     /// Tests: `isLoopbackHost` decides which hosts are exempt.
     init(
         store: DecisionStore,
+        report: PrivacyReportLog? = nil,
         logger: Logger,
         loadManifest: @escaping @Sendable () throws -> AppManifest,
         isLoopbackHost: @escaping @Sendable (String) -> Bool
     ) {
         self.store = store
+        self.report = report
         self.logger = logger
         self.loadManifest = loadManifest
         self.isLoopbackHost = isLoopbackHost
@@ -140,9 +151,11 @@ public final class LocalNetworkGate: Sendable {
     // MARK: The gate
 
     /// Decides whether `operation` may go ahead now, without minting anything (the prompt is requested when it is
-    /// needed). Logs the decision with `origin`, the screen or command that asked.
+    /// needed). Logs the decision with `origin`, the screen or command that asked, and records it in the privacy
+    /// report.
     public func evaluate(_ operation: LocalNetworkOperation, for origin: OperationOrigin? = nil) -> GateVerdict {
         let verdict = decide(operation)
+        report?.recordDecision(verdict, for: operation, origin: origin)
         let subject = origin.map { "\($0): \(operation)" } ?? "\(operation)"
         switch verdict {
         case .allowed, .exempt:
@@ -161,7 +174,7 @@ public final class LocalNetworkGate: Sendable {
         case .missingEntitlement(let key):
             logger.error("gate: \(subject): refused: the app's entitlements lack \(key); no prompt is shown")
         }
-        if verdict == .needsPrompt { requestPrompt(for: operation) }
+        if verdict == .needsPrompt { requestPrompt(for: operation, origin: origin) }
         return verdict
     }
 
@@ -199,8 +212,15 @@ public final class LocalNetworkGate: Sendable {
 
     /// Stores the user's answer to the prompt (remembered until `tictactoe privacy reset`).
     public func answerPrompt(allow: Bool) throws {
-        state.withLock { $0.promptOutstanding = false }
+        let trigger = state.withLock { state in
+            defer {
+                state.promptOutstanding = false
+                state.promptTrigger = nil
+            }
+            return state.promptTrigger
+        }
         logger.info("local network prompt answered: \(allow ? "OK (allow)" : "Don't Allow")")
+        report?.recordPromptAnswered(allow: allow, for: trigger?.operation, origin: trigger?.origin)
         try store.write(allow ? .allowed : .denied, source: "prompt")
         observe(allow ? .allowed : .denied)
     }
@@ -216,7 +236,17 @@ public final class LocalNetworkGate: Sendable {
 
     /// The prompt went away without an answer: the next operation that needs it asks again.
     public func promptDismissed() {
-        state.withLock { $0.promptOutstanding = false }
+        state.withLock {
+            $0.promptOutstanding = false
+            $0.promptTrigger = nil
+        }
+    }
+
+    /// A front end that shows the prompt itself (the TUI) says so: recorded in the privacy report with the operation
+    /// and who asked, and the answer (`answerPrompt`) is recorded with them.
+    public func promptPresented(for operation: LocalNetworkOperation, origin: OperationOrigin?) {
+        state.withLock { $0.promptTrigger = (operation, origin) }
+        report?.recordPromptShown(for: operation, origin: origin)
     }
 
     /// The prompt for `operation` (needs the manifest).
@@ -228,7 +258,7 @@ public final class LocalNetworkGate: Sendable {
         )
     }
 
-    private func requestPrompt(for operation: LocalNetworkOperation) {
+    private func requestPrompt(for operation: LocalNetworkOperation, origin: OperationOrigin?) {
         let handler = state.withLock { state -> (@Sendable (LocalNetworkPromptRequest) -> Void)? in
             guard let handler = state.promptHandler, !state.promptOutstanding else { return nil }
             state.promptOutstanding = true
@@ -236,6 +266,7 @@ public final class LocalNetworkGate: Sendable {
         }
         guard let handler, let request = try? promptRequest(for: operation) else { return }
         logger.info("local network prompt shown for \(operation): \"\(request.title)\" / \"\(request.message)\"")
+        promptPresented(for: operation, origin: origin)
         handler(request)
     }
 

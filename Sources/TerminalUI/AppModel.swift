@@ -850,6 +850,8 @@ public struct AppModel: Sendable {
     /// The rows of Settings, top to bottom.
     public enum SettingsRow: Int, CaseIterable, Sendable {
         case difficulty, starter, name, colors, keyHints, localNetwork, reset
+        /// The privacy report's latest records (shown first below while this row is chosen).
+        case report
     }
 
     static let settingsRows = SettingsRow.allCases.count
@@ -896,9 +898,9 @@ public struct AppModel: Sendable {
                 screen = .menu(selected: Self.menuIndex("t"))
             }
         case .up, .character("k"), .backTab:
-            screen = .settings(selected: (selected + Self.settingsRows - 1) % Self.settingsRows)
+            return moveInSettings(to: (selected + Self.settingsRows - 1) % Self.settingsRows)
         case .down, .character("j"), .tab:
-            screen = .settings(selected: (selected + 1) % Self.settingsRows)
+            return moveInSettings(to: (selected + 1) % Self.settingsRows)
         case .enter where row == .name:
             screen = .settings(selected: selected + 1)
         case .left, .right, .enter, .character(" "), .character("h"), .character("l"):
@@ -914,12 +916,20 @@ public struct AppModel: Sendable {
                 return [.setLocalNetwork(allowed: !allowed)]
             case .reset:
                 if key == .enter || key == .character(" ") { return [.resetLocalNetwork] }
+            case .report:
+                return [.loadPrivacyInfo]  // the latest records again
             case .name: break
             }
         default:
             break
         }
         return []
+    }
+
+    /// Chooses another row of Settings; the privacy report's row reads the latest records.
+    private mutating func moveInSettings(to row: Int) -> [AppEffect] {
+        screen = .settings(selected: row)
+        return row == SettingsRow.report.rawValue ? [.loadPrivacyInfo] : []
     }
 
     /// The Settings name field's editor, in step with the name.

@@ -575,6 +575,7 @@ extension AppModel {
             (.keyHints, tr("Key hints"), settings.keyHints ? tr("< shown >") : tr("< hidden >")),
             (.localNetwork, tr("Local Network"), network),
             (.reset, tr("Reset"), tr("ask again next time (Enter)")),
+            (.report, tr("Privacy report"), tr("recent activity below")),
         ]
         let privacyRow = 4 + SettingsRow.localNetwork.rawValue + 1  // a blank line, the heading, then its rows
         for (row, label, value) in rows {
@@ -590,8 +591,9 @@ extension AppModel {
             canvas.restyle(row: 4 + SettingsRow.name.rawValue, column: left + 15 + cursor, width: 1, style: .cursor)
         }
         canvas.put(tr("Privacy › Local Network"), row: privacyRow, column: left, style: .bold)
-        var row = privacyRow + 3  // right under Reset: the dim lines stand apart, and a small window keeps them
+        var row = privacyRow + 4  // under the report row: the dim lines stand apart; a small window keeps them
         var info: [String] = []
+        var activity: [String] = []
         if let privacy {
             if let error = privacy.manifestError {
                 info.append(tr("Manifest: %@", error))
@@ -602,15 +604,53 @@ extension AppModel {
                                privacy.services.isEmpty ? tr("none") : privacy.services.joined(separator: ", ")))
                 if let path = privacy.manifestPath { info.append(tr("Manifest: %@", path)) }
             }
+            if let error = privacy.entitlementsError {
+                info.append(tr("Entitlements: %@", error))
+            } else if privacy.manifestError == nil {
+                info.append(tr("Entitlements: %@", privacy.entitlements.isEmpty
+                    ? tr("none") : privacy.entitlements.joined(separator: ", ")))
+            }
             info.append(tr("Decision: %@", privacy.decisionFile))
             info.append(tr("Debug log: %@", privacy.logFile))
+            if let report = privacy.reportFile { info.append(tr("Privacy report: %@", report)) }
+            activity.append(privacy.activity.isEmpty
+                ? tr("No local network activity in the last 7 days.")
+                : tr("Latest local network activity:"))
+            activity += privacy.activity.map(Self.activityLine)
         }
+        // The report's row shows its records first; the others, the details first (and the records if room is left).
+        info = selected == SettingsRow.report.rawValue ? activity + info : info + activity
         for line in info {
             for part in wrap(line, width: width) where row < size.rows - 2 {
                 canvas.put(part, row: row, column: left, style: .dim)
                 row += 1
             }
         }
+    }
+
+    /// One record of the privacy report: "11-25 15:30:02 allowed: connect 192.168.1.20:7777 · Join a game screen".
+    static func activityLine(_ activity: PrivacyActivity) -> String {
+        let outcome: String
+        switch activity.kind {
+        case .allowed: outcome = tr("allowed")
+        case .waiting: outcome = tr("waiting")
+        case .refused: outcome = tr("refused")
+        case .promptShown: outcome = tr("prompt shown")
+        case .promptAnswered(let allow): outcome = tr("prompt answered %@", allow ? tr("OK") : tr("Don't Allow"))
+        }
+        let operation: String?
+        switch activity.operation {
+        case "browse": operation = tr("browse")
+        case "advertise": operation = tr("advertise")
+        case "listen": operation = tr("listen")
+        case "connect": operation = tr("connect")
+        case "multicast": operation = tr("multicast")
+        case "browse-service-types": operation = tr("browse every service type")
+        case let other: operation = other
+        }
+        let what = [operation, activity.destination].compactMap { $0 }.joined(separator: " ")
+        let origin = activity.origin.map { " · " + $0 } ?? ""
+        return DisplayText.escaped("\(activity.time) \(outcome)" + (what.isEmpty ? "" : ": " + what) + origin)
     }
 
     /// Splits `text` into lines of at most `width` display columns (`LineWrap`: at spaces, and between CJK

@@ -146,6 +146,7 @@ extension PrivacyClient {
                 guard verdict == .needsPrompt, let request = try? gate.promptRequest(for: operation) else {
                     return (LocalNetworkVerdict(verdict), nil)
                 }
+                gate.promptPresented(for: operation, origin: intent.origin)
                 return (LocalNetworkVerdict(verdict), PromptText(title: request.title, message: request.message))
             },
             answerPrompt: { allow in try? gate.answerPrompt(allow: allow) },
@@ -153,6 +154,7 @@ extension PrivacyClient {
             reset: { try? gate.store.reset() },
             info: {
                 let manifest = Result { try gate.manifest() }
+                let entitlements = PrivacyClient.entitlements(manifest: try? manifest.get())
                 return PrivacyInfo(
                     state: LocalNetworkState(gate.store.read()),
                     usageDescription: (try? manifest.get())?.localizedUsageDescription(),
@@ -160,7 +162,11 @@ extension PrivacyClient {
                     manifestPath: (try? manifest.get())?.path,
                     manifestError: { if case .failure(let error) = manifest { return "\(error)" } else { return nil } }(),
                     decisionFile: gate.store.decisionPath,
-                    logFile: logFile
+                    logFile: logFile,
+                    entitlements: entitlements.granted,
+                    entitlementsError: entitlements.error,
+                    reportFile: gate.report?.path,
+                    activity: (gate.report?.latest(PrivacyClient.settingsActivityCount) ?? []).map(PrivacyActivity.init)
                 )
             },
             watch: { changed in
@@ -171,6 +177,42 @@ extension PrivacyClient {
                 return SessionHandle(cancel: { task.cancel() })
             }
         )
+    }
+}
+
+extension PrivacyClient {
+    /// How many of the privacy report's latest records Settings gets.
+    static let settingsActivityCount = 8
+
+    /// The entitlements declared true beside `manifest`, or why they cannot be read.
+    static func entitlements(manifest: AppManifest?) -> (granted: [String], error: String?) {
+        guard let manifest else { return ([], nil) }
+        do {
+            let entitlements = try AppEntitlements.load(besideManifest: manifest.path)
+            return (entitlements?.entries.filter { $0.value == .bool(true) }.map(\.key) ?? [], nil)
+        } catch {
+            return ([], "\(error)")
+        }
+    }
+}
+
+extension PrivacyActivity {
+    /// A record of the privacy report as Settings shows it (the time in UTC: "11-25 15:30:02").
+    init(_ entry: PrivacyReportEntry) {
+        let kind: Kind
+        switch entry.event {
+        case .decision:
+            switch entry.outcome {
+            case .allowed?: kind = .allowed
+            case .refused?: kind = .refused
+            case .waiting?, nil: kind = .waiting
+            }
+        case .promptShown: kind = .promptShown
+        case .promptAnswered: kind = .promptAnswered(allow: entry.answer == "allow")
+        }
+        self.init(
+            time: PrivacyReportText.shortTime(entry.time), kind: kind, operation: entry.operation,
+            destination: entry.destination, origin: entry.origin)
     }
 }
 

@@ -11,7 +11,7 @@ import Glibc
 struct Privacy: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "privacy",
-        abstract: "Show or change the local network permission (Settings › Privacy › Local Network).",
+        abstract: "Show or change the local network permission, or show what used the local network.",
         discussion: """
             As on iOS 14, the first action that needs the local network (searching for games, hosting, joining a \
             LAN address) asks once whether TicTacToe may use it, and the answer is remembered per user until \
@@ -25,12 +25,16 @@ struct Privacy: ParsableCommand {
             --info-plist PATH, else the installed share/tictactoe/Info.plist, else, for a development build, the \
             source tree's Assets/Info.plist.
 
+            Every decision about the local network (and the prompt shown and answered) is recorded for 7 days \
+            with the screen or command that asked: `tictactoe privacy report` shows it.
+
             EXIT CODES:
-              0   done (status printed, decision stored or reset)
-              1   the decision could not be stored (the message says why), or an unexpected error
+              0   done (status or report printed, decision stored or reset)
+              1   the decision cannot be stored or the report read (the message says why)
               64  bad command-line usage
+              74  standard output could not be written
             """,
-        subcommands: [PrivacyStatus.self, PrivacyGrant.self, PrivacyDeny.self, PrivacyReset.self],
+        subcommands: [PrivacyStatus.self, PrivacyGrant.self, PrivacyDeny.self, PrivacyReset.self, PrivacyReport.self],
         defaultSubcommand: PrivacyStatus.self
     )
 }
@@ -161,4 +165,63 @@ struct PrivacyReset: ParsableCommand {
     @OptionGroup var options: PrivacyOptions
 
     func run() throws { try apply(.reset, options: options) }
+}
+
+struct PrivacyReport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Show what used the local network in the last 7 days, and what asked for it.",
+        discussion: """
+            Like iOS's App Privacy Report, for the local network: every decision of the local network gate (browse \
+            and resolve, advertise, listen, connect, join a multicast group, browse every service type), the \
+            prompt shown and its answer, each with its destination (the service type, the bind address, the \
+            endpoint, the group), what became of it (allowed, waiting, refused) and what triggered it (the screen \
+            or command). Oldest first, times in UTC, the records of the last 7 days.
+
+            The report is kept in $XDG_STATE_HOME/tictactoe/privacy-report.jsonl (default \
+            ~/.local/state/tictactoe/), and privacy-report.jsonl.1 before it: one JSON object a line, appended \
+            whole by every tictactoe process; past 256 KiB the file is rotated to .1, so the report stays under \
+            about 512 KiB; older records are dropped.
+
+            With --json, each record is one JSON object on its own line, with these keys in this order, always \
+            present (null when they do not apply): v (1), time (ISO 8601, UTC, milliseconds), pid, event \
+            (decision, prompt-shown, prompt-answered), operation (browse, advertise, listen, connect, multicast, \
+            browse-service-types), destination, outcome (allowed, waiting, refused), verdict (allowed, exempt, \
+            not-determined, denied, no-auth, manifest-error, missing-entitlement), detail (why it was refused), \
+            answer (allow, deny), origin (the screen or command). No records print nothing.
+
+            EXIT CODES:
+              0   the report was printed (also when it is empty)
+              1   the report cannot be read (the message names the file and why)
+              64  bad command-line usage
+              74  standard output could not be written
+
+            Examples:
+              tictactoe privacy report
+              tictactoe privacy report --json
+            """
+    )
+
+    @Flag(help: "Print one JSON object per record, one a line.")
+    var json = false
+
+    func run() throws {
+        let log = PrivacyReportLog()
+        let contents: PrivacyReportLog.Contents
+        do {
+            contents = try log.read()
+        } catch {
+            printError("tictactoe: cannot read the privacy report \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        if contents.skippedLines > 0 {
+            printError("tictactoe: \(contents.skippedLines) line(s) of the privacy report are not records: skipped")
+        }
+        if json {
+            let lines = PrivacyReportText.jsonLines(contents)
+            if !lines.isEmpty { try printOutput(lines) }
+        } else {
+            try printOutput(PrivacyReportText.text(contents, path: log.path))
+        }
+    }
 }

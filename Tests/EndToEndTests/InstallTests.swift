@@ -177,7 +177,9 @@ final class InstallTests: XCTestCase {
         for subcommand in ["host", "join", "watch", "browse", "lobby", "play", "match", "replay", "privacy", "manifest"] {
             XCTAssertTrue(references.contains("tictactoe.\(subcommand)(1)"), "\(subcommand) in SEE ALSO: \(references)")
         }
-        for (command, option) in [("tictactoe.host", "--port"), ("tictactoe.privacy.status", "--json")] {
+        for (command, option) in [
+            ("tictactoe.host", "--port"), ("tictactoe.privacy.status", "--json"), ("tictactoe.privacy.report", "--json"),
+        ] {
             XCTAssertTrue(pages.contains(command + ".1"), "\(pages)")
             let sub = try run(
                 "/usr/bin/man", ["-M", prefix + "/share/man", command], in: elsewhere, environment: rendering,

@@ -39,7 +39,7 @@ final class PinnedHelpTests: XCTestCase {
         // Every command the top-level help lists has its file (and every privacy subcommand).
         XCTAssertEqual(Set(commands.map { $0.1.first ?? "" }),
                        ["", "play", "host", "join", "watch", "browse", "lobby", "match", "replay", "privacy", "manifest"])
-        XCTAssertEqual(commands.filter { $0.1.first == "privacy" }.count, 5)
+        XCTAssertEqual(commands.filter { $0.1.first == "privacy" }.count, 6)
         for (file, command) in commands {
             let pinned = try String(contentsOf: Self.helpDirectory.appendingPathComponent("\(file).txt"), encoding: .utf8)
             let actual = try help(command)

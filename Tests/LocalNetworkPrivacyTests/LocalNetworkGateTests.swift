@@ -107,7 +107,8 @@ final class LocalNetworkGateTests: XCTestCase {
     func testAFailedManifestLoadIsRetried() throws {
         let directory = try makeTemporaryDirectory(self)
         let path = directory + "/Info.plist"
-        let gate = LocalNetworkGate(explicitManifestPath: path, store: DecisionStore(directory: directory + "/config"))
+        let gate = LocalNetworkGate(
+            explicitManifestPath: path, store: DecisionStore(directory: directory + "/config"), report: nil)
         guard case .manifestError(let text) = gate.evaluate(.connect(lan)) else { return XCTFail() }
         XCTAssertTrue(text.contains(path) && text.contains("--info-plist"), text)
         _ = try writeManifest(standardEntries, in: directory)
@@ -117,7 +118,7 @@ final class LocalNetworkGateTests: XCTestCase {
     func testTheNoBonjourServicesManifestGivesNoAuth() throws {
         let gate = LocalNetworkGate(
             explicitManifestPath: assetsDirectory + "/Info-NoBonjourServices.plist",
-            store: DecisionStore(directory: try makeTemporaryDirectory(self))
+            store: DecisionStore(directory: try makeTemporaryDirectory(self)), report: nil
         )
         XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp")), .noAuth(serviceType: "_tictactoe._tcp"))
         XCTAssertEqual(

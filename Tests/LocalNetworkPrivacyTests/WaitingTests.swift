@@ -57,7 +57,7 @@ final class WaitingTests: XCTestCase {
 
     func testWaitUntilGrantedThrowsAManifestError() async throws {
         let store = DecisionStore(directory: try makeTemporaryDirectory(self))
-        let gate = LocalNetworkGate(explicitManifestPath: "/nowhere/Info.plist", store: store)
+        let gate = LocalNetworkGate(explicitManifestPath: "/nowhere/Info.plist", store: store, report: nil)
         do {
             _ = try await gate.waitUntilGranted({ gate.listen(on: .everyInterface, for: origin) })
             XCTFail("no error")

@@ -198,9 +198,14 @@ final class FakePrivacy {
     func setAllowed(_ allowed: Bool) { state = allowed ? .allowed : .denied }
     func reset() { state = .notDetermined }
 
+    /// The privacy report's latest records, newest first, as Settings gets them.
+    var activity: [PrivacyActivity] = []
+
     func info() -> PrivacyInfo {
         PrivacyInfo(state: state, usageDescription: message, services: ["_tictactoe._tcp"], manifestPath: "/x/Info.plist",
-                    manifestError: nil, decisionFile: "/x/local-network.json", logFile: "/x/tictactoe.log")
+                    manifestError: nil, decisionFile: "/x/local-network.json", logFile: "/x/tictactoe.log",
+                    entitlements: ["com.apple.developer.networking.multicast"],
+                    reportFile: "/x/privacy-report.jsonl", activity: activity)
     }
 
 }

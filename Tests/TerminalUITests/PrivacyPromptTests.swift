@@ -98,7 +98,7 @@ final class PrivacyPromptTests: XCTestCase {
         XCTAssertTrue(frame.contains("Privacy › Local Network"), frame)
         XCTAssertTrue(terminal.lastFrameWords.contains("discover players around you"), frame)
         XCTAssertTrue(frame.contains("_tictactoe._tcp"), frame)
-        let reset = FakeTerminal(script: [.keys("t"), .key(.up), .key(.enter)])
+        let reset = FakeTerminal(script: [.keys("t"), .key(.up), .key(.up), .key(.enter)])  // above the report row
         try runApp(reset, privacy: privacy)
         XCTAssertEqual(privacy.state, .notDetermined)
         XCTAssertTrue(reset.lastFrame.contains("not asked yet"), reset.lastFrame)

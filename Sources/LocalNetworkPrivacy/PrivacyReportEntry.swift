@@ -1,0 +1,206 @@
+import FoundationEssentials
+import GameProtocol
+
+/// One record of the privacy report (`PrivacyReportLog`): a decision of the gate about one local-network operation,
+/// or the prompt shown or answered, with what triggered it (the `OperationOrigin` of the screen or command).
+///
+/// On disk it is one JSON object on one line (README "The privacy report", `tictactoe privacy report --help`), its
+/// keys in this order and always present (null when they do not apply):
+///
+///     {"v":1,"time":"2026-11-25T15:30:00.123Z","pid":4242,"event":"decision","operation":"connect",
+///      "destination":"192.168.1.20:7777","outcome":"allowed","verdict":"allowed","detail":null,"answer":null,
+///      "origin":"tictactoe join"}
+public struct PrivacyReportEntry: Sendable, Hashable {
+    /// The format written in `v`.
+    public static let formatVersion = 1
+
+    /// What happened.
+    public enum Event: String, Sendable, Hashable, CaseIterable {
+        /// The gate decided about one operation.
+        case decision
+        /// The usage-description prompt was shown, for this operation.
+        case promptShown = "prompt-shown"
+        /// The prompt was answered (`answer`); the operation is the one that showed it.
+        case promptAnswered = "prompt-answered"
+    }
+
+    /// Where a decision leaves the operation.
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        /// It went ahead (allowed, or loopback: exempt).
+        case allowed
+        /// It waits for permission (not determined: the prompt; or denied).
+        case waiting
+        /// It cannot happen as the app is built: NoAuth, no manifest, a missing entitlement. No prompt.
+        case refused
+    }
+
+    public var time: Date
+    public var pid: Int32
+    public var event: Event
+    /// browse, advertise, listen, connect, multicast, browse-service-types (nil: a prompt answered with no operation
+    /// known).
+    public var operation: String?
+    /// Where: the service type (browse, advertise), the bind host ("*": every interface), the endpoint (connect), the
+    /// group's addresses and port (multicast).
+    public var destination: String?
+    /// For a decision (and a prompt shown: waiting).
+    public var outcome: Outcome?
+    /// The gate's verdict: allowed, exempt, not-determined, denied, no-auth, manifest-error, missing-entitlement.
+    public var verdict: String?
+    /// Why it was refused: the service type NSBonjourServices lacks, the entitlement, the manifest's problem.
+    public var detail: String?
+    /// For a prompt answered: allow (OK) or deny (Don't Allow).
+    public var answer: String?
+    /// The screen or command that asked (`OperationOrigin`), nil when not known.
+    public var origin: String?
+
+    public init(
+        time: Date, pid: Int32, event: Event, operation: String?, destination: String?, outcome: Outcome? = nil,
+        verdict: String? = nil, detail: String? = nil, answer: String? = nil, origin: String?
+    ) {
+        self.time = time
+        self.pid = pid
+        self.event = event
+        self.operation = operation
+        self.destination = destination
+        self.outcome = outcome
+        self.verdict = verdict
+        self.detail = detail
+        self.answer = answer
+        self.origin = origin
+    }
+
+    /// A decision of the gate.
+    public init(
+        decision verdict: GateVerdict, for operation: LocalNetworkOperation, origin: OperationOrigin?, time: Date,
+        pid: Int32
+    ) {
+        let (outcome, name, detail) = Self.describe(verdict)
+        self.init(
+            time: time, pid: pid, event: .decision, operation: operation.reportName,
+            destination: operation.reportDestination, outcome: outcome, verdict: name, detail: detail,
+            origin: origin?.name)
+    }
+
+    /// The outcome, the verdict's name in the report, and why (for a refusal).
+    static func describe(_ verdict: GateVerdict) -> (Outcome, String, String?) {
+        switch verdict {
+        case .allowed: return (.allowed, "allowed", nil)
+        case .exempt: return (.allowed, "exempt", nil)
+        case .needsPrompt: return (.waiting, "not-determined", nil)
+        case .denied: return (.waiting, "denied", nil)
+        case .noAuth(let type): return (.refused, "no-auth", "NSBonjourServices does not list \(type)")
+        case .manifestError(let text): return (.refused, "manifest-error", text)
+        case .missingEntitlement(let key): return (.refused, "missing-entitlement", key)
+        }
+    }
+
+    // MARK: The line
+
+    /// Longest texts kept in a record (in UTF-8 bytes; longer ones are cut), so that a record stays one small write.
+    static let maximumFieldBytes = 512
+
+    /// The record as one line of JSON, with its newline.
+    public var line: String {
+        let fields: [(String, String)] = [
+            ("v", String(Self.formatVersion)),
+            ("time", Self.quoted(Self.timeFormat.format(time))),
+            ("pid", String(pid)),
+            ("event", Self.quoted(event.rawValue)),
+            ("operation", Self.quoted(operation)),
+            ("destination", Self.quoted(destination)),
+            ("outcome", Self.quoted(outcome?.rawValue)),
+            ("verdict", Self.quoted(verdict)),
+            ("detail", Self.quoted(detail)),
+            ("answer", Self.quoted(answer)),
+            ("origin", Self.quoted(origin)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+    }
+
+    /// Reads one line of the report; nil when it is not a record (corrupt, cut, or of another format version).
+    public init?(line: Substring) {
+        guard let object = (try? JSONDecoder().decode(Stored.self, from: Data(line.utf8))),
+              object.v == Self.formatVersion,
+              let time = try? Self.timeFormat.parse(object.time),
+              let event = Event(rawValue: object.event)
+        else { return nil }
+        self.init(
+            time: time, pid: object.pid, event: event, operation: object.operation, destination: object.destination,
+            outcome: object.outcome.flatMap(Outcome.init(rawValue:)), verdict: object.verdict, detail: object.detail,
+            answer: object.answer, origin: object.origin)
+    }
+
+    private struct Stored: Decodable {
+        var v: Int
+        var time: String
+        var pid: Int32
+        var event: String
+        var operation: String?
+        var destination: String?
+        var outcome: String?
+        var verdict: String?
+        var detail: String?
+        var answer: String?
+        var origin: String?
+    }
+
+    /// UTC with milliseconds: 2026-11-25T15:30:00.123Z.
+    static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// A JSON string (or null), its escaped text cut to `maximumFieldBytes` at a character boundary: six such fields
+    /// and the rest keep a record well under 4 KiB, one write(2).
+    static func quoted(_ text: String?) -> String {
+        guard let text else { return "null" }
+        var result = ""
+        var bytes = 0
+        for character in text {
+            var piece = ""
+            for scalar in character.unicodeScalars {
+                switch scalar {
+                case "\"": piece += "\\\""
+                case "\\": piece += "\\\\"
+                case "\n": piece += "\\n"
+                case "\r": piece += "\\r"
+                case "\t": piece += "\\t"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value)
+                    || scalar == "\u{2028}" || scalar == "\u{2029}":
+                    let hex = String(scalar.value, radix: 16)
+                    piece += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: piece.unicodeScalars.append(scalar)
+                }
+            }
+            bytes += piece.utf8.count
+            if bytes > maximumFieldBytes { break }
+            result += piece
+        }
+        return "\"" + result + "\""
+    }
+}
+
+extension LocalNetworkOperation {
+    /// The operation's name in the privacy report.
+    public var reportName: String {
+        switch self {
+        case .browse: return "browse"
+        case .advertise: return "advertise"
+        case .listen: return "listen"
+        case .connect: return "connect"
+        case .multicast: return "multicast"
+        case .browseServiceTypes: return "browse-service-types"
+        }
+    }
+
+    /// Where the operation goes, as the privacy report says it.
+    public var reportDestination: String {
+        switch self {
+        case .browse(let type), .advertise(let type): return type
+        case .listen(let host): return host.isEmpty ? "*" : host
+        case .connect(let endpoint): return "\(endpoint)"
+        case .multicast(let group):
+            return [group.ipv4.map { "\($0):\(group.port)" }, group.ipv6.map { "[\($0)]:\(group.port)" }]
+                .compactMap { $0 }.joined(separator: " ")
+        case .browseServiceTypes: return "_services._dns-sd._udp"
+        }
+    }
+}

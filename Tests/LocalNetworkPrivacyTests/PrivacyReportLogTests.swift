@@ -1,0 +1,339 @@
+import Foundation
+import GameProtocol
+import NIOCore
+import Synchronization
+import XCTest
+
+@testable import LocalNetworkPrivacy
+import TicTacToeTestSupport
+
+/// A time the test sets (the report's 7 days pass without sleeping).
+final class ReportTime: Sendable {
+    private let date = Mutex(Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11-18
+
+    var now: Date { date.withLock { $0 } }
+    func advance(days: Double) { date.withLock { $0 += days * 24 * 60 * 60 } }
+    var clock: @Sendable () -> Date { { self.now } }
+}
+
+/// The privacy report's file: its line format, the 7 days it keeps, its size bound, appends from many threads at once,
+/// and what a gate records in it (allowed, waiting, refused, the prompt shown and answered, each with its origin).
+final class PrivacyReportLogTests: XCTestCase {
+    private let lan = Endpoint(host: "198.18.0.1", port: 7878)
+    private let group = try! MulticastGroup(ipv4: "239.255.77.77", ipv6: "ff02::7474", port: 7879)
+
+    private func makeLog(time: ReportTime = ReportTime(), fileLimit: Int = PrivacyReportLog.defaultFileLimit,
+                         lines: Recorder<String> = Recorder()) throws -> PrivacyReportLog {
+        PrivacyReportLog(
+            directory: try makeTemporaryDirectory(self) + "/state/tictactoe", fileLimit: fileLimit,
+            logger: recordingLogger(lines), now: time.clock)
+    }
+
+    private func fileLines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    // MARK: The format
+
+    func testARecordIsOneLineOfJSONWithItsKeysInTheDocumentedOrder() throws {
+        let log = try makeLog()
+        log.recordDecision(.allowed, for: .connect(lan), origin: OperationOrigin("tictactoe join"))
+        let text = try String(contentsOfFile: log.path, encoding: .utf8)
+        XCTAssertEqual(text, """
+            {"v":1,"time":"2026-11-18T11:06:40.000Z","pid":\(getpid()),"event":"decision","operation":"connect",\
+            "destination":"198.18.0.1:7878","outcome":"allowed","verdict":"allowed","detail":null,"answer":null,\
+            "origin":"tictactoe join"}
+
+            """)
+        let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
+        XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o600, "the report is private")
+        let entry = try XCTUnwrap(try log.read().entries.first)
+        XCTAssertEqual(entry.operation, "connect")
+        XCTAssertEqual(entry.destination, "198.18.0.1:7878")
+        XCTAssertEqual(entry.outcome, .allowed)
+        XCTAssertEqual(entry.origin, "tictactoe join")
+        XCTAssertEqual(entry.time, Date(timeIntervalSince1970: 1_795_000_000))
+    }
+
+    func testEveryOperationSaysWhereItGoes() {
+        let operations: [(LocalNetworkOperation, String, String)] = [
+            (.browse(serviceType: "_tictactoe._tcp"), "browse", "_tictactoe._tcp"),
+            (.advertise(serviceType: "_tictactoe._tcp"), "advertise", "_tictactoe._tcp"),
+            (.listen(bindHost: "*"), "listen", "*"),
+            (.listen(bindHost: "192.168.1.2"), "listen", "192.168.1.2"),
+            (.connect(Endpoint(host: "fe80::1%eth0", port: 7878)), "connect", "[fe80::1%eth0]:7878"),
+            (.multicast(group), "multicast", "239.255.77.77:7879 [ff02::7474]:7879"),
+            (.browseServiceTypes, "browse-service-types", "_services._dns-sd._udp"),
+        ]
+        for (operation, name, destination) in operations {
+            XCTAssertEqual(operation.reportName, name)
+            XCTAssertEqual(operation.reportDestination, destination)
+        }
+    }
+
+    func testHostileTextStaysOnItsLineAndLongTextIsCut() throws {
+        let log = try makeLog()
+        let hostile = "evil\n{\"v\":1}\u{1b}[2J\"\\\u{2028}" + String(repeating: "é", count: 2000)
+        log.recordDecision(.manifestError(hostile), for: .browse(serviceType: hostile), origin: OperationOrigin(hostile))
+        let lines = fileLines(log.path)
+        XCTAssertEqual(lines.count, 1, "one record, one line")
+        XCTAssertLessThan(lines[0].utf8.count, 4096, "one small write(2)")
+        let contents = try log.read()
+        XCTAssertEqual(contents.skippedLines, 0)
+        let entry = try XCTUnwrap(contents.entries.first)
+        XCTAssertTrue(try XCTUnwrap(entry.destination).hasPrefix("evil\n{\"v\":1}\u{1b}[2J\"\\\u{2028}é"))
+        XCTAssertLessThanOrEqual(entry.destination?.utf8.count ?? 0, PrivacyReportEntry.maximumFieldBytes)
+        XCTAssertEqual(entry.outcome, .refused)
+        XCTAssertEqual(entry.verdict, "manifest-error")
+    }
+
+    func testLinesThatAreNotRecordsAreSkippedAndCounted() throws {
+        let log = try makeLog()
+        log.recordDecision(.denied, for: .connect(lan), origin: nil)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: log.path))
+        handle.seekToEndOfFile()
+        handle.write(Data("not json\n{\"v\":99,\"time\":\"x\"}\n".utf8))
+        handle.closeFile()
+        log.recordDecision(.allowed, for: .connect(lan), origin: nil)
+        let contents = try log.read()
+        XCTAssertEqual(contents.entries.map(\.verdict), ["denied", "allowed"])
+        XCTAssertEqual(contents.skippedLines, 2)
+    }
+
+    func testNoFileIsAnEmptyReportAndAnUnreadableOneIsAnError() throws {
+        let log = try makeLog()
+        XCTAssertEqual(try log.read(), PrivacyReportLog.Contents(entries: [], skippedLines: 0))
+        try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try log.read()) { error in
+            XCTAssertEqual("\(error)", "\(log.path): it is a directory")
+        }
+    }
+
+    // MARK: Never in the way
+
+    func testAFailureToRecordIsLoggedOnceAndNeverThrown() throws {
+        let lines = Recorder<String>()
+        let log = try makeLog(lines: lines)
+        try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)  // in the way
+        for _ in 0..<3 { log.recordDecision(.allowed, for: .connect(lan), origin: nil) }
+        let warnings = lines.all.filter { $0.contains("privacy report: cannot record") }
+        XCTAssertEqual(warnings.count, 1, "\(lines.all)")
+        XCTAssertTrue(warnings[0].contains(log.path), warnings[0])
+    }
+
+    func testAnotherProcessHoldingTheLockDelaysNoRecord() throws {
+        // Whoever holds privacy-report.lock (another process tidying up) is not waited for: records still go in.
+        let log = try makeLog(fileLimit: 600)
+        log.recordDecision(.allowed, for: .connect(lan), origin: nil)
+        let lock = open(log.directory + "/" + PrivacyReportLog.lockFileName, O_RDWR | O_CREAT, 0o600)
+        XCTAssertGreaterThanOrEqual(lock, 0)
+        XCTAssertEqual(flock(lock, LOCK_EX), 0)
+        for _ in 0..<20 { log.recordDecision(.allowed, for: .connect(lan), origin: nil) }
+        XCTAssertEqual(fileLines(log.path).count, 21, "nothing rotated (the lock is taken) and nothing lost")
+        flock(lock, LOCK_UN)
+        close(lock)
+        log.recordDecision(.allowed, for: .connect(lan), origin: nil)
+        XCTAssertLessThanOrEqual(fileLines(log.path).count, 1, "the next record tidies up once the lock is free")
+    }
+
+    // MARK: 7 days, and a size bound
+
+    func testRecordsOlderThanSevenDaysAreNeitherShownNorKept() throws {
+        let time = ReportTime()
+        let directory = try makeTemporaryDirectory(self)
+        // Each process has its own log; a new one looks for old records before its first record.
+        func process() -> PrivacyReportLog { PrivacyReportLog(directory: directory, now: time.clock) }
+        process().recordDecision(.allowed, for: .listen(bindHost: "*"), origin: OperationOrigin("day 0"))
+        time.advance(days: 6)
+        let later = process()
+        later.recordDecision(.allowed, for: .listen(bindHost: "*"), origin: OperationOrigin("day 6"))
+        XCTAssertEqual(try later.read().entries.map(\.origin), ["day 0", "day 6"])
+        time.advance(days: 1.5)  // day 7.5: day 0 is past 7 days
+        XCTAssertEqual(try later.read().entries.map(\.origin), ["day 6"], "shown: the last 7 days only")
+        let third = process()
+        third.recordDecision(.denied, for: .listen(bindHost: "*"), origin: OperationOrigin("day 7.5"))
+        XCTAssertEqual(fileLines(third.path).count, 1, "the file with an old first record was rotated")
+        XCTAssertEqual(fileLines(third.previousPath).count, 2, "kept while it holds a record of the last 7 days")
+        XCTAssertEqual(try third.read().entries.map(\.origin), ["day 6", "day 7.5"])
+        time.advance(days: 7.5)  // day 15: day 6 and day 7.5 are old too
+        let fourth = process()
+        fourth.recordDecision(.allowed, for: .listen(bindHost: "*"), origin: OperationOrigin("day 15"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fourth.previousPath), "nothing in it is recent: removed")
+        XCTAssertEqual(try fourth.read().entries.map(\.origin), ["day 15"])
+        let kept = fileLines(fourth.path) + fileLines(fourth.previousPath)
+        XCTAssertEqual(kept.count, 1, "\(kept)")
+    }
+
+    func testTheReportStaysUnderItsBoundAndKeepsTheNewestRecords() throws {
+        let limit = 4096
+        let log = try makeLog(fileLimit: limit)
+        for index in 0..<500 {
+            log.recordDecision(.allowed, for: .connect(lan), origin: OperationOrigin("record \(index)"))
+        }
+        let record = PrivacyReportEntry(
+            decision: .allowed, for: .connect(lan), origin: OperationOrigin("record 499"), time: Date(), pid: getpid()
+        ).line.utf8.count
+        for path in [log.path, log.previousPath] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            XCTAssertLessThanOrEqual(size, limit + record, path)
+        }
+        let contents = try log.read()
+        XCTAssertEqual(contents.skippedLines, 0)
+        XCTAssertEqual(contents.entries.last?.origin, "record 499")
+        let numbers = contents.entries.compactMap { $0.origin.flatMap { Int($0.dropFirst("record ".count)) } }
+        XCTAssertEqual(numbers, Array((500 - numbers.count)..<500), "the newest, in order, none missing")
+        XCTAssertGreaterThan(numbers.count, limit / record, "more than one file's worth")
+    }
+
+    // MARK: Many writers
+
+    func testAppendsFromManyThreadsAtOnceNeitherInterleaveNorGetLost() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let writers = 8
+        let records = 250
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            // Each writer its own log, as each process has; a limit so large nothing is rotated (all must be there).
+            let log = PrivacyReportLog(directory: directory, fileLimit: 1 << 26)
+            for index in 0..<records {
+                log.recordDecision(
+                    .allowed, for: .connect(Endpoint(host: "198.18.0.\(writer)", port: 7000 + index)),
+                    origin: OperationOrigin("writer \(writer) " + String(repeating: "x", count: index % 300)))
+            }
+        }
+        let contents = try PrivacyReportLog(directory: directory, fileLimit: 1 << 26).read()
+        XCTAssertEqual(contents.skippedLines, 0, "no torn or mixed line")
+        XCTAssertEqual(contents.entries.count, writers * records)
+        for writer in 0..<writers {
+            let ports = contents.entries.filter { $0.destination?.hasPrefix("198.18.0.\(writer):") == true }
+                .compactMap { $0.destination?.split(separator: ":").last.flatMap { Int($0) } }
+            XCTAssertEqual(ports, Array(7000..<(7000 + records)), "writer \(writer): all, in its order")
+        }
+    }
+
+    func testManyThreadsFillingTheFileAtOnceKeepEveryLineWholeAndTheBound() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let limit = 8192
+        let lan = lan
+        DispatchQueue.concurrentPerform(iterations: 6) { writer in
+            let log = PrivacyReportLog(directory: directory, fileLimit: limit)
+            for index in 0..<300 {
+                log.recordDecision(.denied, for: .connect(lan), origin: OperationOrigin("writer \(writer) #\(index)"))
+            }
+        }
+        let log = PrivacyReportLog(directory: directory, fileLimit: limit)
+        let contents = try log.read()
+        XCTAssertEqual(contents.skippedLines, 0)
+        XCTAssertGreaterThan(contents.entries.count, 0)
+        for path in [log.path, log.previousPath] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            XCTAssertLessThanOrEqual(size, 2 * limit, "\(path): rotations may race, but the bound holds")
+        }
+    }
+
+    // MARK: The gate records
+
+    private func makeGate(
+        entitlements: [String: Any]? = [AppEntitlements.multicastKey: true], bonjourServices: [String] = ["_tictactoe._tcp"]
+    ) throws -> (LocalNetworkGate, PrivacyReportLog) {
+        let directory = try makeTemporaryDirectory(self)
+        var entries = standardEntries
+        entries["NSBonjourServices"] = bonjourServices
+        let path = try writeManifest(entries, in: directory)
+        if let entitlements { _ = try writeManifest(entitlements, in: directory, name: "TicTacToe.entitlements") }
+        let log = PrivacyReportLog(directory: directory + "/state", now: ReportTime().clock)
+        let gate = LocalNetworkGate(
+            store: DecisionStore(directory: directory + "/config"), report: log, logger: recordingLogger(Recorder())
+        ) { try AppManifest(contentsOf: path) }
+        return (gate, log)
+    }
+
+    private func summary(_ log: PrivacyReportLog) throws -> [String] {
+        try log.read().entries.map { entry in
+            [entry.event.rawValue, entry.operation ?? "-", entry.destination ?? "-", entry.outcome?.rawValue ?? "-",
+             entry.verdict ?? "-", entry.detail ?? "-", entry.answer ?? "-", entry.origin ?? "-"]
+                .joined(separator: " | ")
+        }
+    }
+
+    func testTheGateRecordsAllowedWaitingAndRefusedDecisionsWithTheirOrigin() throws {
+        let (gate, log) = try makeGate()
+        let search = OperationOrigin("Search for games screen")
+        XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "127.0.0.1", port: 7878), for: .init("tictactoe join"))
+            .capability)
+        guard case .waiting = gate.browse("_tictactoe._tcp", for: search) else { return XCTFail("not waiting") }
+        try gate.store.write(.denied)
+        guard case .waiting = gate.listen(on: .everyInterface, for: .init("tictactoe host")) else { return XCTFail() }
+        try gate.store.write(.allowed)
+        XCTAssertNotNil(gate.advertise("_tictactoe._tcp", for: .init("tictactoe host")).capability)
+        guard case .refused = gate.browse("_other._tcp", for: search) else { return XCTFail("not NoAuth") }
+        XCTAssertNotNil(gate.joinGroup(group, for: .init("Lobby screen")).capability)
+        XCTAssertEqual(try summary(log), [
+            "decision | connect | 127.0.0.1:7878 | allowed | exempt | - | - | tictactoe join",
+            "decision | browse | _tictactoe._tcp | waiting | not-determined | - | - | Search for games screen",
+            "decision | listen | * | waiting | denied | - | - | tictactoe host",
+            "decision | advertise | _tictactoe._tcp | allowed | allowed | - | - | tictactoe host",
+            "decision | browse | _other._tcp | refused | no-auth | NSBonjourServices does not list _other._tcp | - | "
+                + "Search for games screen",
+            "decision | multicast | 239.255.77.77:7879 [ff02::7474]:7879 | allowed | allowed | - | - | Lobby screen",
+        ])
+    }
+
+    func testAMissingEntitlementIsRecordedAsRefusedWithTheKey() throws {
+        let (gate, log) = try makeGate(entitlements: nil)
+        try gate.store.write(.allowed)
+        guard case .refused = gate.joinGroup(group, for: .init("tictactoe lobby")) else { return XCTFail() }
+        guard case .refused = gate.browseServiceTypes(for: .init("tictactoe browse --all-types")) else {
+            return XCTFail()
+        }
+        XCTAssertEqual(try summary(log), [
+            "decision | multicast | 239.255.77.77:7879 [ff02::7474]:7879 | refused | missing-entitlement | "
+                + "com.apple.developer.networking.multicast | - | tictactoe lobby",
+            "decision | browse-service-types | _services._dns-sd._udp | refused | missing-entitlement | "
+                + "com.apple.developer.networking.multicast | - | tictactoe browse --all-types",
+        ])
+    }
+
+    func testTheReportSaysWhichActionShowedThePromptAndHowItWasAnswered() throws {
+        let (gate, log) = try makeGate()
+        let shown = Recorder<LocalNetworkOperation>()
+        gate.setPromptHandler { shown.append($0.operation) }
+        let join = OperationOrigin("Join a game screen")
+        guard case .waiting = gate.connect(to: try .init(ipAddress: "198.18.0.1", port: 7878), for: join) else {
+            return XCTFail()
+        }
+        // Asked again while the prompt shows: recorded as a decision, no second prompt.
+        guard case .waiting = gate.browse("_tictactoe._tcp", for: .init("Search for games screen")) else {
+            return XCTFail()
+        }
+        XCTAssertEqual(shown.all.count, 1)
+        try gate.answerPrompt(allow: true)
+        XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "198.18.0.1", port: 7878), for: join).capability)
+        XCTAssertEqual(try summary(log), [
+            "decision | connect | 198.18.0.1:7878 | waiting | not-determined | - | - | Join a game screen",
+            "prompt-shown | connect | 198.18.0.1:7878 | waiting | not-determined | - | - | Join a game screen",
+            "decision | browse | _tictactoe._tcp | waiting | not-determined | - | - | Search for games screen",
+            "prompt-answered | connect | 198.18.0.1:7878 | - | - | - | allow | Join a game screen",
+            "decision | connect | 198.18.0.1:7878 | allowed | allowed | - | - | Join a game screen",
+        ])
+    }
+
+    func testAPromptAFrontEndShowsItselfIsRecordedWithItsOperation() throws {
+        // The TUI shows its own prompt (no prompt handler): it says so, and the answer is recorded with it.
+        let (gate, log) = try makeGate()
+        let search = OperationOrigin("Search for games screen")
+        XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp"), for: search), .needsPrompt)
+        gate.promptPresented(for: .browse(serviceType: "_tictactoe._tcp"), origin: search)
+        try gate.answerPrompt(allow: false)
+        XCTAssertEqual(try summary(log).suffix(2), [
+            "prompt-shown | browse | _tictactoe._tcp | waiting | not-determined | - | - | Search for games screen",
+            "prompt-answered | browse | _tictactoe._tcp | - | - | - | deny | Search for games screen",
+        ])
+    }
+
+    func testAGateWhoseReportCannotBeWrittenStillDecides() throws {
+        let (gate, log) = try makeGate()
+        try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)
+        try gate.store.write(.allowed)
+        XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "198.18.0.1", port: 7878), for: .init("t")).capability)
+    }
+}
