@@ -24,7 +24,7 @@ public enum ServiceTypeEvent: Sendable, Hashable {
 
 /// Every service type on the local network (`browse --all-types`, the TUI's "All services on this network").
 ///
-/// Avahi's dns_sd compatibility library answers a `DNSServiceBrowse` of `_services._dns-sd._udp` with nothing, so
+/// Avahi's dns_sd compatibility library may answer a `DNSServiceBrowse` of `_services._dns-sd._udp` with nothing, so
 /// this asks for the PTR records of `_services._dns-sd._udp.local` with `DNSServiceQueryRecord` (class IN), the
 /// service-type enumeration of RFC 6763 §9: each answer's data is a name such as `_http._tcp.local.`
 /// (`PTRRecord.serviceType`). A type is listed while one of its records is (an answer without the Add flag takes
