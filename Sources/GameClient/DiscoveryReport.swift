@@ -18,6 +18,10 @@ public enum DiscoveryReport: Sendable, Hashable {
     /// `browse --watch`: Bonjour stopped working (retried by itself) or works again.
     case bonjourUnavailable(message: String)
     case bonjourAvailable
+    /// `browse --all-types`: how many service types follow (the header of the list; 0: none found).
+    case serviceTypeCount(Int)
+    /// `browse --all-types`: one service type on the network, e.g. `_http._tcp` in `local.` (sorted).
+    case serviceType(name: String, domain: String)
     /// `join NAME`: the name was resolved to these addresses.
     case resolved(name: String, addresses: [String])
 }

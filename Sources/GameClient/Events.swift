@@ -26,3 +26,18 @@ public enum DiscoveryUpdate: Sendable, Hashable {
     /// Cannot browse at all (NoAuth, a missing manifest).
     case failed(String)
 }
+
+/// What "All services on this network" reports: the service types on the local network, or why it waits or cannot
+/// list them.
+public enum ServiceTypesUpdate: Sendable, Hashable {
+    /// Querying: Bonjour works (again).
+    case available
+    /// Bonjour does not work (no daemon): why. The query resumes by itself.
+    case unavailable(String)
+    /// The types listed now, sorted (e.g. `_http._tcp`).
+    case types([String])
+    /// Waiting for local network permission; says why and how to change it.
+    case waiting(String)
+    /// Cannot list them at all (the multicast entitlement is missing, no manifest).
+    case failed(String)
+}

@@ -31,6 +31,9 @@ public struct GameClient {
         -> SessionHandle
     /// Searches for games until cancelled (after waiting for local network permission, if it must).
     public var browse: (_ events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle
+    /// Lists the service types on the network until cancelled (after waiting for local network permission, if it
+    /// must; the multicast entitlement first).
+    public var serviceTypes: (_ events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle
     /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
     public var privacy: PrivacyClient
     /// Starts an engine (`engine:COMMAND`, as `play --computer engine:COMMAND` runs it) for play against the computer:
@@ -47,6 +50,10 @@ public struct GameClient {
             return .finished
         },
         browse: @escaping (@escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle,
+        serviceTypes: @escaping (@escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle = { events in
+            events(.failed("listing service types is not possible here"))
+            return .finished
+        },
         privacy: PrivacyClient,
         engine: @escaping (String, @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle = { _, events in
             events(.failed(game: 0, engine: "engine", reason: "cannot be started here", log: ""))
@@ -57,6 +64,7 @@ public struct GameClient {
         self.join = join
         self.watch = watch
         self.browse = browse
+        self.serviceTypes = serviceTypes
         self.privacy = privacy
         self.engine = engine
     }

@@ -57,10 +57,13 @@ public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
     case search
     case host(name: String, port: Int)
     case join(name: String, address: String)
+    /// List every service type on the network (needs the multicast entitlement, then permission).
+    case browseServiceTypes
 
     public var description: String {
         switch self {
         case .search: return "Search for games"
+        case .browseServiceTypes: return "All services on this network"
         case .host(_, let port): return "Host a game (port \(port))"
         case .join(_, let address): return "Join \(address)"
         }

@@ -132,6 +132,8 @@ public enum AppInput: Sendable {
     case signal(ByeReason)
     /// What Search for games reports: the Bonjour browser's events, or why it waits or cannot browse.
     case discovery(DiscoveryUpdate)
+    /// What "All services on this network" reports: the service types, or why it waits or cannot list them.
+    case serviceTypes(ServiceTypesUpdate)
     /// The gate's answer for something the user asked for, with the prompt's text when it must be asked.
     case gate(LocalNetworkVerdict, NetworkIntent, prompt: (title: String, message: String)?)
     /// The local network decision or the manifest changed (read for Settings).
@@ -163,6 +165,9 @@ public enum AppEffect: Hashable, Sendable {
     /// Search for games: start / stop the Bonjour browser (it waits for permission by itself).
     case startBrowsing
     case stopBrowsing
+    /// All services on this network: start / stop listing the service types (it waits for permission by itself).
+    case startServiceTypes
+    case stopServiceTypes
     /// Ask the privacy gate about `intent` (answered with `.gate`).
     case checkNetwork(NetworkIntent)
     /// The prompt's answer, to remember.
@@ -201,6 +206,8 @@ public struct AppModel: Sendable {
         /// Watching a match read-only.
         case watch(WatchGame)
         case search(SearchState)
+        /// All services on this network (s on Search).
+        case serviceTypes(ServiceTypesState)
         case settings(selected: Int)
         /// A finished game shown move by move (`tictactoe replay`, Past games).
         case replay(ReplayViewer)
@@ -289,6 +296,11 @@ public struct AppModel: Sendable {
             guard case .search(var search) = screen else { return [] }
             search.apply(update)
             screen = .search(search)
+            return []
+        case .serviceTypes(let update):
+            guard case .serviceTypes(var types) = screen else { return [] }
+            types.apply(update)
+            screen = .serviceTypes(types)
             return []
         case .gate(let verdict, let intent, let promptText):
             return gateAnswered(verdict, intent, promptText)
@@ -454,7 +466,25 @@ public struct AppModel: Sendable {
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
             screen = .network(game)
             return effects
+        case .serviceTypes(var types):
+            switch types.handle(key) {
+            case .none:
+                screen = .serviceTypes(types)
+                return []
+            case .retry:
+                screen = .serviceTypes(ServiceTypesState())
+                return [.stopServiceTypes, .checkNetwork(.browseServiceTypes)]
+            case .back:
+                // Back to searching for games, from the start.
+                screen = .search(SearchState())
+                return [.stopServiceTypes, .checkNetwork(.search)]
+            }
         case .search(var search):
+            if key == .character("s") {
+                // All services on this network: every service type, not only games (the multicast entitlement).
+                screen = .serviceTypes(ServiceTypesState())
+                return [.stopBrowsing, .checkNetwork(.browseServiceTypes)]
+            }
             if key == .character("t") {
                 // Settings from Search, as from the waiting screens: e.g. to allow local network access; Esc comes
                 // back and searches again.
@@ -803,6 +833,7 @@ public struct AppModel: Sendable {
     private func isCurrent(_ intent: NetworkIntent) -> Bool {
         switch (intent, screen) {
         case (.search, .search): return true
+        case (.browseServiceTypes, .serviceTypes): return true
         case (.host, .network(let game)): return game.role == .host && !game.isOver
         case (.join, .network(let game)): return game.role == .joiner && !game.isOver
         case (.join, .watch(let watch)): return !watch.isOver
@@ -816,6 +847,7 @@ public struct AppModel: Sendable {
         if case .network(let current) = screen { game = current }
         switch intent {
         case .search: return [.startBrowsing]
+        case .browseServiceTypes: return [.startServiceTypes]
         case .host(let name, let port):
             return [.host(name: name, port: port, security: game?.security ?? .open, spectators: game?.spectators ?? 0)]
         case .join(let name, let address):
@@ -834,6 +866,9 @@ public struct AppModel: Sendable {
         case .search(var search):
             search.apply(.failed(text))
             screen = .search(search)
+        case .serviceTypes(var types):
+            types.apply(.failed(text))
+            screen = .serviceTypes(types)
         case .network(var game):
             _ = game.apply(.report(.error(text, .failure)))
             screen = .network(game)

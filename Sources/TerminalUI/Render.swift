@@ -92,6 +92,21 @@ extension AppModel {
             case .waiting: status = tr("Waiting for local network access")  // the screen says why
             case .failed(let text): status = DisplayText.escaped(text)
             }
+        case .serviceTypes(let types):
+            renderServiceTypes(&canvas, types)
+            hints = types.cannotList ? tr("r try again · q back to the search") : tr("↑/↓ scroll · q back to the search")
+            switch types.status {
+            case .starting: status = tr("Looking for services…")
+            case .available:
+                switch types.types.count {
+                case 0: status = tr("Looking: no services yet")
+                case 1: status = tr("1 service type")
+                default: status = tr("%@ service types", String(types.types.count))
+                }
+            case .unavailable(let message): status = DisplayText.escaped(message)
+            case .waiting: status = tr("Waiting for local network access")
+            case .failed(let text): status = DisplayText.escaped(text)
+            }
         case .replay(let viewer):
             renderReplay(&canvas, viewer, unicode: unicode)
             hints = replayOnly ? tr("←/→ step · Home/End first/last move · q quits")
@@ -537,6 +552,7 @@ extension AppModel {
             return
         case .available where search.games.isEmpty:
             canvas.putCentered(tr("No games found yet: when someone hosts, it appears here."), row: 6, style: .dim)
+            canvas.putCentered(tr("s shows all services on this network."), row: 8, style: .dim)
             return
         case .available:
             break
@@ -552,6 +568,48 @@ extension AppModel {
             let index = first + offset
             let style: Style = index == search.selected ? .selected : game.compatible ? .normal : .dim
             canvas.put(" " + rows[index], row: 6 + offset, column: left, style: style)
+        }
+    }
+
+    private func renderServiceTypes(_ canvas: inout Canvas, _ types: ServiceTypesState) {
+        canvas.putCentered(tr("All services on this network"), row: 3, style: .bold)
+        switch types.status {
+        case .unavailable(let message):
+            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
+            canvas.putCentered(tr("The list comes back by itself when Bonjour does."), row: 8, style: .dim)
+            return
+        case .starting:
+            canvas.putCentered(tr("Looking for services on the local network…"), row: 6, style: .dim)
+            return
+        case .waiting(let reason):
+            canvas.putCentered(tr("Not looking: local network access is not allowed yet."), row: 6, style: .bold)
+            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
+            let lines = wrap(sentence, width: min(64, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
+            canvas.putCentered(tr("The list starts by itself once access is allowed (Settings › Local Network)."),
+                               row: 9 + lines.count)
+            return
+        case .failed(let text):
+            let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
+            canvas.putCentered(tr("See Settings › Privacy and the log for details."), row: 8 + lines.count, style: .dim)
+            return
+        case .available where types.types.isEmpty:
+            canvas.putCentered(tr("No services found yet: each type appears here when announced."), row: 6, style: .dim)
+            return
+        case .available:
+            break
+        }
+        // One type a line (as avahi-browse names them: `_http._tcp`), sorted, scrolled with ↑/↓.
+        let width = max(10, size.columns - 6)
+        let visible = max(1, size.rows - 10)
+        let top = min(types.top, max(0, types.types.count - visible))
+        for (offset, type) in types.types.dropFirst(top).prefix(visible).enumerated() {
+            canvas.put(DisplayWidth.truncate(DisplayText.escaped(type), to: width), row: 6 + offset, column: 3)
+        }
+        if top + visible < types.types.count {
+            canvas.put(tr("… %@ more", String(types.types.count - top - visible)), row: 6 + visible, column: 3,
+                       style: .dim)
         }
     }
 
@@ -742,6 +800,7 @@ extension AppModel {
             (tr("Failed"), tr("r tries again, Enter back to the menu")),
             (tr("Replay"), tr("←/→ step, Home/End first/last move")),
             (tr("Watching"), tr("q stops watching (the host is told)")),
+            (tr("Search"), tr("s all services on this network")),
             (tr("Anywhere"), tr("? this help, Esc back (asks at the")),
             ("", tr("menu), Ctrl-C quits at once")),
         ]

@@ -29,6 +29,8 @@ public final class UIApp {
     private var timers: [TimerID: Double] = [:]
     private var handle: SessionHandle?
     private var browsing: SessionHandle?
+    /// All services on this network, while it lists them.
+    private var listingTypes: SessionHandle?
     private var session = 0
     /// The engine playing the computer's side (Play against an engine), and its number: events of engines stopped
     /// since are dropped.
@@ -93,6 +95,7 @@ public final class UIApp {
         if !terminal.unicode { Localization.current = Localization.current.inEnglish(because: "the terminal is not UTF-8 (is the locale installed? locale -a lists them)") }
         defer {
             browsing?.cancel()
+            listingTypes?.cancel()
             watching?.cancel()
             engine?.stop()
             terminal.stop()
@@ -232,6 +235,12 @@ public final class UIApp {
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil
+        case .startServiceTypes:
+            listingTypes?.cancel()
+            listingTypes = client.serviceTypes { [queue] in queue.post(.serviceTypes($0)) }
+        case .stopServiceTypes:
+            listingTypes?.cancel()
+            listingTypes = nil
         case .startEngine(let command):
             engine?.stop()
             engineSession += 1

@@ -61,6 +61,12 @@ struct LiveNetwork {
         let task = Task { await searchGames(gate: gate, origin: .searchScreen, onUpdate: events) }
         return SessionHandle(cancel: { task.cancel() })
     }
+
+    func serviceTypes(events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle {
+        let gate = self.gate
+        let task = Task { await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, onUpdate: events) }
+        return SessionHandle(cancel: { task.cancel() })
+    }
 }
 
 extension InteractiveSession {
@@ -107,6 +113,7 @@ extension GameClient {
             join: { network.join(name: $0, address: $1, code: $2, events: $3) },
             watch: { network.join(name: $0, address: $1, code: $2, watching: true, events: $3) },
             browse: { network.browse(events: $0) },
+            serviceTypes: { network.serviceTypes(events: $0) },
             privacy: .live(gate: gate, logFile: logFile),
             engine: { command, events in Self.startEngine(command, events: events) }
         )
@@ -222,6 +229,8 @@ extension LocalNetworkOperation {
         switch intent {
         case .search:
             self = .browse(serviceType: GameService.type)
+        case .browseServiceTypes:
+            self = .browseServiceTypes
         case .host:
             self = .listen(bindHost: ListenTarget.everyInterface.bindHost)
         case .join(_, let address):
@@ -238,6 +247,7 @@ extension NetworkIntent {
     var origin: OperationOrigin {
         switch self {
         case .search: return .searchScreen
+        case .browseServiceTypes: return .serviceTypesScreen
         case .host: return .hostScreen
         case .join: return .joinScreen
         }

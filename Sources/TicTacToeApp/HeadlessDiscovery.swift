@@ -59,6 +59,15 @@ extension DiscoveryReport {
             return (lines.joined(separator: "\n"), false)
         case .bonjourUnavailable(let message): return (tr("%@; retrying…", Self.safe(message)), true)
         case .bonjourAvailable: return (tr("Bonjour is available; browsing."), false)
+        case .serviceTypeCount(let count):
+            switch count {
+            case 0: return (tr("No service types found on the local network."), false)
+            case 1: return (tr("1 service type on the local network:"), false)
+            default: return (tr("%@ service types on the local network:", "\(count)"), false)
+            }
+        case .serviceType(let name, let domain):
+            // The type as avahi-browse shows it (`_http._tcp`); a domain other than local. is added.
+            return (Self.safe(domain == "local." ? name : "\(name).\(domain)"), false)
         case .resolved(let name, let addresses):
             return (tr("Found %@ at %@", Self.safe(name), addresses.map(Self.safe).joined(separator: ", ")), false)
         }

@@ -38,6 +38,13 @@ struct JSONDiscoveryEvent: Encodable {
             try object.encode(message, forKey: "message")
         case .bonjourAvailable:
             try object.encode("bonjour-available", forKey: "event")
+        case .serviceTypeCount(let count):
+            try object.encode("service-types", forKey: "event")
+            try object.encode(count, forKey: "count")
+        case .serviceType(let name, let domain):
+            try object.encode("service-type", forKey: "event")
+            try object.encode(name, forKey: "type")
+            try object.encode(domain, forKey: "domain")
         case .resolved(let name, let addresses):
             try object.encode("resolved", forKey: "event")
             try object.encode(name, forKey: "name")

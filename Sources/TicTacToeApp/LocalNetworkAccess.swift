@@ -76,12 +76,14 @@ extension OperationOrigin {
     public static let hostCommand = OperationOrigin("tictactoe host")
     public static let joinCommand = OperationOrigin("tictactoe join")
     public static let browseCommand = OperationOrigin("tictactoe browse")
+    public static let browseAllTypesCommand = OperationOrigin("tictactoe browse --all-types")
     public static let watchCommand = OperationOrigin("tictactoe watch")
     public static let matchCommand = OperationOrigin("tictactoe match --over")
     public static let hostScreen = OperationOrigin("Host a game screen")
     public static let joinScreen = OperationOrigin("Join a game screen")
     public static let searchScreen = OperationOrigin("Search for games screen")
     public static let watchScreen = OperationOrigin("Watch a game screen")
+    public static let serviceTypesScreen = OperationOrigin("All services on this network screen")
 }
 
 extension Duration {

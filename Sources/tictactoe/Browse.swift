@@ -18,10 +18,19 @@ struct Browse: AsyncParsableCommand {
             JSON table lists them all. With --watch it prints the whole list each time it changes, until interrupted (or for --timeout seconds \
             if given), and says when Bonjour becomes unavailable or available again (it keeps retrying by itself).
 
+            With --all-types it lists every service type on the local network instead (the PTR records of \
+            _services._dns-sd._udp.local, the DNS-SD service type enumeration), sorted, one per line after a line \
+            that says how many ("3 service types on the local network:"); with --json \
+            {"event":"service-types","count":N} then {"event":"service-type","type":"_http._tcp","domain":"local."} \
+            for each. It needs the \
+            multicast entitlement (com.apple.developer.networking.multicast in TicTacToe.entitlements beside the \
+            manifest), as on iOS: without it, browse exits with code 15 at once, asking nothing. Not with --watch.
+
             Needs avahi-daemon: without it, browse exits with code 10 and says so.
 
             Example:
               tictactoe browse --json --timeout 2
+              tictactoe browse --all-types
             """
     )
 
@@ -36,6 +45,12 @@ struct Browse: AsyncParsableCommand {
         """)
     var watch = false
 
+    @Flag(help: """
+        List every service type on the local network (_services._dns-sd._udp) instead of games; needs the multicast \
+        entitlement.
+        """)
+    var allTypes = false
+
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
@@ -49,17 +64,24 @@ struct Browse: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout { try OptionRanges.browseTimeout.check(timeout) }
+        if allTypes && watch { throw ValidationError("--all-types lists the types once: it cannot be combined with --watch") }
         if !watch && seconds == 0 { throw ValidationError("--timeout 0 (forever) needs --watch") }
     }
 
     func run() async throws {
         bootstrapHeadlessLogging(path: logFile)
         OutputFailure.endRun(stopping: nil)
+        let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")
+        if allTypes {
+            let request = ServiceTypesRequest(
+                duration: .seconds(seconds), waitTimeout: privacy.waitDuration, origin: .browseAllTypesCommand)
+            let status = await browseServiceTypes(request, gate: privacy.makeGate(), reporter: reporter)
+            throw ExitCode(status.unlessOutputFailed().rawValue)
+        }
         let request = BrowseRequest(
             duration: seconds > 0 ? .seconds(seconds) : nil, watch: watch,
             waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
-        let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")
         let status = await browseGames(request, gate: privacy.makeGate(), reporter: reporter)
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }

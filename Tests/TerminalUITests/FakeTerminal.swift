@@ -21,6 +21,8 @@ final class FakeTerminal: Terminal {
         case discovery(DiscoveryUpdate)
         /// Search is waiting for permission, or cannot browse.
         case discoveryUpdate(DiscoveryUpdate)
+        /// What the running "All services on this network" listing reports.
+        case serviceTypes(ServiceTypesUpdate)
     }
 
     private var script: [Step]
@@ -80,6 +82,7 @@ final class FakeTerminal: Terminal {
         case .network(let event): network?.deliver(event)
         case .discovery(let update): network?.deliverDiscovery(update)
         case .discoveryUpdate(let update): network?.deliverDiscovery(update)
+        case .serviceTypes(let update): network?.deliverServiceTypes(update)
         }
         return true
     }
@@ -127,6 +130,19 @@ final class FakeNetwork {
         return handle
     }
 
+    /// All services on this network: each listing the UI started, and its handle.
+    private(set) var typeListings: [Handle] = []
+    private var serviceTypes: (@Sendable (ServiceTypesUpdate) -> Void)?
+
+    func deliverServiceTypes(_ update: ServiceTypesUpdate) { serviceTypes?(update) }
+
+    func listServiceTypes(events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> Handle {
+        serviceTypes = events
+        let handle = Handle()
+        typeListings.append(handle)
+        return handle
+    }
+
     func host(name: String, port: Int, security: GameSecurity, spectators: Int = 0,
               events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle
     {
@@ -170,6 +186,8 @@ struct LocalCommandRecord: Equatable, Sendable {
 final class FakePrivacy {
     var state: LocalNetworkState = .notDetermined
     var noAuth = false
+    /// The app's entitlements lack the multicast one: listing every service type is refused at once.
+    var missingMulticastEntitlement = false
     private(set) var answers: [Bool] = []
     private(set) var verdictRequests: [NetworkIntent] = []
     var title = "“TicTacToe” would like to find and connect to devices on your local network."
@@ -182,6 +200,9 @@ final class FakePrivacy {
     func verdict(for intent: NetworkIntent) -> (LocalNetworkVerdict, prompt: PromptText?) {
         verdictRequests.append(intent)
         if case .join(_, let address) = intent, address.hasPrefix("127.") { return (.exempt, nil) }
+        if intent == .browseServiceTypes, missingMulticastEntitlement {
+            return (.missingEntitlement("com.apple.developer.networking.multicast"), nil)
+        }
         if noAuth { return (.noAuth(serviceType: "_tictactoe._tcp"), nil) }
         switch state {
         case .allowed: return (.allowed, nil)
@@ -243,6 +264,7 @@ func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
         join: { network.join(name: $0, address: $1, code: $2, events: $3).sessionHandle },
         watch: { network.watch(name: $0, address: $1, code: $2, events: $3).sessionHandle },
         browse: { network.browse(events: $0).sessionHandle },
+        serviceTypes: { network.listServiceTypes(events: $0).sessionHandle },
         privacy: PrivacyClient(
             verdict: { privacy.verdict(for: $0) },
             answerPrompt: { privacy.answerPrompt(allow: $0) },

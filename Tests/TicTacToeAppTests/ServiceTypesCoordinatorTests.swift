@@ -1,0 +1,183 @@
+import Bonjour
+import Foundation
+import Logging
+import Synchronization
+@testable import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// A service-type browser for tests: no daemon, the test says what the network announces.
+final class FakeServiceTypeBrowser: ServiceTypeBrowsing {
+    private struct State {
+        var continuations: [AsyncStream<ServiceTypeEvent>.Continuation] = []
+        var current: [ServiceTypeEvent] = []
+        var starts = 0
+        var stops = 0
+    }
+    private let state = Mutex(State())
+
+    var starts: Int { state.withLock { $0.starts } }
+    var stops: Int { state.withLock { $0.stops } }
+    var subscribers: Int { state.withLock { $0.continuations.count } }
+
+    func start() { state.withLock { $0.starts += 1 } }
+
+    func stop() {
+        let continuations = state.withLock { state in
+            state.stops += 1
+            defer { state.continuations = [] }
+            return state.continuations
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    func events() -> AsyncStream<ServiceTypeEvent> {
+        let (stream, continuation) = AsyncStream<ServiceTypeEvent>.makeStream()
+        state.withLock { state in
+            for event in state.current { continuation.yield(event) }
+            state.continuations.append(continuation)
+        }
+        return stream
+    }
+
+    func send(_ event: ServiceTypeEvent) {
+        let continuations = state.withLock { state in
+            state.current.append(event)
+            return state.continuations
+        }
+        for continuation in continuations { continuation.yield(event) }
+    }
+}
+
+/// `browse --all-types` and the TUI's "All services on this network" in the app core: the gate's
+/// `browseServiceTypes` (the multicast entitlement first), then the types the browser lists within the time.
+final class ServiceTypesCoordinatorTests: XCTestCase {
+    /// A gate over a manifest in a fresh directory, with the multicast entitlement beside it or not.
+    private func makeGate(_ state: LocalNetworkAuthorization, entitled: Bool) throws -> LocalNetworkGate {
+        let directory = NSTemporaryDirectory() + "tictactoe-types-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        if entitled {
+            let plist = try PropertyListSerialization.data(
+                fromPropertyList: [AppEntitlements.multicastKey: true], format: .xml, options: 0)
+            try plist.write(to: URL(fileURLWithPath: directory + "/" + AppEntitlements.fileName))
+        }
+        let store = DecisionStore(directory: directory + "/state")
+        if state != .notDetermined { try store.write(state) }
+        let manifest = AppManifest(path: directory + "/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+                                   bonjourServices: ["_tictactoe._tcp"])
+        return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
+    }
+
+    private func waitUntil(_ condition: @autoclosure () -> Bool, _ what: String) async throws {
+        for _ in 0..<5000 {
+            if condition() { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        XCTAssertTrue(condition(), what)
+    }
+
+    func testTheTypesListedWhenTimeIsUpAreReportedSortedAfterTheirCount() async throws {
+        let browser = FakeServiceTypeBrowser()
+        let clock = ManualClock()
+        let reports = Recorder<MatchReport>()
+        let task = Task {
+            await browseServiceTypes(browser, duration: .seconds(3), clock: clock,
+                                     reporter: ClosureReporter { reports.append($0) })
+        }
+        try await waitUntil(browser.starts == 1 && clock.sleeping == 1, "started, and waiting for the time")
+        browser.send(.available)
+        browser.send(.updated([ServiceType(name: "_ssh._tcp")]))
+        browser.send(.updated([ServiceType(name: "_ssh._tcp"), ServiceType(name: "_http._tcp"),
+                               ServiceType(name: "_ipp._tcp")]))
+        clock.advance(by: .seconds(3))
+        let status = await task.value
+        XCTAssertEqual(status, .success)
+        XCTAssertEqual(try reports.all.map { try JSONEvent.line($0) }, [
+            #"{"count":3,"event":"service-types"}"#,
+            #"{"domain":"local.","event":"service-type","type":"_http._tcp"}"#,
+            #"{"domain":"local.","event":"service-type","type":"_ipp._tcp"}"#,
+            #"{"domain":"local.","event":"service-type","type":"_ssh._tcp"}"#,
+        ])
+        XCTAssertEqual(reports.all.compactMap { report -> String? in
+            guard case .discovery(let discovery) = report else { return nil }
+            return discovery.textLine?.0
+        }, ["3 service types on the local network:", "_http._tcp", "_ipp._tcp", "_ssh._tcp"])
+    }
+
+    func testNothingListedSaysSoAndADaemonThatIsNotThereEndsWithExit10() async throws {
+        let quiet = FakeServiceTypeBrowser()
+        let clock = ManualClock()
+        let reports = Recorder<MatchReport>()
+        let task = Task {
+            await browseServiceTypes(quiet, duration: .seconds(3), clock: clock,
+                                     reporter: ClosureReporter { reports.append($0) })
+        }
+        try await waitUntil(clock.sleeping == 1, "waiting for the time")
+        clock.advance(by: .seconds(3))
+        let quietStatus = await task.value
+        XCTAssertEqual(quietStatus, .success)
+        XCTAssertEqual(try reports.all.map { try JSONEvent.line($0) }, [#"{"count":0,"event":"service-types"}"#])
+        XCTAssertEqual(DiscoveryReport.serviceTypeCount(0).textLine?.0, "No service types found on the local network.")
+        XCTAssertEqual(DiscoveryReport.serviceTypeCount(1).textLine?.0, "1 service type on the local network:")
+
+        let gone = FakeServiceTypeBrowser()
+        gone.send(.unavailable(.unavailable))
+        let failures = Recorder<MatchReport>()
+        let status = await browseServiceTypes(gone, duration: .seconds(3), clock: ManualClock(),
+                                              reporter: ClosureReporter { failures.append($0) })
+        XCTAssertEqual(status, .bonjourUnavailable)
+        guard case .error(_, .bonjourUnavailable)? = failures.all.last else { return XCTFail("\(failures.all)") }
+        XCTAssertGreaterThan(gone.stops, 0)
+    }
+
+    func testWithoutTheEntitlementItEndsAtOnceWithExit15AndAsksNothing() async throws {
+        let gate = try makeGate(.notDetermined, entitled: false)
+        let prompts = Recorder<LocalNetworkOperation>()
+        gate.setPromptHandler { prompts.append($0.operation) }
+        let reports = Recorder<MatchReport>()
+        let status = await browseServiceTypes(
+            ServiceTypesRequest(duration: .seconds(3), origin: .browseAllTypesCommand), gate: gate,
+            reporter: ClosureReporter { reports.append($0) })
+        XCTAssertEqual(status, .entitlementMissing)
+        XCTAssertEqual(status.rawValue, 15)
+        XCTAssertEqual(prompts.all, [])
+        guard case .error(let message, .entitlementMissing)? = reports.all.last else {
+            return XCTFail("\(reports.all)")
+        }
+        XCTAssertTrue(message.contains("com.apple.developer.networking.multicast"), message)
+    }
+
+    func testTheScreensListingWaitsForPermissionThenListsAndFailsWithoutTheEntitlement() async throws {
+        let gate = try makeGate(.denied, entitled: true)
+        let browser = FakeServiceTypeBrowser()
+        let updates = Recorder<ServiceTypesUpdate>()
+        let task = Task {
+            await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, makeBrowser: { _ in browser }) {
+                updates.append($0)
+            }
+        }
+        try await waitUntil(updates.all.contains { if case .waiting = $0 { true } else { false } }, "waiting")
+        XCTAssertEqual(browser.starts, 0, "nothing is asked of the network while denied")
+        try gate.store.write(.allowed)
+        try await waitUntil(browser.starts == 1 && browser.subscribers == 1, "listing once allowed")
+        browser.send(.updated([ServiceType(name: "_http._tcp"), ServiceType(name: "_ssh._tcp")]))
+        try await waitUntil(updates.all.last == .types(["_http._tcp", "_ssh._tcp"]), "the types")
+        task.cancel()
+        let listed = await task.value
+        XCTAssertTrue(listed)
+
+        let unentitled = try makeGate(.allowed, entitled: false)
+        let failures = Recorder<ServiceTypesUpdate>()
+        let ok = await watchServiceTypes(gate: unentitled, origin: .serviceTypesScreen,
+                                         makeBrowser: { _ in XCTFail("no browser without the entitlement"); return browser }) {
+            failures.append($0)
+        }
+        XCTAssertFalse(ok)
+        XCTAssertEqual(failures.all, [
+            .failed("Cannot use the local network: the app is not entitled to com.apple.developer.networking.multicast"),
+        ])
+    }
+}
