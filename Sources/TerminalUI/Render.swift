@@ -526,36 +526,17 @@ extension AppModel {
 
     private func renderSearch(_ canvas: inout Canvas, _ search: SearchState) {
         canvas.putCentered(tr("Search for games"), row: 3, style: .bold)
-        switch search.status {
-        case .unavailable(let message):
-            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
-            canvas.putCentered(tr("You can still join by address (a) or play the computer."), row: 8)
-            canvas.putCentered(tr("The list comes back by itself when Bonjour does."), row: 9, style: .dim)
-            return
-        case .starting:
-            canvas.putCentered(tr("Looking for games on the local network…"), row: 6, style: .dim)
-            return
-        case .waiting(let reason):
-            // As on iOS, a browser without permission looks like nobody is around; a few lines say why, and what to
-            // do: the reason as a sentence, wrapped at words to a readable width, and the way to Settings.
-            canvas.putCentered(tr("Not searching: local network access is not allowed yet."), row: 6, style: .bold)
-            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
-            let lines = wrap(sentence, width: min(64, size.columns - 4))
-            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
-            canvas.putCentered(tr("Press t for Settings; the search starts by itself once access is allowed."),
-                               row: 9 + lines.count)
-            return
-        case .failed(let text):
-            let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
-            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
-            canvas.putCentered(tr("See Settings › Privacy and the log for details."), row: 8 + lines.count, style: .dim)
-            return
-        case .available where search.games.isEmpty:
+        let drawn = renderDiscoveryStatus(
+            &canvas, search.status,
+            unavailableHint: tr("You can still join by address (a) or play the computer."),
+            starting: tr("Looking for games on the local network…"),
+            notAllowed: tr("Not searching: local network access is not allowed yet."),
+            allowedHint: tr("Press t for Settings; the search starts by itself once access is allowed."))
+        if drawn { return }
+        if search.games.isEmpty {
             canvas.putCentered(tr("No games found yet: when someone hosts, it appears here."), row: 6, style: .dim)
             canvas.putCentered(tr("s shows all services on this network."), row: 8, style: .dim)
             return
-        case .available:
-            break
         }
         // The window's width: name, where it is (host and address, or "this machine") and state in columns, each cut
         // with "…" (display width: wide characters count two); joinable games first (`GameList`).
@@ -573,32 +554,15 @@ extension AppModel {
 
     private func renderServiceTypes(_ canvas: inout Canvas, _ types: ServiceTypesState) {
         canvas.putCentered(tr("All services on this network"), row: 3, style: .bold)
-        switch types.status {
-        case .unavailable(let message):
-            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
-            canvas.putCentered(tr("The list comes back by itself when Bonjour does."), row: 8, style: .dim)
-            return
-        case .starting:
-            canvas.putCentered(tr("Looking for services on the local network…"), row: 6, style: .dim)
-            return
-        case .waiting(let reason):
-            canvas.putCentered(tr("Not looking: local network access is not allowed yet."), row: 6, style: .bold)
-            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
-            let lines = wrap(sentence, width: min(64, size.columns - 4))
-            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
-            canvas.putCentered(tr("The list starts by itself once access is allowed (Settings › Local Network)."),
-                               row: 9 + lines.count)
-            return
-        case .failed(let text):
-            let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
-            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
-            canvas.putCentered(tr("See Settings › Privacy and the log for details."), row: 8 + lines.count, style: .dim)
-            return
-        case .available where types.types.isEmpty:
+        let drawn = renderDiscoveryStatus(
+            &canvas, types.status, unavailableHint: nil,
+            starting: tr("Looking for services on the local network…"),
+            notAllowed: tr("Not looking: local network access is not allowed yet."),
+            allowedHint: tr("The list starts by itself once access is allowed (Settings › Local Network)."))
+        if drawn { return }
+        if types.types.isEmpty {
             canvas.putCentered(tr("No services found yet: each type appears here when announced."), row: 6, style: .dim)
             return
-        case .available:
-            break
         }
         // One type a line (as avahi-browse names them: `_http._tcp`), sorted, scrolled with ↑/↓.
         let width = max(10, size.columns - 6)
@@ -611,6 +575,40 @@ extension AppModel {
             canvas.put(tr("… %@ more", String(types.types.count - top - visible)), row: 6 + visible, column: 3,
                        style: .dim)
         }
+    }
+
+    /// What a discovery screen (Search, All services) shows while it has no list: Bonjour unavailable, starting,
+    /// waiting for permission (as on iOS, a browser without permission looks like nobody is around: the reason as a
+    /// sentence, wrapped at words, and the way to Settings), or failed. False when the list is to be drawn.
+    private func renderDiscoveryStatus(
+        _ canvas: inout Canvas, _ status: DiscoveryStatus, unavailableHint: String?, starting: String, notAllowed: String,
+        allowedHint: String
+    ) -> Bool {
+        switch status {
+        case .unavailable(let message):
+            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: size.columns - 2), row: 6, style: .error)
+            var row = 8
+            if let unavailableHint {
+                canvas.putCentered(unavailableHint, row: row)
+                row += 1
+            }
+            canvas.putCentered(tr("The list comes back by itself when Bonjour does."), row: row, style: .dim)
+        case .starting:
+            canvas.putCentered(starting, row: 6, style: .dim)
+        case .waiting(let reason):
+            canvas.putCentered(notAllowed, row: 6, style: .bold)
+            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
+            let lines = wrap(sentence, width: min(64, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 8 + index, style: .dim) }
+            canvas.putCentered(allowedHint, row: 9 + lines.count)
+        case .failed(let text):
+            let lines = wrap(DisplayText.escaped(text), width: min(70, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 6 + index, style: .error) }
+            canvas.putCentered(tr("See Settings › Privacy and the log for details."), row: 8 + lines.count, style: .dim)
+        case .available:
+            return false
+        }
+        return true
     }
 
     private func renderSettings(_ canvas: inout Canvas, selected: Int) {

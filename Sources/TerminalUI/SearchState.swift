@@ -2,17 +2,29 @@ import GameClient
 import GameProtocol
 import Localization
 
+/// Where a screen that lists what discovery finds (Search, All services) stands.
+public enum DiscoveryStatus: Sendable, Hashable {
+    case starting
+    case available
+    case unavailable(String)
+    /// Nothing is looked for until local network access is allowed (as on iOS, the list stays empty): why, and how
+    /// to change it.
+    case waiting(String)
+    /// Looking is impossible (NoAuth, a missing entitlement, no manifest).
+    case failed(String)
+
+    /// Failed, or Bonjour is unavailable: the screen offers `r` to try again.
+    var canRetry: Bool {
+        switch self {
+        case .failed, .unavailable: return true
+        case .starting, .available, .waiting: return false
+        }
+    }
+}
+
 /// Search for games: the live list from the Bonjour browser, as the app core's `GameList` orders and states it.
 public struct SearchState: Sendable, Hashable {
-    public enum Status: Sendable, Hashable {
-        case starting
-        case available
-        case unavailable(String)
-        /// No browsing until local network access is allowed (as on iOS, the list stays empty): why, and how to change it.
-        case waiting(String)
-        /// Browsing is impossible (NoAuth, no manifest).
-        case failed(String)
-    }
+    public typealias Status = DiscoveryStatus
 
     enum Outcome {
         case none, back, joinByAddress
@@ -31,12 +43,7 @@ public struct SearchState: Sendable, Hashable {
     public init() {}
 
     /// Whether searching failed or Bonjour is unavailable: the screen offers `r` to search again.
-    public var cannotSearch: Bool {
-        switch status {
-        case .failed, .unavailable: return true
-        case .starting, .available, .waiting: return false
-        }
-    }
+    public var cannotSearch: Bool { status.canRetry }
 
     /// The game the cursor is on.
     public var selectedGame: GameListing? { games.indices.contains(selected) ? games[selected] : nil }

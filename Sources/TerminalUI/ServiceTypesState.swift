@@ -5,15 +5,7 @@ import Localization
 /// "All services on this network" (s on the Search screen): every service type announced on the local network, as
 /// the app core lists them (the gate's `browseServiceTypes`: the multicast entitlement, then permission).
 public struct ServiceTypesState: Sendable, Hashable {
-    public enum Status: Sendable, Hashable {
-        case starting
-        case available
-        case unavailable(String)
-        /// Not listing until local network access is allowed: why.
-        case waiting(String)
-        /// Listing is impossible (the multicast entitlement is missing, no manifest).
-        case failed(String)
-    }
+    public typealias Status = DiscoveryStatus
 
     enum Outcome {
         case none, back, retry
@@ -27,12 +19,7 @@ public struct ServiceTypesState: Sendable, Hashable {
     public init() {}
 
     /// Whether listing failed or Bonjour is unavailable: `r` tries again.
-    public var cannotList: Bool {
-        switch status {
-        case .failed, .unavailable: return true
-        case .starting, .available, .waiting: return false
-        }
-    }
+    public var cannotList: Bool { status.canRetry }
 
     mutating func apply(_ update: ServiceTypesUpdate) {
         switch update {

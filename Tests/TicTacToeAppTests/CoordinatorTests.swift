@@ -21,22 +21,7 @@ final class CoordinatorTests: XCTestCase {
     private func makeGate(
         _ state: LocalNetworkAuthorization, loopbackIsLAN: Bool = false, bonjourServices: [String] = ["_tictactoe._tcp"]
     ) throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-core-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let store = DecisionStore(directory: directory)
-        if state != .notDetermined { try store.write(state) }
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: bonjourServices)
-        let isLoopbackHost: @Sendable (String) -> Bool
-        if loopbackIsLAN {
-            isLoopbackHost = { _ in false }
-        } else {
-            isLoopbackHost = { Loopback.isLoopback(host: $0) }
-        }
-        return LocalNetworkGate(
-            store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest }, isLoopbackHost: isLoopbackHost
-        )
+        try makeTestGate(state, loopbackIsLAN: loopbackIsLAN, bonjourServices: bonjourServices)
     }
 
     private func options(_ name: String, games: Int? = 1, moveDelay: Duration = .zero) -> MatchOptions {

@@ -1,7 +1,6 @@
 import Foundation
 import GameProtocol
 import GameRules
-import Logging
 import MatchStatistics
 import TicTacToeApp
 import TicTacToeTestSupport
@@ -14,21 +13,7 @@ import XCTest
 /// the LAN, over a decision in a temporary directory.
 final class SeriesNetworkTests: XCTestCase {
     private func makeGate(_ state: LocalNetworkAuthorization, loopbackIsLAN: Bool = false) throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-series-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let store = DecisionStore(directory: directory)
-        if state != .notDetermined { try store.write(state) }
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        let isLoopbackHost: @Sendable (String) -> Bool
-        if loopbackIsLAN {
-            isLoopbackHost = { _ in false }
-        } else {
-            isLoopbackHost = { Loopback.isLoopback(host: $0) }
-        }
-        return LocalNetworkGate(
-            store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest }, isLoopbackHost: isLoopbackHost)
+        try makeTestGate(state, loopbackIsLAN: loopbackIsLAN)
     }
 
     private func runner(
