@@ -124,8 +124,10 @@ public struct LobbyMessage: Sendable, Hashable {
         guard let nameLength = reader.byte(), let nameBytes = reader.read(Int(nameLength)) else {
             throw .truncated("name")
         }
+        guard (1...PlayerName.maximumBytes).contains(Int(nameLength)) else { throw .badText("name", "\(nameLength) bytes") }
         guard let name = String(validating: nameBytes, as: UTF8.self) else { throw .badText("name", "not UTF-8") }
         if let problem = PlayerName.problem(with: name) { throw .badText("name", problem) }
+        guard Array(PlayerName.normalized(name).utf8) == nameBytes else { throw .badText("name", "not in NFC") }
         let body: Body
         switch kind {
         case 1:

@@ -10,10 +10,27 @@ public struct LobbyRoster: Sendable {
         public var hosting: LobbyMessage.Hosting
         public var port: UInt16
         public var protocolVersion: UInt8
-        /// The source address of its last message (an IP literal).
+        /// The source address it was first heard from (an IP literal; a link-local IPv6 one with its interface).
         public var address: String
+        /// Every address it is heard from: one per family at most. Messages with its id from any other address are
+        /// not its own (ids are unauthenticated) and are dropped.
+        public var addresses: Set<String>
         /// When it was last heard.
         public var lastSeen: Duration
+
+        public init(
+            id: LobbyMessage.MemberID, name: String, hosting: LobbyMessage.Hosting, port: UInt16, protocolVersion: UInt8,
+            address: String, addresses: Set<String>, lastSeen: Duration
+        ) {
+            self.id = id
+            self.name = name
+            self.hosting = hosting
+            self.port = port
+            self.protocolVersion = protocolVersion
+            self.address = address
+            self.addresses = addresses
+            self.lastSeen = lastSeen
+        }
     }
 
     public enum Event: Sendable, Hashable {
@@ -40,6 +57,15 @@ public struct LobbyRoster: Sendable {
     public private(set) var members: [LobbyMessage.MemberID: Member] = [:]
     private var buckets: [String: Bucket] = [:]
     private var rejectedSources: Set<String> = []
+    /// The whole group's budget on top of each source's: a flood from many (spoofed) addresses is not obeyed either.
+    private var overall: Bucket
+    private var overallLimitedSaid = false
+    /// What `.rateLimited` says when the flood is the whole group's, not one address's.
+    public static let manySources = "*"
+    /// The most sources tracked at once (buckets, rejected-once marks).
+    public static let maximumSources = 256
+    /// The most members one address may announce.
+    public static let membersPerAddress = 4
     /// The last sequence numbers heard from each member (a message sent on both IPv4 and IPv6 arrives twice).
     private var recent: [LobbyMessage.MemberID: [UInt32]] = [:]
 
@@ -58,6 +84,7 @@ public struct LobbyRoster: Sendable {
         self.burst = burst
         self.refill = refill
         self.capacity = capacity
+        overall = Bucket(tokens: Double(burst * 8), updated: .zero)
     }
 
     /// The members, by name then id.
@@ -67,10 +94,17 @@ public struct LobbyRoster: Sendable {
 
     /// One datagram from `address` (an IP literal) at `now`.
     public mutating func receive(_ bytes: [UInt8], from address: String, at now: Duration) -> [Event] {
-        guard take(from: address, at: now) else {
-            guard !buckets[address, default: Bucket(tokens: 0, updated: now)].limitedSaid else { return [] }
-            buckets[address]?.limitedSaid = true
-            return [.rateLimited(address: address)]
+        let sourceAllowed = take(from: address, at: now)
+        guard sourceAllowed, take(overallAt: now) else {
+            if !sourceAllowed, buckets[address] != nil {
+                guard buckets[address]?.limitedSaid == false else { return [] }
+                buckets[address]?.limitedSaid = true
+                return [.rateLimited(address: address)]
+            }
+            // The group's budget is spent, or too many sources are sending: said once until it refills.
+            guard !overallLimitedSaid else { return [] }
+            overallLimitedSaid = true
+            return [.rateLimited(address: Self.manySources)]
         }
         let message: LobbyMessage
         do {
@@ -78,12 +112,18 @@ public struct LobbyRoster: Sendable {
         } catch .otherVersion {
             return []  // a later version: not ours to judge
         } catch {
-            guard rejectedSources.insert(address).inserted else { return [] }
+            guard rejectedSources.count < Self.maximumSources, rejectedSources.insert(address).inserted else { return [] }
             return [.rejected(address: address, reason: "\(error)")]
         }
         rejectedSources.remove(address)
         guard message.sender != me else { return [] }  // our own, looped back
         let id = message.sender
+        if let known = members[id], !known.addresses.contains(address) {
+            // Its first message by the other family is welcome; from another address of a family it is known by, the
+            // message is someone else's using its id.
+            guard !known.addresses.contains(where: { Self.isIPv6($0) == Self.isIPv6(address) }) else { return [] }
+            members[id]?.addresses.insert(address)
+        }
         var heard = recent[id, default: []]
         guard !heard.contains(message.sequence) else { return [] }  // the same message by the other family
         heard.append(message.sequence)
@@ -91,19 +131,26 @@ public struct LobbyRoster: Sendable {
         var events: [Event] = []
         switch message.body {
         case .announce(let hosting, let port, let version):
-            var member = Member(
-                id: id, name: message.name, hosting: hosting, port: port, protocolVersion: version, address: address,
-                lastSeen: now)
-            if let known = members[id] {
-                // Heard on IPv4 and IPv6: its address stays the first one heard, unless that family's address changed.
-                if Self.isIPv6(known.address) != Self.isIPv6(address) { member.address = known.address }
+            if var member = members[id] {
+                // Heard on IPv4 and IPv6: it keeps the address it was first heard from.
+                let before = member
+                member.name = message.name
+                member.hosting = hosting
+                member.port = port
+                member.protocolVersion = version
+                member.lastSeen = now
                 members[id] = member
-                if known.name != member.name || known.hosting != hosting || known.port != port
-                    || known.address != member.address || known.protocolVersion != version
+                if before.name != member.name || before.hosting != hosting || before.port != port
+                    || before.protocolVersion != version
                 {
                     events.append(.updated(member))
                 }
-            } else if members.count < capacity {
+            } else if members.count < capacity,
+                      members.values.filter({ $0.addresses.contains(address) }).count < Self.membersPerAddress
+            {
+                let member = Member(
+                    id: id, name: message.name, hosting: hosting, port: port, protocolVersion: version, address: address,
+                    addresses: [address], lastSeen: now)
                 members[id] = member
                 events.append(.arrived(member))
             }
@@ -133,6 +180,7 @@ public struct LobbyRoster: Sendable {
             recent[member.id] = nil
         }
         recent = recent.filter { members[$0.key] != nil }
+        if rejectedSources.count >= Self.maximumSources { rejectedSources = [] }
         // Buckets of quiet sources are forgotten (bounded memory under a spoofed flood of many addresses).
         buckets = buckets.filter { now - $0.value.updated < timeout }
         return silent.map { .left($0, said: false) }
@@ -140,8 +188,22 @@ public struct LobbyRoster: Sendable {
 
     private static func isIPv6(_ address: String) -> Bool { address.contains(":") }
 
+    /// Takes a token from the whole group's budget.
+    private mutating func take(overallAt now: Duration) -> Bool {
+        let elapsed = now - overall.updated
+        if elapsed > .zero {
+            overall.tokens = min(Double(burst * 8), overall.tokens + elapsed / refill * 8)
+            overall.updated = now
+        }
+        guard overall.tokens >= 1 else { return false }
+        overall.tokens -= 1
+        if overall.tokens >= Double(burst) { overallLimitedSaid = false }
+        return true
+    }
+
     /// Takes a token from `address`'s bucket (refilled one per `refill` since it was last used, up to `burst`).
     private mutating func take(from address: String, at now: Duration) -> Bool {
+        guard buckets[address] != nil || buckets.count < Self.maximumSources else { return false }
         var bucket = buckets[address] ?? Bucket(tokens: Double(burst), updated: now)
         let elapsed = now - bucket.updated
         if elapsed > .zero {

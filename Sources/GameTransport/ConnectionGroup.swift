@@ -88,6 +88,7 @@ public final class ConnectionGroup: Sendable {
         var receiveHandler: (@Sendable (Message) -> Void)?
         var lastSend: EventLoopFuture<Void>?
         var rejectedOversized = 0
+        var rejectedOffLink = 0
         var retry: Scheduled<Void>?
         var joinedOn: [String] = []
     }
@@ -111,6 +112,9 @@ public final class ConnectionGroup: Sendable {
     public var currentState: State { state.withLockedValue { $0.state } }
     /// Messages rejected for being longer than `maximumMessageSize`.
     public var rejectedOversized: Int { state.withLockedValue { $0.rejectedOversized } }
+    /// Datagrams dropped because they did not come from the link (an IPv4 source outside the interface's subnet, an
+    /// IPv6 source that is not link-local): the group's TTL of 1 means a member is always on the link.
+    public var rejectedOffLink: Int { state.withLockedValue { $0.rejectedOffLink } }
     /// Where the group was joined (ready only): "239.255.77.77 on eth0 (192.168.1.20)".
     public var joinedOn: [String] { state.withLockedValue { $0.joinedOn } }
 
@@ -219,7 +223,11 @@ public final class ConnectionGroup: Sendable {
         }
         var plans: [(address: String, device: NIONetworkDevice, v6: Bool)] = []
         for (address, v6) in families {
-            if let device = Self.device(for: v6, among: devices, named: parameters.interface) {
+            // Both families on one interface where it can be (the IPv4 one's, when no name is given).
+            let name = parameters.interface ?? plans.first?.device.name
+            if let device = Self.device(for: v6, among: devices, named: name)
+                ?? Self.device(for: v6, among: devices, named: parameters.interface)
+            {
                 plans.append((address, device, v6))
             }
         }
@@ -267,12 +275,21 @@ public final class ConnectionGroup: Sendable {
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             // One byte more than the maximum: a longer datagram arrives truncated to maximum + 1, so it is seen.
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: maximum + 1))
-            .channelInitializer { channel in
+            .channelInitializer { [onLink = Self.onLink(device: device, v6: v6)] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Receiver(group: self))
+                    try channel.pipeline.syncOperations.addHandler(Receiver(group: self, onLink: onLink))
                 }
             }
-        if v6 { bootstrap = bootstrap.channelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 1) }
+        if v6 {
+            bootstrap = bootstrap
+                .channelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 1)
+                // Linux: only the groups this socket joined (IPV6_MULTICAST_ALL, 29), not every group any socket did.
+                .channelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: NIOBSDSocket.Option(rawValue: 29)), value: 0)
+        } else {
+            // Linux: IP_MULTICAST_ALL (49) off, as above.
+            bootstrap = bootstrap.channelOption(
+                ChannelOptions.Types.SocketOption(level: .ip, name: NIOBSDSocket.Option(rawValue: 49)), value: 0)
+        }
         return bootstrap.bind(host: v6 ? "::" : "0.0.0.0", port: port).flatMap { channel in
             let multicast = channel as! MulticastChannel
             let options = channel as! SocketOptionProvider
@@ -321,6 +338,24 @@ public final class ConnectionGroup: Sendable {
         }
     }
 
+    /// Whether a source is on the link: in the interface's IPv4 subnet, or an IPv6 link-local address.
+    static func onLink(device: NIONetworkDevice, v6: Bool) -> @Sendable (SocketAddress) -> Bool {
+        if v6 {
+            return { source in
+                guard case .v6(let address) = source else { return false }
+                let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
+                return bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80  // fe80::/10
+            }
+        }
+        guard case .v4(let local)? = device.address, case .v4(let mask)? = device.netmask else { return { _ in false } }
+        let network = local.address.sin_addr.s_addr & mask.address.sin_addr.s_addr
+        let netmask = mask.address.sin_addr.s_addr
+        return { source in
+            guard case .v4(let address) = source else { return false }
+            return address.address.sin_addr.s_addr & netmask == network
+        }
+    }
+
     private func wait(_ reason: String) {
         let (handler, changed) = state.withLockedValue { inner -> ((@Sendable (State) -> Void)?, Bool) in
             if case .cancelled = inner.state { return (nil, false) }
@@ -347,6 +382,11 @@ public final class ConnectionGroup: Sendable {
         handler?(.failed(reason))
     }
 
+    fileprivate func droppedOffLink(_ source: SocketAddress) {
+        state.withLockedValue { $0.rejectedOffLink += 1 }
+        logger.debug("multicast group: dropped a datagram from \(source), which is not on the link")
+    }
+
     fileprivate func received(_ envelope: AddressedEnvelope<ByteBuffer>) {
         let bytes = Array(envelope.data.readableBytesView)
         let handler = state.withLockedValue { inner -> (@Sendable (Message) -> Void)? in
@@ -367,10 +407,16 @@ public final class ConnectionGroup: Sendable {
         typealias InboundIn = AddressedEnvelope<ByteBuffer>
         // The group outlives its channels' handlers only through this reference; the group closes them on cancel.
         let group: ConnectionGroup
-        init(group: ConnectionGroup) { self.group = group }
+        let onLink: @Sendable (SocketAddress) -> Bool
+        init(group: ConnectionGroup, onLink: @escaping @Sendable (SocketAddress) -> Bool) {
+            self.group = group
+            self.onLink = onLink
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            group.received(Self.unwrapInboundIn(data))
+            let envelope = Self.unwrapInboundIn(data)
+            guard onLink(envelope.remoteAddress) else { return group.droppedOffLink(envelope.remoteAddress) }
+            group.received(envelope)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: Error) {

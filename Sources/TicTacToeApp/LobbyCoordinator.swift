@@ -126,7 +126,13 @@ private final class Lobby: Sendable {
         case message(ConnectionGroup.Message)
         case tick
         case stop
+        /// `--duration` is up.
+        case timeUp
+        /// Local network access was turned off.
+        case revoked
         case hostListening(Int)
+        /// Someone joined the game we host for our challenge.
+        case hostConnected
         case hostDone(ExitStatus)
         case answerTimedOut
     }
@@ -160,7 +166,8 @@ private final class Lobby: Sendable {
         options: MatchOptions, gate: LocalNetworkGate, report: @escaping @Sendable (LobbyEvent) -> Void,
         matchReporter: MatchReporter, stop: StopSignal?, clock: any Clock<Duration>
     ) async -> ExitStatus {
-        let (inputs, input) = AsyncStream<Input>.makeStream()
+        // Bounded: a flood is dropped here before the roster's rate limits see it (the newest kept).
+        let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let elapsed = Self.stopwatch(clock)
         group.start(stateUpdate: { input.yield(.state($0)) }, receive: { input.yield(.message($0)) })
         defer { group.cancel() }
@@ -182,7 +189,13 @@ private final class Lobby: Sendable {
             if let duration = request.duration {
                 tasks.addTask {
                     try? await clock.sleep(for: duration)
-                    if !Task.isCancelled { input.yield(.stop) }
+                    if !Task.isCancelled { input.yield(.timeUp) }
+                }
+            }
+            tasks.addTask {
+                for await _ in gate.revocations() {
+                    input.yield(.revoked)
+                    return
                 }
             }
             defer { tasks.cancelAll() }
@@ -193,7 +206,8 @@ private final class Lobby: Sendable {
             var hostPort: Int?
             var hostTask: Task<Void, Never>?
             var answerTimer: Task<Void, Never>?
-            var unanswered: ExitStatus?  // our challenge was declined (4) or not answered (6)
+            var unanswered: ExitStatus?  // our challenge was declined (4) or not answered (6); or time was up (0)
+            var inGame = false  // the challenge was accepted: the lobby is left, the game goes on
             func leave(_ why: String) async {
                 if ready { await send(.leave) }
                 ready = false
@@ -226,7 +240,8 @@ private final class Lobby: Sendable {
                     for event in roster.expire(at: elapsed()) { report(.roster(event)) }
                     await send(announcement(hostPort: hostPort))
                 case .message(let message):
-                    let address = message.sender.ipAddress ?? "\(message.sender)"
+                    // A link-local IPv6 source keeps its interface ("fe80::1%eth0"): it is where a challenge leads.
+                    let address = message.sender.numericHost
                     for event in roster.receive(message.bytes, from: address, at: elapsed()) {
                         report(.roster(event))
                         switch event {
@@ -242,7 +257,11 @@ private final class Lobby: Sendable {
                                                 endsWithFirstMatch: true),
                                     options: options, gate: gate,
                                     reporter: ClosureReporter { report in
-                                        if case .listening(_, let port, _, _, _) = report { input.yield(.hostListening(port)) }
+                                        switch report {
+                                        case .listening(_, let port, _, _, _): input.yield(.hostListening(port))
+                                        case .connected: input.yield(.hostConnected)
+                                        default: break
+                                        }
                                         matchReporter.report(report)
                                     },
                                     stop: stopHost)
@@ -255,10 +274,9 @@ private final class Lobby: Sendable {
                                     from: name, why: request.acceptChallenges ? "already in a game" : "not accepting challenges (--accept)"))
                                 break
                             }
-                            guard AddressScope(address: address) == .unicast else {
+                            if let problem = LobbyChallenge.problem(joining: address, challenger: roster.members[id]) {
                                 await send(.answer(target: id, accepted: false))
-                                report(.challengeDeclined(
-                                    from: name, why: "its address \(address) is not a host on the LAN (loopback, unspecified, multicast or broadcast)"))
+                                report(.challengeDeclined(from: name, why: problem))
                                 break
                             }
                             await send(.answer(target: id, accepted: true))
@@ -268,10 +286,16 @@ private final class Lobby: Sendable {
                                 target: .address(Endpoint(host: address, port: Int(port))),
                                 waitTimeout: request.waitTimeout, origin: request.origin)
                             return await joinMatch(join, options: options, gate: gate, reporter: matchReporter, stop: stop)
-                        case .answered(let id, let name, let accepted) where id == challenged:
+                        case .answered(let id, let name, let accepted) where id == challenged && !inGame:
                             answerTimer?.cancel()
                             if accepted {
+                                inGame = true
                                 await leave("\(name) accepted the challenge")
+                                // They have as long again to connect; then the game is withdrawn.
+                                answerTimer = Task {
+                                    try? await clock.sleep(for: self.request.answerTimeout)
+                                    if !Task.isCancelled { input.yield(.answerTimedOut) }
+                                }
                             } else {
                                 report(.challengeDeclined(from: name, why: "they declined"))
                                 unanswered = .rejected
@@ -293,16 +317,35 @@ private final class Lobby: Sendable {
                         try? await clock.sleep(for: timeout)
                         if !Task.isCancelled { input.yield(.answerTimedOut) }
                     }
+                case .hostConnected:
+                    answerTimer?.cancel()
                 case .answerTimedOut:
                     let seconds = Int(request.answerTimeout.components.seconds)
-                    report(.challengeDeclined(from: request.challenge ?? "", why: "no answer within \(seconds) s"))
+                    let why = inGame ? "accepted, but did not connect within \(seconds) s" : "no answer within \(seconds) s"
+                    report(.challengeDeclined(from: request.challenge ?? "", why: why))
                     unanswered = .timeout
                     hostStop?.raise(.quit)
+                case .revoked:
+                    guard !inGame else { continue }  // the game's own connection ends as local-network-off
+                    hostStop?.raise(.quit)
+                    if hostTask != nil { unanswered = .localNetworkNotAllowed; continue }
+                    await leave("local network access was turned off")
+                    return .localNetworkNotAllowed
+                case .timeUp:
+                    guard !inGame else { continue }  // a game in progress is not cut short
+                    if hostTask != nil {
+                        // A challenge still unanswered is withdrawn.
+                        unanswered = .success
+                        hostStop?.raise(.quit)
+                        continue
+                    }
+                    await leave("its time is up (--duration)")
+                    return .success
                 case .hostDone(let status):
                     await hostTask?.value
                     answerTimer?.cancel()
                     if let unanswered {
-                        await leave("the challenge was not taken")
+                        if ready { await leave("the challenge was not taken") }
                         return unanswered
                     }
                     if ready { await leave(status == .success ? "the game is over" : "the game ended (exit \(status.rawValue))") }
@@ -310,7 +353,7 @@ private final class Lobby: Sendable {
                 case .stop:
                     hostStop?.raise(stop?.raised ?? .quit)
                     if hostTask != nil { continue }  // the host says goodbye, then .hostDone
-                    await leave(stop?.raised != nil ? "stopped" : "its time is up (--duration)")
+                    await leave("stopped")
                     return stop?.raised.map { $0 == .shutdown ? ExitStatus.terminated : .interrupted } ?? .success
                 }
             }
@@ -327,5 +370,29 @@ private final class Lobby: Sendable {
     private func announcement(hostPort: Int?) -> LobbyMessage.Body {
         guard let hostPort else { return .announce(hosting: .none, port: 0, protocolVersion: 2) }
         return .announce(hosting: .open, port: UInt16(hostPort), protocolVersion: 2)
+    }
+}
+
+/// The checks of a challenge's address before it is joined.
+public enum LobbyChallenge {
+    /// Why `address` (from a challenge) cannot be joined, or nil: it must be one the challenger's own messages come
+    /// from (so nobody can send us elsewhere in its name), a host on the LAN (no loopback, unspecified, multicast or
+    /// broadcast address), and not one of this machine's own (`localAddresses`: that would reach our own services).
+    public static func problem(
+        joining address: String, challenger: LobbyRoster.Member?,
+        localAddresses: [InterfaceAddress] = InterfaceAddress.current()
+    ) -> String? {
+        guard let challenger else { return "it has not announced itself" }
+        guard challenger.addresses.contains(address) else {
+            return "its address \(address) is not the one its messages come from"
+        }
+        guard AddressScope(address: address) == .unicast else {
+            return "its address \(address) is not a host on the LAN (loopback, unspecified, multicast or broadcast)"
+        }
+        func host(_ text: String) -> String { text.split(separator: "%").first.map(String.init) ?? text }
+        if localAddresses.contains(where: { host($0.address) == host(address) }) {
+            return "its address \(address) is this machine's own"
+        }
+        return nil
     }
 }

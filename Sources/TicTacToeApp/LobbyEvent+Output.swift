@@ -26,6 +26,8 @@ extension LobbyEvent {
                 return "\(shown(name)) challenges you to a game at \(Endpoint(host: address, port: Int(port)))"
             case .answered(_, let name, let accepted):
                 return "\(shown(name)) \(accepted ? "accepted" : "declined") your challenge"
+            case .rateLimited(let address) where address == LobbyRoster.manySources:
+                return "Too many messages from many addresses: some are dropped for now"
             case .rateLimited(let address): return "\(address) sends too much: its messages are dropped for now"
             case .rejected(let address, let reason): return "Ignored a message from \(address): \(reason)"
             }

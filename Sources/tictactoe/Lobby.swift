@@ -23,9 +23,11 @@ struct Lobby: AsyncParsableCommand {
             multicast and broadcast addresses from the network are refused), declining the others. The game is an \
             ordinary encrypted match (--player, --games, as for host and join); the lobby is left when it starts.
 
-            Exit codes: 0 the lobby ended (--duration, Ctrl-C) or the game completed; 4 our challenge was declined; \
-            6 it was not answered within 30 s; 9 the lobby's group could not be joined; 11, 12 no local network \
-            permission; 15 no multicast entitlement; the game's own codes otherwise (as for host and join).
+            Exit codes: 0 the lobby ended (--duration; a game that started from it is not cut short) or the game \
+            completed; 4 our challenge was declined; 6 it was not answered (or the accepted game not joined) \
+            within 30 s; 9 the lobby's group could not be joined; 11, 12 no local network permission (12 also when \
+            it is turned off in the lobby); 15 no multicast entitlement; 130 Ctrl-C, 143 SIGTERM; the game's own \
+            codes otherwise (as for host and join).
 
             Examples:
               tictactoe lobby --name alice --duration 30

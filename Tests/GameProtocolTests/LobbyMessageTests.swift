@@ -47,6 +47,16 @@ final class LobbyMessageTests: XCTestCase {
         XCTAssertEqual(Self.error(greeting), .badText("greeting", "not UTF-8"))
     }
 
+    func testANameMustBeNFCAndAtMost63Bytes() throws {
+        var decomposed = try LobbyMessage(sender: alice, name: "Zoe", body: .leave).encoded()
+        // "Zoe" + U+0308 written by hand (decomposed): a sender that does not normalize.
+        decomposed.replaceSubrange(18..<22, with: [5] + Array("Zoe".utf8) + [0xCC, 0x88])
+        XCTAssertEqual(Self.error(decomposed), .badText("name", "not in NFC"))
+        var zero = try LobbyMessage(sender: alice, name: "a", body: .leave).encoded()
+        zero.replaceSubrange(18..<20, with: [0])
+        XCTAssertEqual(Self.error(zero), .badText("name", "0 bytes"))
+    }
+
     func testMalformedDatagramsSayWhatIsWrong() throws {
         let good = try LobbyMessage(sender: alice, name: "alice", body: .announce(hosting: .open, port: 7878, protocolVersion: 2)).encoded()
         XCTAssertEqual(Self.error(Array("HTTP/1.1".utf8)), .notALobbyMessage)
@@ -139,9 +149,29 @@ final class LobbyRosterTests: XCTestCase {
         let greeting = try message(7, .greeting("hi"))
         XCTAssertEqual(roster.receive(greeting, from: "fe80::2", at: .seconds(3)).count, 1)
         XCTAssertEqual(roster.receive(greeting, from: "10.0.0.2", at: .seconds(3)), [])
-        let moved = try message(8, .announce(hosting: .none, port: 0, protocolVersion: 2))
-        XCTAssertEqual(roster.receive(moved, from: "10.0.0.7", at: .seconds(4)).count, 1, "its IPv4 address changed")
-        XCTAssertEqual(roster.members[bob]?.address, "10.0.0.7")
+        // Another IPv4 address using bob's id is not bob (ids are unauthenticated): no takeover, no leave for him.
+        let spoofed = try message(8, .announce(hosting: .open, port: 9, protocolVersion: 2))
+        XCTAssertEqual(roster.receive(spoofed, from: "10.0.0.66", at: .seconds(4)), [])
+        XCTAssertEqual(roster.receive(try message(9, .leave), from: "10.0.0.66", at: .seconds(4)), [])
+        XCTAssertEqual(roster.members[bob]?.address, "10.0.0.2")
+        XCTAssertEqual(roster.members[bob]?.hosting, LobbyMessage.Hosting.none)
+        XCTAssertEqual(roster.members[bob]?.addresses, ["10.0.0.2", "fe80::2"])
+        XCTAssertEqual(roster.receive(try message(10, .leave), from: "fe80::2", at: .seconds(5)).count, 1, "bob's own leave")
+    }
+
+    func testOneAddressCannotFillTheRosterAndAFloodFromManyAddressesIsNotObeyed() {
+        var roster = LobbyRoster(me: me, burst: 8, refill: .milliseconds(250))
+        for id in 10..<30 {
+            _ = roster.receive(announce(LobbyMessage.MemberID(UInt64(id)), "m\(id)"), from: "10.0.0.8", at: .zero)
+        }
+        XCTAssertEqual(roster.members.count, LobbyRoster.membersPerAddress)
+        var heard = 0
+        for index in 0..<2000 {
+            let address = "10.1.\(index / 250).\(index % 250)"
+            heard += roster.receive(bytes(bob, "bob", .greeting("spam")), from: address, at: .seconds(1))
+                .filter { if case .greeted = $0 { return true } else { return false } }.count
+        }
+        XCTAssertLessThanOrEqual(heard, 8 * 8 + 32 + 1, "the whole group's budget")
     }
 
     func testOurOwnMessagesAndChallengesToOthersAreNotEvents() {

@@ -112,16 +112,19 @@ extension SeriesGamePlayer {
                     target: .address(Endpoint(host: network.address, port: port)), waitTimeout: network.waitTimeout,
                     origin: .matchCommand,
                     security: network.security == .plaintext ? .plaintext : .encrypted(code: nil))
-                joinStatus = await joinMatch(request, options: joinOptions, gate: gate, reporter: joiner, stop: stop)
-                // A joiner that could not play leaves a host listening for it: it stops.
-                stop.raise(.shutdown)
+                let status = await joinMatch(request, options: joinOptions, gate: gate, reporter: joiner, stop: stop)
+                joinStatus = status
+                // A joiner that could not play leaves a host listening for it: it stops. (After a match played to
+                // its end the host ends by itself, with its own status.)
+                if status != .success { stop.raise(.shutdown) }
             }
             return (await hostStatus, joinStatus)
         } onCancel: {
             // The series is over (an SPRT decided, the output failed): both sides say goodbye.
             stop.raise(.shutdown)
         }
-        let seen = joiner.game ?? host.game
+        // The joiner's view of the game, or the host's where only the host saw its end.
+        let seen = [joiner.game, host.game].first { $0?.result != nil } ?? joiner.game ?? host.game
         for side in [joiner, host] where side.status(statuses) == .scriptError {
             throw SeriesFailure(
                 game: scheduled.number, player: names[side.mark == .x ? scheduled.x : scheduled.o],
@@ -131,7 +134,7 @@ extension SeriesGamePlayer {
             // Not played to its end: why, from the side that failed first (the host's refusal comes before a join).
             let failed = [host, joiner].first { $0.error != nil }
             let status = failed.flatMap { $0.status(statuses) }
-                ?? [statuses.host, statuses.join ?? .failure].first { $0 != .success } ?? .failure
+                ?? [statuses.join ?? .failure, statuses.host].first { $0 != .success } ?? .failure
             throw SeriesFailure(
                 game: scheduled.number, player: nil,
                 why: "the network game over \(network.address) did not finish: "

@@ -55,6 +55,9 @@ scene_play() {
     expect A "Your turn (X)" 20
     expect B "$NAME_A's turn"
     heard "^host-a  Avahi ◂ Server\.ServiceResolverNew\(\"$NAME_B\", \"_tictactoe\._tcp\""
+    # The host says in its TXT record that it plays (state=playing) when the match starts: wait for it, so that it
+    # is in this step's narration whatever the timing.
+    heard "Avahi ◂ EntryGroup.UpdateServiceTxt\\(.*state=playing"
     shot deferred-6-joined "host-a joined by name: it resolved $NAME_B's game with Avahi and connected; no second prompt." A B
 
     step "They play: $NAME_A 1, $NAME_B 4, $NAME_A 2, $NAME_B 5, $NAME_A 3"

@@ -53,5 +53,8 @@ scene_play() {
     keys B 1
     expect B "${NAME_A}の番です"
     expect A "내 차례"
+    # The host says in its TXT record that it plays (state=playing) when the match starts: wait for it, so that it
+    # is in this step's narration whatever the timing.
+    heard "Avahi ◂ EntryGroup.UpdateServiceTxt\\(.*state=playing"
     shot languages-4-game "A game between 민준 and さくら: the names in the status lines and on the board screen, measured in columns." A B
 }

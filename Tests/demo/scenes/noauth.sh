@@ -48,5 +48,8 @@ scene_play() {
     expect A "Your turn (X)" 20
     expect B "$NAME_A's turn"
     not_heard "^host-a  Avahi"
+    # The host says in its TXT record that it plays (state=playing) when the match starts: wait for it, so that it
+    # is in this step's narration whatever the timing.
+    heard "Avahi ◂ EntryGroup.UpdateServiceTxt\\(.*state=playing"
     shot noauth-3-joined-by-address "Joining by address needs no Bonjour: after the prompt (OK) the game starts, and host-a still never called Avahi." A B
 }

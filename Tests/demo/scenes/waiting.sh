@@ -61,5 +61,8 @@ scene_play() {
     local joins
     joins=$(grep -c "joining $NAME_B as $NAME_A" "$(log_file host-a)" || true)
     [ "$joins" = 1 ] || fail "host-a's log has $joins joins of $NAME_B: the join must go ahead by itself, not be retried"
+    # The host says in its TXT record that it plays (state=playing) when the match starts: wait for it, so that it
+    # is in this step's narration whatever the timing.
+    heard "Avahi ◂ EntryGroup.UpdateServiceTxt\\(.*state=playing"
     shot waiting-4-game-starts "Local Network turned on in Settings: host-a's waiting join resolved $NAME_B and connected by itself (one join, no retry)." S A B
 }
