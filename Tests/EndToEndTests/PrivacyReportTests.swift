@@ -102,14 +102,19 @@ final class PrivacyReportTests: ProcessTestCase {
         let each = aloneReport.output.count
         XCTAssertGreaterThanOrEqual(each, 24, "a listen and a connect per game at least")
         // …four record at once, in one report: every record there, none torn or mixed with another.
-        let (shared, _) = try home()
+        let (shared, state) = try home()
         let running = try (0..<4).map { _ in track(try TicTacToeProcess(arguments, environment: shared)) }
         for process in running { XCTAssertEqual(process.waitForExit(timeout: 180), 0, process.standardError) }
         let (report, status) = try run(["privacy", "report", "--json"], shared)
         XCTAssertEqual(status, 0, report.standardError)
         XCTAssertEqual(report.standardError, "", "no line that is not a record")
-        let objects = report.output.compactMap(json)
-        XCTAssertEqual(objects.count, report.output.count, "every line one JSON object")
+        // The file itself (the command's output of ~150 lines comes through a pipe the test harness reads on its own
+        // schedule, and can be cut when it reads the end late): every line of it one whole record.
+        let file = try String(contentsOfFile: state + "/privacy-report.jsonl", encoding: .utf8)
+        let lines = file.split(separator: "\n").map(String.init)
+        let objects = lines.compactMap(json)
+        XCTAssertEqual(objects.count, lines.count, "every line one JSON object")
+        XCTAssertTrue(file.hasSuffix("\n"), "no line cut")
         for process in running {
             let pid = Int(process.process.processIdentifier)
             XCTAssertEqual(objects.filter { $0["pid"] as? Int == pid }.count, each, "process \(pid)")
