@@ -291,8 +291,11 @@ public final class ConnectionGroup: Sendable {
                 ChannelOptions.Types.SocketOption(level: .ip, name: NIOBSDSocket.Option(rawValue: 49)), value: 0)
         }
         return bootstrap.bind(host: v6 ? "::" : "0.0.0.0", port: port).flatMap { channel in
-            let multicast = channel as! MulticastChannel
-            let options = channel as! SocketOptionProvider
+            // NIOPosix's datagram channels are both; anything else cannot join a group.
+            guard let multicast = channel as? MulticastChannel, let options = channel as? SocketOptionProvider else {
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+            }
             do {
                 let group = try SocketAddress(ipAddress: address, port: port)
                 let interfaceSet: EventLoopFuture<Void>
