@@ -232,8 +232,12 @@ public final class ConnectionGroup: Sendable {
             }
         }
         guard !plans.isEmpty else {
-            let name = parameters.interface.map { "interface \($0)" } ?? "a multicast-capable interface"
-            return wait("no \(name) is up with an address for \(group)")
+            guard let name = parameters.interface else {
+                return wait("no multicast-capable interface (other than loopback) has an address for \(group) yet; "
+                            + "to use one interface, name it (--interface)")
+            }
+            return wait("interface \(name) does not support multicast or has no address for \(group) yet; "
+                        + "`ip addr` lists the interfaces")
         }
         let chosen = plans
         let futures = chosen.map { plan in bind(plan.address, device: plan.device, v6: plan.v6) }

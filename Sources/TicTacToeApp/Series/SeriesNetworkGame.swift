@@ -1,3 +1,4 @@
+import Bonjour
 import GameClient
 import GameProtocol
 import GameRules
@@ -5,9 +6,6 @@ import GameTransport
 import LocalNetworkPrivacy
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where `tictactoe match --over` plays each game: as a network match between a host and a joiner in this process,
 /// through the very code `tictactoe host` and `tictactoe join` run (`hostMatches`, `joinMatch`: the privacy gate, the
@@ -44,21 +42,13 @@ public struct SeriesNetwork: Sendable {
     public static func addressProblem(_ venue: String) -> String? {
         let address = Self.address(over: venue)
         let usage = "takes loopback or an IP address of this machine (e.g. --over 192.168.1.20)"
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, address, &v4) == 1 {
-            let first = UInt32(bigEndian: v4.s_addr) >> 24
-            if v4.s_addr == 0 { return "'\(venue)': 0.0.0.0 is every interface, not an address to connect to; it \(usage)" }
-            if (224...239).contains(first) { return "'\(venue)' is a multicast group; it \(usage)" }
-            return nil
+        switch AddressScope(address: address) {
+        case nil: return "'\(venue)' is not an IP address: it \(usage)"
+        case .unspecified?: return "'\(venue)' is every interface, not an address to connect to; it \(usage)"
+        case .multicast?: return "'\(venue)' is a multicast group; it \(usage)"
+        case .broadcast?: return "'\(venue)' is the broadcast address, not one host; it \(usage)"
+        case .unicast?, .loopback?: return nil
         }
-        if inet_pton(AF_INET6, address, &v6) == 1 {
-            let bytes = withUnsafeBytes(of: v6) { Array($0) }
-            if bytes.allSatisfy({ $0 == 0 }) { return "'\(venue)': :: is every interface, not an address to connect to; it \(usage)" }
-            if bytes[0] == 0xff { return "'\(venue)' is a multicast group; it \(usage)" }
-            return nil
-        }
-        return "'\(venue)' is not an IP address: it \(usage)"
     }
 
     /// Asks for local network permission to listen on `address` (or waits for it, up to `waitTimeout`, with each reason
