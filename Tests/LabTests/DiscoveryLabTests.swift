@@ -178,6 +178,17 @@ final class DiscoveryLabTests: LabTestCase {
         func listed(on lab: String) throws -> [String: Any]? {
             try browse(on: lab).games.first { $0["name"] as? String == name }
         }
+        /// The listing once it says `playing` (a TXT change reaches another host's Avahi cache a moment after it is
+        /// made: a browse started at once may still see the record before it); the last one seen after 20 s.
+        func listed(on lab: String, playing: Bool, watch: Int) throws -> [String: Any]? {
+            let deadline = Date().addingTimeInterval(20)
+            var last: [String: Any]?
+            repeat {
+                last = try browse(on: lab, timeout: 1).games.first { $0["name"] as? String == name }
+                if last?["playing"] as? Bool == playing, last?["watch"] as? Int == watch { return last }
+            } while Date() < deadline
+            return last
+        }
         let free = try XCTUnwrap(try listed(on: "host-c"))
         XCTAssertEqual(free["playing"] as? Bool, false, "\(free)")
         XCTAssertEqual(free["watch"] as? Int, 2, "\(free)")
@@ -196,9 +207,9 @@ final class DiscoveryLabTests: LabTestCase {
 
         // A slow first match: meanwhile the host is listed as playing, with no room left for spectators.
         let slow = try tictactoe(on: "host-b", ["join", name, "--headless", "--json", "--games", "2",
-                                                "--move-delay", "0.4", "--name", "Slow Sam"])
+                                                "--move-delay", "1", "--name", "Slow Sam"])
         XCTAssertNotNil(slow.waitForEvent("move"), slow.standardError)
-        let playing = try XCTUnwrap(try listed(on: "host-c"), "listed while it plays")
+        let playing = try XCTUnwrap(try listed(on: "host-c", playing: true, watch: 0), "listed while it plays")
         XCTAssertEqual(playing["playing"] as? Bool, true, "\(playing)")
         XCTAssertEqual(playing["watch"] as? Int, 0, "\(playing)")
         XCTAssertEqual(slow.waitForExit(timeout: 60), 0, slow.standardError)
