@@ -160,7 +160,12 @@ public struct LobbyRoster: Sendable {
         case .challenge(let target, let port, let given):
             guard target == me else { break }
             members[id]?.lastSeen = now
-            events.append(.challenged(id: id, name: message.name, address: given ?? address, port: port))
+            // Without an address, the challenger's own: its IPv4 one where it has one (the challenge's IPv4 and IPv6
+            // copies race; either way the same address is joined).
+            let own = members[id].map { member in
+                member.addresses.filter { !Self.isIPv6($0) }.min() ?? member.addresses.min() ?? address
+            } ?? address
+            events.append(.challenged(id: id, name: message.name, address: given ?? own, port: port))
         case .answer(let target, let accepted):
             guard target == me else { break }
             members[id]?.lastSeen = now

@@ -174,6 +174,18 @@ final class LobbyRosterTests: XCTestCase {
         XCTAssertLessThanOrEqual(heard, 8 * 8 + 32 + 1, "the whole group's budget")
     }
 
+    func testAChallengeHeardFirstByIPv6LeadsToTheChallengersIPv4Address() throws {
+        var roster = LobbyRoster(me: me)
+        let announce = try LobbyMessage(sender: bob, sequence: 1, name: "bob",
+                                        body: .announce(hosting: .open, port: 40001, protocolVersion: 2)).encoded()
+        _ = roster.receive(announce, from: "10.0.0.2", at: .zero)
+        _ = roster.receive(announce, from: "fe80::2%lab0", at: .zero)
+        let challenge = try LobbyMessage(sender: bob, sequence: 2, name: "bob",
+                                         body: .challenge(target: me, port: 40001, address: nil)).encoded()
+        XCTAssertEqual(roster.receive(challenge, from: "fe80::2%lab0", at: .seconds(1)),
+                       [.challenged(id: bob, name: "bob", address: "10.0.0.2", port: 40001)])
+    }
+
     func testOurOwnMessagesAndChallengesToOthersAreNotEvents() {
         var roster = LobbyRoster(me: me)
         XCTAssertEqual(roster.receive(announce(me, "me"), from: "10.0.0.1", at: .zero), [])
