@@ -34,6 +34,10 @@ public struct GameClient {
     /// Lists the service types on the network until cancelled (after waiting for local network permission, if it
     /// must; the multicast entitlement first).
     public var serviceTypes: (_ events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle
+    /// The LAN lobby as `name` (the multicast entitlement first, then permission, waited for as searching does):
+    /// who is around, greetings, challenges. The person's commands go in through the handle; the games it asks for
+    /// (`.hostGame`, `.join`) are the front end's to play; `cancel` leaves (the others are told).
+    public var lobby: (_ name: String, _ events: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle
     /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
     public var privacy: PrivacyClient
     /// Starts an engine (`engine:COMMAND`, as `play --computer engine:COMMAND` runs it) for play against the computer:
@@ -54,6 +58,11 @@ public struct GameClient {
             events(.failed("listing service types is not possible here"))
             return .finished
         },
+        lobby: @escaping (String, @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle = { _, events in
+            events(.event(.left("the lobby is not possible here")))
+            events(.ended(.usage))
+            return .finished
+        },
         privacy: PrivacyClient,
         engine: @escaping (String, @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle = { _, events in
             events(.failed(game: 0, engine: "engine", reason: "cannot be started here", log: ""))
@@ -65,6 +74,7 @@ public struct GameClient {
         self.watch = watch
         self.browse = browse
         self.serviceTypes = serviceTypes
+        self.lobby = lobby
         self.privacy = privacy
         self.engine = engine
     }

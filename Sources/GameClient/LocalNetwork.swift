@@ -59,9 +59,12 @@ public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
     case join(name: String, address: String)
     /// List every service type on the network (needs the multicast entitlement, then permission).
     case browseServiceTypes
+    /// The LAN lobby's multicast group (needs the multicast entitlement, then permission).
+    case lobby
 
     public var description: String {
         switch self {
+        case .lobby: return "Lobby"
         case .search: return "Search for games"
         case .browseServiceTypes: return "All services on this network"
         case .host(_, let port): return "Host a game (port \(port))"

@@ -66,6 +66,17 @@ public struct LobbyMessage: Sendable, Hashable {
     public var name: String
     public var body: Body
 
+    /// Why `text` cannot be a greeting (too long, empty, a control or bidi character), or nil: what `encoded()`
+    /// would refuse, said before anything is sent.
+    public static func greetingProblem(_ text: String) -> String? {
+        do {
+            _ = try LobbyMessage(sender: MemberID(1), name: "x", body: .greeting(text)).encoded()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     public init(sender: MemberID, sequence: UInt32 = 0, name: String, body: Body) {
         self.sender = sender
         self.sequence = sequence

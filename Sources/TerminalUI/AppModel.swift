@@ -134,6 +134,8 @@ public enum AppInput: Sendable {
     case discovery(DiscoveryUpdate)
     /// What "All services on this network" reports: the service types, or why it waits or cannot list them.
     case serviceTypes(ServiceTypesUpdate)
+    /// What the lobby of session `session` reports (the runtime drops those of lobbies it has left).
+    case lobby(LobbyUpdate, session: Int = 0)
     /// The gate's answer for something the user asked for, with the prompt's text when it must be asked.
     case gate(LocalNetworkVerdict, NetworkIntent, prompt: (title: String, message: String)?)
     /// The local network decision or the manifest changed (read for Settings).
@@ -168,6 +170,10 @@ public enum AppEffect: Hashable, Sendable {
     /// All services on this network: start / stop listing the service types (it waits for permission by itself).
     case startServiceTypes
     case stopServiceTypes
+    /// The Lobby: join it as `name` (it waits for permission by itself), leave it, or pass it what the person did.
+    case startLobby(name: String)
+    case stopLobby
+    case lobbyCommand(LobbyCommand)
     /// Ask the privacy gate about `intent` (answered with `.gate`).
     case checkNetwork(NetworkIntent)
     /// The prompt's answer, to remember.
@@ -208,6 +214,8 @@ public struct AppModel: Sendable {
         case search(SearchState)
         /// All services on this network (s on Search).
         case serviceTypes(ServiceTypesState)
+        /// The players on this network (the LAN lobby).
+        case lobby(LobbyState)
         case settings(selected: Int)
         /// A finished game shown move by move (`tictactoe replay`, Past games).
         case replay(ReplayViewer)
@@ -229,6 +237,9 @@ public struct AppModel: Sendable {
     public private(set) var privacy: PrivacyInfo?
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
     public private(set) var suspended: NetworkGame?
+    /// The lobby, while the game hosted for the person's challenge waits for its player (the network screen shows
+    /// instead): leaving that screen before a match comes back to it.
+    public private(set) var lobbyBehind: LobbyState?
     /// Settings were opened from Search (t): Esc goes back to searching.
     public private(set) var searchSuspended = false
     /// Settings › Your name being edited (its cursor); nil or out of date (another text) means the name with the
@@ -302,6 +313,8 @@ public struct AppModel: Sendable {
             types.apply(update)
             screen = .serviceTypes(types)
             return []
+        case .lobby(let update, _):
+            return lobbyUpdated(update)
         case .gate(let verdict, let intent, let promptText):
             return gateAnswered(verdict, intent, promptText)
         case .privacy(let info):
@@ -337,6 +350,14 @@ public struct AppModel: Sendable {
             guard case .network(var game) = screen else { return [] }
             var effects = game.apply(event)
             screen = .network(game)
+            if lobbyBehind != nil, case .report(let report) = event {
+                // The game hosted for the person's challenge: the lobby invites once it listens.
+                switch report {
+                case .listening(_, let port, _, _, _): effects.append(.lobbyCommand(.hostListening(port)))
+                case .connected: effects.append(.lobbyCommand(.hostConnected))
+                default: break
+                }
+            }
             if case .report(.session(.gameOver(let number, let result, _, let score))) = event {
                 effects += [.saveGame(Self.record(of: game, number: number, result: result, score: score))]
             }
@@ -466,6 +487,21 @@ public struct AppModel: Sendable {
             let effects = game.handle(key, layout: BoardLayout(size: size, top: 5))
             screen = .network(game)
             return effects
+        case .lobby(var lobby):
+            switch lobby.handle(key) {
+            case .none:
+                screen = .lobby(lobby)
+                return []
+            case .command(let command):
+                screen = .lobby(lobby)
+                return [.lobbyCommand(command)]
+            case .retry:
+                screen = .lobby(LobbyState())
+                return [.stopLobby, .checkNetwork(.lobby)]
+            case .back:
+                screen = .menu(selected: Self.menuIndex("l"))
+                return [.stopLobby]
+            }
         case .serviceTypes(var types):
             switch types.handle(key) {
             case .none:
@@ -654,6 +690,13 @@ public struct AppModel: Sendable {
         var effects: [AppEffect] = []
         if game.inMatch { effects.append(.command(.leave(.quit))) }
         if !game.isOver { effects.append(.cancelNetwork) }
+        if var lobby = lobbyBehind {
+            // The game hosted for a challenge, before its match: back to the lobby, the challenge withdrawn.
+            lobbyBehind = nil
+            lobby.challenging = nil
+            screen = .lobby(lobby)
+            return effects + [.lobbyCommand(.withdraw)]
+        }
         let entry: Character = game.role == .joiner ? "a" : game.security == .private ? "r" : "h"
         screen = .menu(selected: Self.menuIndex(entry))
         return effects
@@ -670,7 +713,11 @@ public struct AppModel: Sendable {
             var effects: [AppEffect] = []
             if game.inMatch { effects.append(.command(.leave(reason))) }
             effects.append(.cancelNetwork)
+            if lobbyBehind != nil { effects.append(.stopLobby) }
             return effects + [.schedule(.quitGrace, after: 0.3)]
+        }
+        if case .lobby(let lobby) = screen, !lobby.isLeft {
+            return [.stopLobby, .schedule(.quitGrace, after: 0.3)]  // the others hear we left
         }
         return [.quit(status: status)]
     }
@@ -687,6 +734,50 @@ public struct AppModel: Sendable {
         entry.watching = watching
         screen = .code(entry)
         return []
+    }
+
+    // MARK: Lobby
+
+    /// What the lobby reports: its events for the Lobby screen (or for the lobby behind the game hosted for a
+    /// challenge), and the games it asks for.
+    private mutating func lobbyUpdated(_ update: LobbyUpdate) -> [AppEffect] {
+        switch update {
+        case .event(let event):
+            if case .lobby(var lobby) = screen {
+                lobby.apply(event)
+                screen = .lobby(lobby)
+            } else if var lobby = lobbyBehind {
+                lobby.apply(event)
+                lobbyBehind = lobby
+            }
+            return []
+        case .hostGame(let name):
+            // The person challenged `name`: host an open game on any free port; they are invited once it listens.
+            guard case .lobby(var lobby) = screen else { return [.lobbyCommand(.withdraw)] }
+            lobby.challenging = name
+            lobbyBehind = lobby
+            screen = .network(NetworkGame(role: .host, localName: settings.name, target: tr("a free port"), port: 0))
+            return [.checkNetwork(.host(name: settings.name, port: 0))]
+        case .stopHosting:
+            // Declined or not answered: back to the lobby (its log says why).
+            guard var lobby = lobbyBehind, case .network(let game) = screen, game.role == .host, !game.inMatch else {
+                return []
+            }
+            lobbyBehind = nil
+            lobby.challenging = nil
+            screen = .lobby(lobby)
+            return game.isOver ? [] : [.cancelNetwork]
+        case .join(_, let address, let port):
+            // The person accepted: the challenger's game, joined as any address is (the gate first).
+            lobbyBehind = nil
+            let target = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+            screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: target))
+            return [.checkNetwork(.join(name: settings.name, address: target))]
+        case .ended:
+            // Over (left, refused, or a game came of it): a game hosted for a challenge goes on without it.
+            lobbyBehind = nil
+            return []
+        }
     }
 
     // MARK: Watching
@@ -708,6 +799,7 @@ public struct AppModel: Sendable {
         ("Search for games", "s"),
         ("Join by address", "a"),
         ("Watch a game", "w"),
+        ("Lobby: players on the LAN", "l"),
         ("Play against an engine", "e"),
         ("Past games", "g"),
         ("Settings", "t"),
@@ -760,6 +852,9 @@ public struct AppModel: Sendable {
             return [.checkNetwork(.search)]
         case "a": screen = .form(Form(kind: .join, settings: settings))
         case "w": screen = .form(Form(kind: .watch, settings: settings))
+        case "l":
+            screen = .lobby(LobbyState())
+            return [.checkNetwork(.lobby)]
         case "g":
             screen = .pastGames(nil, selected: 0)
             return [.loadPastGames]
@@ -834,6 +929,7 @@ public struct AppModel: Sendable {
         switch (intent, screen) {
         case (.search, .search): return true
         case (.browseServiceTypes, .serviceTypes): return true
+        case (.lobby, .lobby): return true
         case (.host, .network(let game)): return game.role == .host && !game.isOver
         case (.join, .network(let game)): return game.role == .joiner && !game.isOver
         case (.join, .watch(let watch)): return !watch.isOver
@@ -848,6 +944,7 @@ public struct AppModel: Sendable {
         switch intent {
         case .search: return [.startBrowsing]
         case .browseServiceTypes: return [.startServiceTypes]
+        case .lobby: return [.startLobby(name: settings.name)]
         case .host(let name, let port):
             return [.host(name: name, port: port, security: game?.security ?? .open, spectators: game?.spectators ?? 0)]
         case .join(let name, let address):
@@ -869,6 +966,9 @@ public struct AppModel: Sendable {
         case .serviceTypes(var types):
             types.apply(.failed(text))
             screen = .serviceTypes(types)
+        case .lobby(var lobby):
+            lobby.fail(text)
+            screen = .lobby(lobby)
         case .network(var game):
             _ = game.apply(.report(.error(text, .failure)))
             screen = .network(game)

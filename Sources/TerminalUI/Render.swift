@@ -107,6 +107,28 @@ extension AppModel {
             case .waiting: status = tr("Waiting for local network access")
             case .failed(let text): status = DisplayText.escaped(text)
             }
+        case .lobby(let lobby):
+            renderLobby(&canvas, lobby)
+            if lobby.greeting != nil {
+                hints = tr("Enter says it to everyone · Esc cancels")
+            } else if !lobby.invitations.isEmpty {
+                hints = tr("y accepts the challenge · n declines")
+            } else if lobby.isLeft {
+                hints = tr("r joins again · q back")
+            } else {
+                hints = tr("↑/↓ choose · c challenges · g greets everyone · q leaves")
+            }
+            switch lobby.status {
+            case .starting: status = tr("Joining the lobby…")
+            case .waiting: status = tr("Waiting for local network access")
+            case .joined:
+                switch lobby.members.count {
+                case 0: status = tr("In the lobby: nobody else yet")
+                case 1: status = tr("In the lobby with 1 player")
+                default: status = tr("In the lobby with %@ players", String(lobby.members.count))
+                }
+            case .left(let text): status = DisplayText.escaped(text)
+            }
         case .replay(let viewer):
             renderReplay(&canvas, viewer, unicode: unicode)
             hints = replayOnly ? tr("←/→ step · Home/End first/last move · q quits")
@@ -577,6 +599,73 @@ extension AppModel {
         }
     }
 
+    /// The Lobby: the players around (the chosen one highlighted), then what happened, newest last; at the bottom the
+    /// greeting being typed, or the challenge waiting for an answer.
+    private func renderLobby(_ canvas: inout Canvas, _ lobby: LobbyState) {
+        canvas.putCentered(tr("Lobby"), row: 2, style: .bold)
+        let width = max(10, size.columns - 4)
+        let bottom = size.rows - 3  // the line for the greeting or the question
+        switch lobby.status {
+        case .starting:
+            canvas.putCentered(tr("Joining the lobby on the local network…"), row: 5, style: .dim)
+            return
+        case .waiting(let reason):
+            canvas.putCentered(tr("Not in the lobby: local network access is not allowed yet."), row: 5, style: .bold)
+            let sentence = tr("%@.", NetworkGame.capitalized(NetworkGame.sentence(reason)))
+            let lines = wrap(sentence, width: min(64, size.columns - 4))
+            for (index, line) in lines.enumerated() { canvas.putCentered(line, row: 7 + index, style: .dim) }
+            canvas.putCentered(tr("The lobby opens by itself once access is allowed (Settings › Local Network)."),
+                               row: 8 + lines.count)
+            return
+        case .joined(let group):
+            canvas.putCentered(DisplayWidth.truncate(tr("Multicast group %@", group), to: width), row: 3, style: .dim)
+        case .left:
+            break
+        }
+        // The players: at most half of what is left, at least three rows.
+        let listRows = max(3, (bottom - 6) / 2)
+        if lobby.members.isEmpty {
+            let text = lobby.isLeft ? "" : tr("Nobody else here yet: players appear as they join the lobby.")
+            canvas.put(DisplayWidth.truncate(text, to: width), row: 5, column: 2, style: .dim)
+        }
+        let first = max(0, min(lobby.selected - listRows + 1, lobby.members.count - listRows))
+        for (offset, member) in lobby.members.dropFirst(first).prefix(listRows).enumerated() {
+            let index = first + offset
+            var line = " " + DisplayWidth.fit(DisplayText.escaped(member.name), to: 20) + " " + member.address
+            switch member.hosting {
+            case .none: break
+            case .open: line += "  " + tr("hosting a game on port %@", String(member.port))
+            case .private: line += "  " + tr("hosting a private game on port %@", String(member.port))
+            }
+            canvas.put(DisplayWidth.fit(line, to: width), row: 5 + offset, column: 2,
+                       style: index == lobby.selected ? .selected : .normal)
+        }
+        // What happened: the latest lines that fit, wrapped.
+        let logTop = 5 + listRows + 1
+        let logRows = max(0, bottom - 1 - logTop)
+        var lines: [String] = []
+        for entry in lobby.log.reversed() {
+            lines.insert(contentsOf: wrap(entry, width: width), at: 0)
+            if lines.count >= logRows { break }
+        }
+        for (offset, line) in lines.suffix(logRows).enumerated() {
+            canvas.put(line, row: logTop + offset, column: 2, style: .dim)
+        }
+        if let editor = lobby.greeting {
+            let label = tr("Say: ")
+            let field = Self.fieldView(editor, width: width - DisplayWidth.of(label), editing: true)
+            canvas.put(label + field.text, row: bottom, column: 2, style: .bold)
+            if let problem = lobby.greetingProblem {
+                canvas.put(DisplayWidth.truncate(problem, to: width), row: bottom - 1, column: 2, style: .error)
+            }
+        } else if let asked = lobby.invitations.first {
+            let endpoint = asked.address.contains(":") ? "[\(asked.address)]:\(asked.port)" : "\(asked.address):\(asked.port)"
+            let question = tr("%@ challenges you to a game at %@: y accepts, n declines",
+                              DisplayText.escaped(asked.name), endpoint)
+            canvas.put(DisplayWidth.truncate(question, to: width), row: bottom, column: 2, style: .selected)
+        }
+    }
+
     /// What a discovery screen (Search, All services) shows while it has no list: Bonjour unavailable, starting,
     /// waiting for permission (as on iOS, a browser without permission looks like nobody is around: the reason as a
     /// sentence, wrapped at words, and the way to Settings), or failed. False when the list is to be drawn.
@@ -799,6 +888,7 @@ extension AppModel {
             (tr("Replay"), tr("←/→ step, Home/End first/last move")),
             (tr("Watching"), tr("q stops watching (the host is told)")),
             (tr("Search"), tr("s all services on this network")),
+            (tr("Lobby"), tr("c challenges, g greets, y/n answers")),
             (tr("Anywhere"), tr("? this help, Esc back (asks at the")),
             ("", tr("menu), Ctrl-C quits at once")),
         ]

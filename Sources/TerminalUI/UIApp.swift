@@ -31,6 +31,9 @@ public final class UIApp {
     private var browsing: SessionHandle?
     /// All services on this network, while it lists them.
     private var listingTypes: SessionHandle?
+    /// The lobby, while the person is in it, and its number: updates of lobbies left since are dropped.
+    private var lobby: LobbyHandle?
+    private var lobbySession = 0
     private var session = 0
     /// The engine playing the computer's side (Play against an engine), and its number: events of engines stopped
     /// since are dropped.
@@ -96,6 +99,7 @@ public final class UIApp {
         defer {
             browsing?.cancel()
             listingTypes?.cancel()
+            lobby?.cancel()
             watching?.cancel()
             engine?.stop()
             terminal.stop()
@@ -120,6 +124,7 @@ public final class UIApp {
             inputs += queue.drain().filter { input in
                 if case .network(_, let id) = input { return id == session }
                 if case .engine(_, let id) = input { return id == engineSession && engine != nil }
+                if case .lobby(_, let id) = input { return id == lobbySession }
                 return true
             }
             let now = clock()
@@ -241,6 +246,19 @@ public final class UIApp {
         case .stopServiceTypes:
             listingTypes?.cancel()
             listingTypes = nil
+        case .startLobby(let name):
+            lobby?.cancel()
+            lobbySession += 1
+            let id = lobbySession
+            logger.info("joining the lobby as \(name)")
+            lobby = client.lobby(name) { [queue] in queue.post(.lobby($0, session: id)) }
+        case .stopLobby:
+            // Leaving says so to the others; what it reports afterwards is dropped (a new number).
+            lobby?.cancel()
+            lobby = nil
+            lobbySession += 1
+        case .lobbyCommand(let command):
+            lobby?.send(command)
         case .startEngine(let command):
             engine?.stop()
             engineSession += 1

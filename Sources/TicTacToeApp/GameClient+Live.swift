@@ -62,6 +62,16 @@ struct LiveNetwork {
         return SessionHandle(cancel: { task.cancel() })
     }
 
+    func lobby(name: String, events: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle {
+        let gate = self.gate
+        let (commands, input) = AsyncStream<LobbyCommand>.makeStream()
+        let task = Task {
+            await runInteractiveLobby(
+                LobbyRequest(name: name, origin: .lobbyScreen), gate: gate, commands: commands, update: events)
+        }
+        return LobbyHandle(send: { input.yield($0) }, cancel: { task.cancel() })
+    }
+
     func serviceTypes(events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle {
         let gate = self.gate
         let task = Task { await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, onUpdate: events) }
@@ -114,6 +124,7 @@ extension GameClient {
             watch: { network.join(name: $0, address: $1, code: $2, watching: true, events: $3) },
             browse: { network.browse(events: $0) },
             serviceTypes: { network.serviceTypes(events: $0) },
+            lobby: { network.lobby(name: $0, events: $1) },
             privacy: .live(gate: gate, logFile: logFile),
             engine: { command, events in Self.startEngine(command, events: events) }
         )
@@ -231,6 +242,8 @@ extension LocalNetworkOperation {
             self = .browse(serviceType: GameService.type)
         case .browseServiceTypes:
             self = .browseServiceTypes
+        case .lobby:
+            self = .multicast(.lobby)
         case .host:
             self = .listen(bindHost: ListenTarget.everyInterface.bindHost)
         case .join(_, let address):
@@ -248,6 +261,7 @@ extension NetworkIntent {
         switch self {
         case .search: return .searchScreen
         case .browseServiceTypes: return .serviceTypesScreen
+        case .lobby: return .lobbyScreen
         case .host: return .hostScreen
         case .join: return .joinScreen
         }

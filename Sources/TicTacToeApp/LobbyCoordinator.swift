@@ -57,42 +57,17 @@ public struct LobbyRequest: Sendable {
 }
 
 extension LobbyRequest {
-    /// Why `text` cannot be a greeting (too long, empty, a control or bidi character), or nil.
-    public static func greetingProblem(_ text: String) -> String? {
-        do {
-            _ = try LobbyMessage(sender: .init(1), name: "x", body: .greeting(text)).encoded()
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    /// Why `text` cannot be a greeting, or nil (`--greet` is checked before the lobby is joined).
+    public static func greetingProblem(_ text: String) -> String? { LobbyMessage.greetingProblem(text) }
 }
 
-/// What happened in the lobby, for a front end to show.
-public enum LobbyEvent: Sendable, Hashable {
-    /// Waiting for local network permission (the reason).
-    case waiting(String)
-    case joined(group: String, addresses: [String])
-    /// The group waits for an interface, or failed.
-    case groupState(String)
-    case roster(LobbyRoster.Event)
-    case greetingSent(String)
-    case challengeSent(to: String, port: Int)
-    /// A challenge we turned down, and why.
-    case challengeDeclined(from: String, why: String)
-    /// A challenge we took: the game follows.
-    case challengeAccepted(from: String, address: String, port: Int)
-    /// The lobby is over: why.
-    case left(String)
-}
-
-/// Runs `tictactoe lobby` (and later the TUI's Lobby screen): asks the gate for the lobby's group (the multicast
-/// entitlement first: without it, exit 15 at once), joins it, announces itself every `announceInterval`, reports who
-/// is around and what they say, and, as asked, challenges a member (hosting a game they are invited to join) or
-/// accepts a challenge (joining the challenger's game by address, with the checks of any joined address: the gate,
-/// and no loopback, unspecified, multicast or broadcast address from the network). The game is a normal match
-/// (`hostMatches`, `joinMatch`) reported to `matchReporter`. The result is the exit status: the game's, or 0 when the
-/// lobby ended by its duration or a stop.
+/// Runs `tictactoe lobby`: asks the gate for the lobby's group (the multicast entitlement first: without it, exit 15
+/// at once), joins it, announces itself every `announceInterval`, reports who is around and what they say, and, as
+/// asked, challenges a member (hosting a game they are invited to join) or accepts a challenge (joining the
+/// challenger's game by address, with the checks of any joined address: the gate, and no loopback, unspecified,
+/// multicast or broadcast address from the network). The game is a normal match (`hostMatches`, `joinMatch`)
+/// reported to `matchReporter`. The result is the exit status: the game's, or 0 when the lobby ended by its duration
+/// or a stop. The logic is `LobbyMachine`'s, shared with the TUI's Lobby screen (`runInteractiveLobby`).
 public func runLobby(
     _ request: LobbyRequest,
     options: MatchOptions,
@@ -105,47 +80,126 @@ public func runLobby(
 ) async -> ExitStatus {
     let capability: MulticastCapability
     do {
-        let group = request.group
-        capability = try await LocalNetworkAccess(gate: gate).obtain(
-            { $0.joinGroup(group, for: request.origin) }, waitTimeout: request.waitTimeout,
-            onWaiting: { report(.waiting($0)) })
+        capability = try await lobbyCapability(request, gate: gate, report: report)
     } catch {
         let status = ExitStatus(failure: error, stop: stop?.raised)
         report(.left("\(error)"))
         return status
     }
-    let lobby = Lobby(request: request, capability: capability, logger: logger)
-    return await lobby.run(options: options, gate: gate, report: report, matchReporter: matchReporter, stop: stop,
-                           clock: clock)
+    // The games are the command line's own: hosted and joined here, reported to `matchReporter`.
+    let games = LobbyGames(
+        host: { _, input in
+            let stopHost = StopSignal()
+            let task = Task {
+                let status = await hostMatches(
+                    HostRequest(port: 0, matches: 1, advertise: false, origin: request.origin, endsWithFirstMatch: true),
+                    options: options, gate: gate,
+                    reporter: ClosureReporter { report in
+                        switch report {
+                        case .listening(_, let port, _, _, _): input(.hostListening(port))
+                        case .connected: input(.hostConnected)
+                        default: break
+                        }
+                        matchReporter.report(report)
+                    },
+                    stop: stopHost)
+                input(.hostDone(status))
+            }
+            _ = task
+            return { stopHost.raise(stop?.raised ?? .quit) }
+        },
+        join: { _, address, port in
+            let join = JoinRequest(
+                target: .address(Endpoint(host: address, port: port)), waitTimeout: request.waitTimeout,
+                origin: request.origin)
+            return await joinMatch(join, options: options, gate: gate, reporter: matchReporter, stop: stop)
+        })
+    let policy = LobbyMachine.Policy(
+        challenge: request.challenge, acceptChallenges: request.acceptChallenges, greeting: request.greeting)
+    let lobby = Lobby(request: request, policy: policy, capability: capability, logger: logger)
+    return await lobby.run(games: games, gate: gate, report: report, commands: nil, clock: clock) { input in
+        guard let stop else { return nil }
+        return Task {
+            for await reason in stop.stream() {
+                input(.stop(reason == .shutdown ? .terminated : .interrupted))
+                return
+            }
+        }
+    }
 }
 
-/// One stay in the lobby.
-private final class Lobby: Sendable {
-    enum Input: Sendable {
-        case state(ConnectionGroup.State)
-        case message(ConnectionGroup.Message)
-        case tick
-        case stop
-        /// `--duration` is up.
-        case timeUp
-        /// Local network access was turned off.
-        case revoked
-        case hostListening(Int)
-        /// Someone joined the game we host for our challenge.
-        case hostConnected
-        case hostDone(ExitStatus)
-        case answerTimedOut
+/// Runs the TUI's Lobby screen (`GameClient.lobby`): the lobby of `tictactoe lobby`, where the person decides
+/// (`LobbyMachine.Policy.interactive`): what they do comes in on `commands`; the games are the front end's own (it
+/// is asked to host or join one with `.hostGame` and `.join`). Ends with `.ended` when the lobby is over, or when
+/// the task is cancelled (leaving the group first, saying so to the others).
+public func runInteractiveLobby(
+    _ request: LobbyRequest,
+    gate: LocalNetworkGate,
+    commands: AsyncStream<LobbyCommand>,
+    update: @escaping @Sendable (LobbyUpdate) -> Void,
+    clock: any Clock<Duration> = ContinuousClock(),
+    logger: Logger = Logger(label: "tictactoe.lobby")
+) async {
+    let report: @Sendable (LobbyEvent) -> Void = { update(.event($0)) }
+    let capability: MulticastCapability
+    do {
+        capability = try await lobbyCapability(request, gate: gate, report: report)
+    } catch {
+        report(.left("\(error)"))
+        update(.ended(ExitStatus(failure: error, stop: Task.isCancelled ? .quit : nil)))
+        return
     }
+    let games = LobbyGames(
+        host: { name, _ in
+            update(.hostGame(for: name))
+            return { update(.stopHosting) }
+        },
+        join: { name, address, port in
+            update(.join(name: name, address: address, port: port))
+            return .success
+        })
+    let lobby = Lobby(request: request, policy: .init(interactive: true), capability: capability, logger: logger)
+    let status = await lobby.run(games: games, gate: gate, report: report, commands: commands, clock: clock) { _ in nil }
+    update(.ended(status))
+}
 
+/// The gate's capability for the lobby's group: the multicast entitlement, then local network permission (waited
+/// for, saying why).
+private func lobbyCapability(
+    _ request: LobbyRequest, gate: LocalNetworkGate, report: @escaping @Sendable (LobbyEvent) -> Void
+) async throws -> MulticastCapability {
+    let group = request.group
+    return try await LocalNetworkAccess(gate: gate).obtain(
+        { $0.joinGroup(group, for: request.origin) }, waitTimeout: request.waitTimeout,
+        onWaiting: { report(.waiting($0)) })
+}
+
+/// How a lobby's games are played: by the command line itself, or by the front end that drives the lobby.
+struct LobbyGames: Sendable {
+    /// Hosts a game for our challenge to `name`; what becomes of it goes to `input` (`.hostListening`,
+    /// `.hostConnected`, `.hostDone`). Returns how to stop it.
+    var host: @Sendable (_ name: String, _ input: @escaping @Sendable (LobbyMachine.Input) -> Void) -> @Sendable () -> Void
+    /// Joins the game of `name`, whose challenge we accepted; the lobby's result.
+    var join: @Sendable (_ name: String, _ address: String, _ port: Int) async -> ExitStatus
+}
+
+/// One stay in the lobby: carries out a `LobbyMachine`'s actions (the group, the timers, the games).
+private final class Lobby: Sendable {
     let request: LobbyRequest
+    let policy: LobbyMachine.Policy
     let group: ConnectionGroup
     let me = LobbyMessage.MemberID.random()
     let logger: Logger
     /// The next message's sequence number.
     private let sequence = Atomic<UInt32>(UInt32.random(in: 0...UInt32.max / 2))
+    /// Datagrams received and not yet handled: beyond `backlog`, new ones are dropped before the roster's rate
+    /// limits see them (a flood never crowds out the lobby's own inputs, which are never dropped).
+    private let pending = Atomic<Int>(0)
+    static let backlog = 256
 
-    init(request: LobbyRequest, capability: MulticastCapability, logger: Logger) {
+    init(request: LobbyRequest, policy: LobbyMachine.Policy, capability: MulticastCapability, logger: Logger) {
         self.request = request
+        self.policy = policy
         self.logger = logger
         group = ConnectionGroup(
             capability: capability,
@@ -162,202 +216,97 @@ private final class Lobby: Sendable {
         }
     }
 
+    /// Runs the lobby until the machine finishes; `stopping` may start a task that feeds `.stop` (cancelled at the
+    /// end). Cancelling the calling task stops the lobby as `.stop(.success)` does.
     func run(
-        options: MatchOptions, gate: LocalNetworkGate, report: @escaping @Sendable (LobbyEvent) -> Void,
-        matchReporter: MatchReporter, stop: StopSignal?, clock: any Clock<Duration>
+        games: LobbyGames, gate: LocalNetworkGate, report: @escaping @Sendable (LobbyEvent) -> Void,
+        commands: AsyncStream<LobbyCommand>?, clock: any Clock<Duration>,
+        stopping: (@escaping @Sendable (LobbyMachine.Input) -> Void) -> Task<Void, Never>?
     ) async -> ExitStatus {
-        // Bounded: a flood is dropped here before the roster's rate limits see it (the newest kept).
-        let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (inputs, continuation) = AsyncStream<LobbyMachine.Input>.makeStream()
+        let input: @Sendable (LobbyMachine.Input) -> Void = { continuation.yield($0) }
         let elapsed = Self.stopwatch(clock)
-        group.start(stateUpdate: { input.yield(.state($0)) }, receive: { input.yield(.message($0)) })
-        defer { group.cancel() }
-        return await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                while !Task.isCancelled {
-                    input.yield(.tick)
-                    try? await clock.sleep(for: self.request.announceInterval)
+        let group = self.group
+        let description = "\(request.group)"
+        group.start(
+            stateUpdate: { state in
+                switch state {
+                case .ready: input(.ready(group: description, addresses: group.joinedOn))
+                case .waiting(let reason): input(.waiting("\(reason)"))
+                case .failed(let reason): input(.failed("\(reason)"))
+                case .setup, .cancelled: break
                 }
-            }
-            if let stop {
-                tasks.addTask {
-                    for await _ in stop.stream() {
-                        input.yield(.stop)
-                        return
-                    }
-                }
-            }
-            if let duration = request.duration {
-                tasks.addTask {
-                    try? await clock.sleep(for: duration)
-                    if !Task.isCancelled { input.yield(.timeUp) }
-                }
-            }
-            tasks.addTask {
-                for await _ in gate.revocations() {
-                    input.yield(.revoked)
+            },
+            receive: { message in
+                guard self.pending.add(1, ordering: .relaxed).newValue <= Self.backlog else {
+                    self.pending.subtract(1, ordering: .relaxed)
                     return
                 }
+                // A link-local IPv6 source keeps its interface ("fe80::1%eth0"): it is where a challenge leads.
+                input(.datagram(message.bytes, from: message.sender.numericHost, at: elapsed()))
+            })
+        defer { group.cancel() }
+        var tasks: [Task<Void, Never>] = []
+        tasks.append(Task {
+            while !Task.isCancelled {
+                input(.tick(at: elapsed()))
+                try? await clock.sleep(for: self.request.announceInterval)
             }
-            defer { tasks.cancelAll() }
-            var roster = LobbyRoster(me: me)
-            var ready = false
-            var challenged: LobbyMessage.MemberID?  // whom we invited
-            var hostStop: StopSignal?
-            var hostPort: Int?
-            var hostTask: Task<Void, Never>?
-            var answerTimer: Task<Void, Never>?
-            var unanswered: ExitStatus?  // our challenge was declined (4) or not answered (6); or time was up (0)
-            var inGame = false  // the challenge was accepted: the lobby is left, the game goes on
-            func leave(_ why: String) async {
-                if ready { await send(.leave) }
-                ready = false
-                group.cancel()
-                report(.left(why))
+        })
+        if let duration = request.duration {
+            tasks.append(Task {
+                try? await clock.sleep(for: duration)
+                if !Task.isCancelled { input(.timeUp) }
+            })
+        }
+        tasks.append(Task {
+            for await _ in gate.revocations() {
+                input(.revoked)
+                return
             }
+        })
+        if let commands {
+            tasks.append(Task {
+                for await command in commands { input(.command(command, at: elapsed())) }
+            })
+        }
+        if let task = stopping(input) { tasks.append(task) }
+        var answerTimer: Task<Void, Never>?
+        var stopHost: (@Sendable () -> Void)?
+        defer {
+            for task in tasks { task.cancel() }
+            answerTimer?.cancel()
+        }
+        var machine = LobbyMachine(me: me, policy: policy, answerTimeout: request.answerTimeout)
+        return await withTaskCancellationHandler {
             for await next in inputs {
-                switch next {
-                case .state(let state):
-                    switch state {
-                    case .ready:
-                        ready = true
-                        report(.joined(group: "\(request.group)", addresses: group.joinedOn))
-                        await send(announcement(hostPort: nil))
-                        if let greeting = request.greeting {
-                            await send(.greeting(greeting))
-                            report(.greetingSent(greeting))
+                if case .datagram = next { pending.subtract(1, ordering: .relaxed) }
+                for action in machine.handle(next) {
+                    switch action {
+                    case .send(let body): await send(body)
+                    case .report(let event): report(event)
+                    case .hostGame(let name): stopHost = games.host(name, input)
+                    case .stopHosting: stopHost?()
+                    case .startAnswerTimer:
+                        answerTimer?.cancel()
+                        let timeout = request.answerTimeout
+                        answerTimer = Task {
+                            try? await clock.sleep(for: timeout)
+                            if !Task.isCancelled { input(.answerTimedOut) }
                         }
-                    case .failed(let reason):
-                        report(.groupState("failed: \(reason)"))
-                        report(.left("the lobby's group could not be joined"))
-                        return .cannotListen
-                    case .waiting(let reason):
-                        report(.groupState("waiting: \(reason)"))
-                    case .setup, .cancelled:
-                        break
+                    case .cancelAnswerTimer: answerTimer?.cancel()
+                    case .leaveGroup: group.cancel()
+                    case .join(let name, let address, let port):
+                        group.cancel()
+                        return await games.join(name, address, port)
+                    case .finish(let status):
+                        return status
                     }
-                case .tick:
-                    guard ready else { continue }
-                    for event in roster.expire(at: elapsed()) { report(.roster(event)) }
-                    await send(announcement(hostPort: hostPort))
-                case .message(let message):
-                    // A link-local IPv6 source keeps its interface ("fe80::1%eth0"): it is where a challenge leads.
-                    let address = message.sender.numericHost
-                    for event in roster.receive(message.bytes, from: address, at: elapsed()) {
-                        report(.roster(event))
-                        switch event {
-                        case .arrived(let member) where challenged == nil && hostStop == nil:
-                            guard let wanted = request.challenge, PlayerName.matches(wanted, member.name) else { break }
-                            // Host a game for them; the challenge goes out once it listens.
-                            challenged = member.id
-                            let stopHost = StopSignal()
-                            hostStop = stopHost
-                            hostTask = Task {
-                                let status = await hostMatches(
-                                    HostRequest(port: 0, matches: 1, advertise: false, origin: request.origin,
-                                                endsWithFirstMatch: true),
-                                    options: options, gate: gate,
-                                    reporter: ClosureReporter { report in
-                                        switch report {
-                                        case .listening(_, let port, _, _, _): input.yield(.hostListening(port))
-                                        case .connected: input.yield(.hostConnected)
-                                        default: break
-                                        }
-                                        matchReporter.report(report)
-                                    },
-                                    stop: stopHost)
-                                input.yield(.hostDone(status))
-                            }
-                        case .challenged(let id, let name, let address, let port):
-                            guard request.acceptChallenges, challenged == nil, hostStop == nil else {
-                                await send(.answer(target: id, accepted: false))
-                                report(.challengeDeclined(
-                                    from: name, why: request.acceptChallenges ? "already in a game" : "not accepting challenges (--accept)"))
-                                break
-                            }
-                            if let problem = LobbyChallenge.problem(joining: address, challenger: roster.members[id]) {
-                                await send(.answer(target: id, accepted: false))
-                                report(.challengeDeclined(from: name, why: problem))
-                                break
-                            }
-                            await send(.answer(target: id, accepted: true))
-                            report(.challengeAccepted(from: name, address: address, port: Int(port)))
-                            await leave("accepted \(name)'s challenge")
-                            let join = JoinRequest(
-                                target: .address(Endpoint(host: address, port: Int(port))),
-                                waitTimeout: request.waitTimeout, origin: request.origin)
-                            return await joinMatch(join, options: options, gate: gate, reporter: matchReporter, stop: stop)
-                        case .answered(let id, let name, let accepted) where id == challenged && !inGame:
-                            answerTimer?.cancel()
-                            if accepted {
-                                inGame = true
-                                await leave("\(name) accepted the challenge")
-                                // They have as long again to connect; then the game is withdrawn.
-                                answerTimer = Task {
-                                    try? await clock.sleep(for: self.request.answerTimeout)
-                                    if !Task.isCancelled { input.yield(.answerTimedOut) }
-                                }
-                            } else {
-                                report(.challengeDeclined(from: name, why: "they declined"))
-                                unanswered = .rejected
-                                hostStop?.raise(.quit)
-                            }
-                        default:
-                            break
-                        }
-                    }
-                case .hostListening(let port):
-                    hostPort = port
-                    if ready { await send(announcement(hostPort: port)) }  // everyone sees the game at once
-                    guard let challenged else { break }
-                    await send(.challenge(target: challenged, port: UInt16(port), address: nil))
-                    let name = roster.members[challenged]?.name ?? request.challenge ?? ""
-                    report(.challengeSent(to: name, port: port))
-                    let timeout = request.answerTimeout
-                    answerTimer = Task {
-                        try? await clock.sleep(for: timeout)
-                        if !Task.isCancelled { input.yield(.answerTimedOut) }
-                    }
-                case .hostConnected:
-                    answerTimer?.cancel()
-                case .answerTimedOut:
-                    let seconds = Int(request.answerTimeout.components.seconds)
-                    let why = inGame ? "accepted, but did not connect within \(seconds) s" : "no answer within \(seconds) s"
-                    report(.challengeDeclined(from: request.challenge ?? "", why: why))
-                    unanswered = .timeout
-                    hostStop?.raise(.quit)
-                case .revoked:
-                    guard !inGame else { continue }  // the game's own connection ends as local-network-off
-                    hostStop?.raise(.quit)
-                    if hostTask != nil { unanswered = .localNetworkNotAllowed; continue }
-                    await leave("local network access was turned off")
-                    return .localNetworkNotAllowed
-                case .timeUp:
-                    guard !inGame else { continue }  // a game in progress is not cut short
-                    if hostTask != nil {
-                        // A challenge still unanswered is withdrawn.
-                        unanswered = .success
-                        hostStop?.raise(.quit)
-                        continue
-                    }
-                    await leave("its time is up (--duration)")
-                    return .success
-                case .hostDone(let status):
-                    await hostTask?.value
-                    answerTimer?.cancel()
-                    if let unanswered {
-                        if ready { await leave("the challenge was not taken") }
-                        return unanswered
-                    }
-                    if ready { await leave(status == .success ? "the game is over" : "the game ended (exit \(status.rawValue))") }
-                    return status
-                case .stop:
-                    hostStop?.raise(stop?.raised ?? .quit)
-                    if hostTask != nil { continue }  // the host says goodbye, then .hostDone
-                    await leave("stopped")
-                    return stop?.raised.map { $0 == .shutdown ? ExitStatus.terminated : .interrupted } ?? .success
                 }
             }
             return .success
+        } onCancel: {
+            input(.stop(.success))
         }
     }
 
@@ -365,11 +314,6 @@ private final class Lobby: Sendable {
     private static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
-    }
-
-    private func announcement(hostPort: Int?) -> LobbyMessage.Body {
-        guard let hostPort else { return .announce(hosting: .none, port: 0, protocolVersion: 2) }
-        return .announce(hosting: .open, port: UInt16(hostPort), protocolVersion: 2)
     }
 }
 

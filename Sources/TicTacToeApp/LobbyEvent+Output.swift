@@ -33,6 +33,8 @@ extension LobbyEvent {
             }
         case .greetingSent(let text): return "You say: \(shown(text))"
         case .challengeSent(let to, let port): return "Challenged \(shown(to)): your game listens on port \(port)"
+        case .challengeWaiting(_, let from, let address, let port):
+            return "\(shown(from))'s challenge (a game at \(Endpoint(host: address, port: port))) waits for your answer"
         case .challengeDeclined(let from, let why): return "No game with \(shown(from)): \(why)"
         case .challengeAccepted(let from, let address, let port):
             return "Accepted \(shown(from))'s challenge: joining \(Endpoint(host: address, port: port))"
@@ -109,6 +111,12 @@ private struct LobbyEventLine: Encodable {
         case .challengeSent(let to, let port):
             try object.encode("lobby-challenge-sent", forKey: "event")
             try object.encode(to, forKey: "name")
+            try object.encode(port, forKey: "port")
+        case .challengeWaiting(let id, let from, let address, let port):
+            try object.encode("lobby-challenge-waiting", forKey: "event")
+            try object.encode(id.description, forKey: "id")
+            try object.encode(from, forKey: "name")
+            try object.encode(address, forKey: "address")
             try object.encode(port, forKey: "port")
         case .challengeDeclined(let from, let why):
             try object.encode("lobby-no-game", forKey: "event")

@@ -84,6 +84,8 @@ extension OperationOrigin {
     public static let searchScreen = OperationOrigin("Search for games screen")
     public static let watchScreen = OperationOrigin("Watch a game screen")
     public static let serviceTypesScreen = OperationOrigin("All services on this network screen")
+    /// The TUI's Lobby screen.
+    public static let lobbyScreen = OperationOrigin("Lobby screen")
 }
 
 extension Duration {

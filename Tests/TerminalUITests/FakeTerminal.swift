@@ -23,6 +23,8 @@ final class FakeTerminal: Terminal {
         case discoveryUpdate(DiscoveryUpdate)
         /// What the running "All services on this network" listing reports.
         case serviceTypes(ServiceTypesUpdate)
+        /// What the running lobby reports.
+        case lobby(LobbyUpdate)
     }
 
     private var script: [Step]
@@ -83,6 +85,7 @@ final class FakeTerminal: Terminal {
         case .discovery(let update): network?.deliverDiscovery(update)
         case .discoveryUpdate(let update): network?.deliverDiscovery(update)
         case .serviceTypes(let update): network?.deliverServiceTypes(update)
+        case .lobby(let update): network?.deliverLobby(update)
         }
         return true
     }
@@ -143,6 +146,31 @@ final class FakeNetwork {
         return handle
     }
 
+    /// The lobbies the UI joined (as which name), and what it did with each.
+    final class LobbyRecord: Sendable {
+        let name: String
+        private let state = Mutex<(sent: [LobbyCommand], cancelled: Bool)>(([], false))
+        var sent: [LobbyCommand] { state.withLock { $0.sent } }
+        var cancelled: Bool { state.withLock { $0.cancelled } }
+        init(name: String) { self.name = name }
+        var handle: LobbyHandle {
+            LobbyHandle(send: { command in self.state.withLock { $0.sent.append(command) } },
+                        cancel: { self.state.withLock { $0.cancelled = true } })
+        }
+    }
+
+    private(set) var lobbies: [LobbyRecord] = []
+    private var lobbyUpdates: (@Sendable (LobbyUpdate) -> Void)?
+
+    func deliverLobby(_ update: LobbyUpdate) { lobbyUpdates?(update) }
+
+    func lobby(name: String, events: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle {
+        lobbyUpdates = events
+        let record = LobbyRecord(name: name)
+        lobbies.append(record)
+        return record.handle
+    }
+
     func host(name: String, port: Int, security: GameSecurity, spectators: Int = 0,
               events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle
     {
@@ -200,7 +228,7 @@ final class FakePrivacy {
     func verdict(for intent: NetworkIntent) -> (LocalNetworkVerdict, prompt: PromptText?) {
         verdictRequests.append(intent)
         if case .join(_, let address) = intent, address.hasPrefix("127.") { return (.exempt, nil) }
-        if intent == .browseServiceTypes, missingMulticastEntitlement {
+        if intent == .browseServiceTypes || intent == .lobby, missingMulticastEntitlement {
             return (.missingEntitlement("com.apple.developer.networking.multicast"), nil)
         }
         if noAuth { return (.noAuth(serviceType: "_tictactoe._tcp"), nil) }
@@ -265,6 +293,7 @@ func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
         watch: { network.watch(name: $0, address: $1, code: $2, events: $3).sessionHandle },
         browse: { network.browse(events: $0).sessionHandle },
         serviceTypes: { network.listServiceTypes(events: $0).sessionHandle },
+        lobby: { network.lobby(name: $0, events: $1) },
         privacy: PrivacyClient(
             verdict: { privacy.verdict(for: $0) },
             answerPrompt: { privacy.answerPrompt(allow: $0) },

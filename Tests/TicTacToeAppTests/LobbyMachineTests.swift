@@ -1,0 +1,166 @@
+import GameProtocol
+import TicTacToeApp
+import XCTest
+
+/// The lobby's logic without a network: datagrams, ticks and the person's commands in, actions out (time is an
+/// input). The command line's policies and the Lobby screen's (interactive) one.
+final class LobbyMachineTests: XCTestCase {
+    let me = LobbyMessage.MemberID(1)
+    let bob = LobbyMessage.MemberID(2)
+    let bobAddress = "198.18.0.12"
+    var sequence: UInt32 = 0
+
+    func datagram(_ body: LobbyMessage.Body, from id: LobbyMessage.MemberID? = nil, name: String = "bob",
+                  address: String? = nil, at seconds: Int = 1) throws -> LobbyMachine.Input {
+        sequence += 1
+        let bytes = try LobbyMessage(sender: id ?? bob, sequence: sequence, name: name, body: body).encoded()
+        return .datagram(bytes, from: address ?? bobAddress, at: .seconds(seconds))
+    }
+
+    func joined(_ policy: LobbyMachine.Policy) throws -> LobbyMachine {
+        var machine = LobbyMachine(me: me, policy: policy)
+        let actions = machine.handle(.ready(group: "the lobby", addresses: ["239.255.77.77 on veth0"]))
+        XCTAssertEqual(actions, [
+            .report(.joined(group: "the lobby", addresses: ["239.255.77.77 on veth0"])),
+            .send(.announce(hosting: .none, port: 0, protocolVersion: 2)),
+        ])
+        _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
+        XCTAssertEqual(machine.roster.members[bob]?.name, "bob")
+        return machine
+    }
+
+    func testAChallengeToThePersonWaitsForTheirAnswerThenJoinsTheChallengersGame() throws {
+        var machine = try joined(.init(interactive: true))
+        let challenge = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        XCTAssertEqual(challenge, [
+            .report(.roster(.challenged(id: bob, name: "bob", address: bobAddress, port: 40000))),
+            .report(.challengeWaiting(id: bob, from: "bob", address: bobAddress, port: 40000)),
+        ])
+        XCTAssertFalse(machine.finished, "nothing is answered before the person does")
+        let accepted = machine.handle(.command(.answer(bob, accept: true), at: .seconds(3)))
+        XCTAssertEqual(accepted, [
+            .send(.answer(target: bob, accepted: true)),
+            .report(.challengeAccepted(from: "bob", address: bobAddress, port: 40000)),
+            .send(.leave), .leaveGroup, .report(.left("accepted bob's challenge")),
+            .join(name: "bob", address: bobAddress, port: 40000),
+        ])
+        XCTAssertTrue(machine.finished)
+        XCTAssertEqual(machine.handle(.tick(at: .seconds(4))), [], "a finished lobby does nothing more")
+    }
+
+    func testAChallengeNotAnsweredInTimeIsDeclinedAndItsAnswerIsThenIgnored() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        for second in stride(from: 6, through: 30, by: 6) {  // bob stays (silent for 7 s, it would be gone)
+            _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2), at: second))
+        }
+        XCTAssertFalse(machine.handle(.tick(at: .seconds(31))).contains(.send(.answer(target: bob, accepted: false))),
+                       "29 s after the challenge it still waits")
+        let expired = machine.handle(.tick(at: .seconds(32)))
+        XCTAssertEqual(Array(expired.prefix(2)), [
+            .send(.answer(target: bob, accepted: false)),
+            .report(.challengeDeclined(from: "bob", why: "not answered within 30 s")),
+        ])
+        XCTAssertEqual(machine.handle(.command(.answer(bob, accept: true), at: .seconds(33))), [])
+        XCTAssertFalse(machine.finished)
+    }
+
+    func testAChallengersLeavingWithdrawsItsChallenge() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        let left = machine.handle(try datagram(.leave, at: 3))
+        XCTAssertEqual(left.last, .report(.challengeDeclined(from: "bob", why: "they left the lobby")))
+        XCTAssertTrue(machine.waiting.isEmpty)
+    }
+
+    func testDecliningSaysSoToTheChallengerAndStaysInTheLobby() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        XCTAssertEqual(machine.handle(.command(.answer(bob, accept: false), at: .seconds(3))), [
+            .send(.answer(target: bob, accepted: false)),
+            .report(.challengeDeclined(from: "bob", why: "you declined")),
+        ])
+        XCTAssertFalse(machine.finished)
+        XCTAssertTrue(machine.ready)
+    }
+
+    func testAChallengeLeadingAnywhereButTheChallengersOwnAddressIsDeclinedWithoutAsking() throws {
+        var machine = try joined(.init(interactive: true))
+        let actions = machine.handle(try datagram(.challenge(target: me, port: 40000, address: "198.18.0.99"), at: 2))
+        XCTAssertEqual(actions.last, .report(.challengeDeclined(
+            from: "bob", why: "its address 198.18.0.99 is not the one its messages come from")))
+        XCTAssertTrue(actions.contains(.send(.answer(target: bob, accepted: false))))
+        XCTAssertTrue(machine.waiting.isEmpty)
+    }
+
+    func testThePersonsChallengeHostsAGameInvitesOnceItListensAndADeclineLeavesThemInTheLobby() throws {
+        var machine = try joined(.init(interactive: true))
+        XCTAssertEqual(machine.handle(.command(.challenge(bob), at: .seconds(2))), [.hostGame(for: "bob")])
+        XCTAssertEqual(machine.handle(.command(.hostListening(41000), at: .seconds(2))), [
+            .send(.announce(hosting: .open, port: 41000, protocolVersion: 2)),
+            .send(.challenge(target: bob, port: 41000, address: nil)),
+            .report(.challengeSent(to: "bob", port: 41000)), .startAnswerTimer,
+        ])
+        XCTAssertEqual(machine.handle(.command(.challenge(bob), at: .seconds(3))), [
+            .report(.challengeDeclined(from: "bob", why: "a challenge of yours is still open")),
+        ], "one challenge at a time")
+        let declined = machine.handle(try datagram(.answer(target: me, accepted: false), at: 4))
+        XCTAssertEqual(Array(declined.dropFirst()), [
+            .cancelAnswerTimer, .report(.challengeDeclined(from: "bob", why: "they declined")), .stopHosting,
+            .send(.announce(hosting: .none, port: 0, protocolVersion: 2)),
+        ])
+        XCTAssertFalse(machine.finished)
+        XCTAssertNil(machine.challenged)
+        XCTAssertEqual(machine.handle(.command(.challenge(bob), at: .seconds(5))), [.hostGame(for: "bob")],
+                       "and they may challenge again")
+    }
+
+    func testAnAcceptedChallengeLeavesTheLobbyTheFrontEndPlaysTheGame() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(.command(.challenge(bob), at: .seconds(2)))
+        _ = machine.handle(.command(.hostListening(41000), at: .seconds(2)))
+        let accepted = machine.handle(try datagram(.answer(target: me, accepted: true), at: 3))
+        XCTAssertEqual(Array(accepted.dropFirst()), [
+            .cancelAnswerTimer, .send(.leave), .leaveGroup, .report(.left("bob accepted the challenge")),
+            .finish(.success),
+        ])
+    }
+
+    func testTheCommandLineChallengesByNameAndEndsWithExit4WhenDeclined() throws {
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "BOB"))
+        _ = machine.handle(.ready(group: "g", addresses: []))
+        let arrival = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
+        XCTAssertEqual(arrival.last, .hostGame(for: "bob"), "names match as player names do")
+        _ = machine.handle(.hostListening(41000))
+        let declined = machine.handle(try datagram(.answer(target: me, accepted: false), at: 2))
+        XCTAssertEqual(declined.last, .stopHosting)
+        XCTAssertFalse(machine.finished, "the game hosted for it stops first")
+        XCTAssertEqual(machine.handle(.hostDone(.interrupted)), [
+            .cancelAnswerTimer, .send(.leave), .leaveGroup, .report(.left("the challenge was not taken")),
+            .finish(.rejected),
+        ])
+    }
+
+    func testTheCommandLineDeclinesChallengesWithoutAccept() throws {
+        var machine = try joined(.init())
+        let actions = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        XCTAssertEqual(Array(actions.dropFirst()), [
+            .send(.answer(target: bob, accepted: false)),
+            .report(.challengeDeclined(from: "bob", why: "not accepting challenges (--accept)")),
+        ])
+    }
+
+    func testAStopWhileHostingOnTheCommandLineWaitsForTheHostToSayGoodbye() throws {
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"))
+        _ = machine.handle(.ready(group: "g", addresses: []))
+        _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
+        XCTAssertEqual(machine.handle(.stop(.interrupted)), [.stopHosting])
+        XCTAssertEqual(machine.handle(.hostDone(.interrupted)).last, .finish(.interrupted))
+    }
+
+    func testAFailedGroupEndsTheLobbyWithExit9() {
+        var machine = LobbyMachine(me: me, policy: .init(interactive: true))
+        XCTAssertEqual(machine.handle(.failed("no interface")).last, .finish(.cannotListen))
+        XCTAssertTrue(machine.finished)
+    }
+}
