@@ -116,4 +116,65 @@ final class LobbyLabTests: LabTestCase {
         XCTAssertTrue(lobby.output.joined().contains("not entitled to com.apple.developer.networking.multicast"),
                       "\(lobby.output)")
     }
+
+    // MARK: The Lobby screen
+
+    /// The TUI on `host` (a fresh decision directory: nothing decided yet), its menu showing.
+    private func startLobbyTUI(_ name: String, on host: String) throws -> LabTUI {
+        if tmux == nil { tmux = try Tmux.lab() }
+        let config = NSTemporaryDirectory() + "tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        scratchPaths.append(config)
+        let tui = try LabTUI(tmux: tmux!, session: name, on: host, configDirectory: config, arguments: ["--name", name])
+        tuis.append(tui)
+        guard tui.waitFor("Play against the computer") != nil else {
+            XCTFail("the TUI did not show its menu:\n\(tui.screen)\nlog:\n\(tui.log)")
+            throw Lab.LabError.failed("no menu")
+        }
+        return tui
+    }
+
+    /// l, the prompt (the lobby is a LAN operation like any other), OK: in the lobby.
+    private func enterLobby(_ tui: LabTUI) throws {
+        try tui.keys("l")
+        XCTAssertNotNil(tui.waitFor("[ OK ]"), "no prompt before the lobby:\n\(tui.screen)")
+        try tui.keys("o")
+        XCTAssertNotNil(tui.waitFor("Multicast group 239.255.77.77"), "not in the lobby:\n\(tui.screen)\n\(tui.log)")
+    }
+
+    func testTheLobbyScreenSeesAHeadlessPlayerChallengesItAndTheGameIsPlayedOnTheScreen() throws {
+        let bob = try tictactoe(on: "host-b", ["lobby", "--name", "bob", "--json", "--accept", "--headless",
+                                               "--player", "perfect", "--seed", "3", "--duration", "60",
+                                               "--greet", "anyone?"])
+        XCTAssertNotNil(bob.waitForEvent("lobby-joined"), "\(bob.output) \(bob.standardError)")
+        let alice = try startLobbyTUI("alice", on: "host-a")
+        try enterLobby(alice)
+        let bobAddress = Lab.address(of: "host-b")
+        XCTAssertNotNil(alice.waitFor { $0.contains("bob") && $0.contains(bobAddress) }, alice.screen)
+        XCTAssertTrue(waitUntil { self.names(bob, "lobby-arrived").contains("alice") }, "bob: \(bob.output)")
+        // Bob is the only one around, so he is chosen: c challenges him; alice hosts, bob joins, the game is on.
+        try alice.keys("c")
+        let playing = alice.waitFor(timeout: 30) { $0.contains("Your turn") || $0.contains("bob's turn") }
+        XCTAssertNotNil(playing, "no game on alice's screen:\n\(alice.screen)\n\(alice.log)\nbob: \(bob.output)")
+        XCTAssertEqual(bob.events(named: "lobby-challenged").first?["name"] as? String, "alice", "\(bob.output)")
+        XCTAssertEqual(bob.events(named: "lobby-challenged").first?["address"] as? String, Lab.address(of: "host-a"))
+        XCTAssertEqual(bob.events(named: "connected").first?["peer"] as? String, "alice", "\(bob.output)")
+        print("alice's screen in the game:\n\(alice.screen)")
+    }
+
+    func testAHeadlessChallengeIsAskedOnTheLobbyScreenAndAcceptingJoinsTheGame() throws {
+        let alice = try startLobbyTUI("alice", on: "host-a")
+        try enterLobby(alice)
+        let carol = try tictactoe(on: "host-c", ["lobby", "--name", "carol", "--json", "--challenge", "alice",
+                                                 "--headless", "--player", "perfect", "--seed", "4", "--duration", "60"])
+        let carolAddress = Lab.address(of: "host-c")
+        let asked = alice.waitFor(timeout: 20) { $0.contains("carol challenges you to a game at \(carolAddress):") }
+        XCTAssertNotNil(asked, "no question on alice's screen:\n\(alice.screen)\ncarol: \(carol.output)")
+        print("alice's lobby, asked:\n\(alice.screen)")
+        try alice.keys("y")
+        let playing = alice.waitFor(timeout: 30) { $0.contains("Your turn") || $0.contains("carol's turn") }
+        XCTAssertNotNil(playing, "no game on alice's screen:\n\(alice.screen)\n\(alice.log)\ncarol: \(carol.output)")
+        XCTAssertEqual(carol.events(named: "lobby-answer").first?["accepted"] as? Bool, true, "\(carol.output)")
+        XCTAssertEqual(carol.events(named: "connected").first?["peer"] as? String, "alice", "\(carol.output)")
+    }
 }
