@@ -20,7 +20,7 @@
 #                   BENCH_LABEL=name names the results; measured, never asserted; the lab needs root (else skipped)
 #   make bench-compare OLD=a.json NEW=b.json   two runs side by side (before and after)
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
-#   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private|languages,
+#   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private|languages|lobby,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
 #   make demo-check play every scene unattended and compare its screens with docs/demo/*.txt (root; part of test)
 #   make demo-docs  play every scene and regenerate docs/demo/*.txt and their copies in docs/DEMO.md (root)

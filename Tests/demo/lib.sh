@@ -16,7 +16,7 @@ LOCK=/run/lock/tictactoe-lab.lock
 # the apps show (Settings › Privacy) are the same in every run and in the captured screens.
 RUN=${TICTACTOE_DEMO_RUN:-/run/tictactoe-demo}
 BIN=${TICTACTOE_BIN:-$ROOT/.build/debug/tictactoe}
-SCENES=(deferred eager noauth waiting private languages)
+SCENES=(deferred eager noauth waiting private languages lobby)
 SESSION=demo
 # Player names (host-b's game is advertised under its player's name) and the apps' language (LANGUAGE: en unless
 # a scene says otherwise, so that the screens are the same whatever the locale of whoever runs the demo); a scene may
@@ -353,6 +353,7 @@ normalize_screen() {
         -e "s#($tmp|/tmp|/var/tmp)/[A-Za-z0-9._+-]+#<tmp>#g" \
         -e 's#[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?#<time>#g' \
         -e 's#(^|[^0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?([^0-9:]|$)#\1<time>\3#g' \
+        -e 's#(^|[^0-9-])[0-9]{2}-[0-9]{2} <time>#\1<date> <time>#g' \
         -e 's#(^|[^0-9A-Za-z._])[0-9]+([.,][0-9]+)? ?(ms|s)([^0-9A-Za-z_]|$)#\1<n> \3\4#g' \
         -e 's#(\[|\b)pid[ =:]+[0-9]+#\1pid <pid>#g' \
         -e 's#(--seed[ =]|\bseed[ =:]+)[0-9]+#\1<n>#g' \
