@@ -111,6 +111,8 @@ public struct PrivacyInfo: Sendable, Hashable {
 public struct PrivacyActivity: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case allowed, waiting, refused
+        /// An operation carried out (a Bonjour name resolved to join it).
+        case done
         case promptShown
         case promptAnswered(allow: Bool)
     }
@@ -118,7 +120,8 @@ public struct PrivacyActivity: Sendable, Hashable {
     /// The time, as shown ("11-25 15:30:02").
     public var time: String
     public var kind: Kind
-    /// browse, advertise, listen, connect, multicast, browse-service-types (the report's names); nil: not known.
+    /// browse, advertise, listen, connect, multicast, browse-service-types, resolve (the report's names); nil: not
+    /// known.
     public var operation: String?
     public var destination: String?
     public var origin: String?

@@ -22,6 +22,10 @@ public struct PrivacyReportEntry: Sendable, Hashable {
         case promptShown = "prompt-shown"
         /// The prompt was answered (`answer`); the operation is the one that showed it.
         case promptAnswered = "prompt-answered"
+        /// A LAN operation carried out under a capability the gate cleared, recorded where the decision alone does
+        /// not say what happened: `resolve` (a Bonjour name, to join it: `destination` is the name, its type, and
+        /// the addresses it resolved to).
+        case operation
     }
 
     /// Where a decision leaves the operation.
@@ -37,8 +41,8 @@ public struct PrivacyReportEntry: Sendable, Hashable {
     public var time: Date
     public var pid: Int32
     public var event: Event
-    /// browse, advertise, listen, connect, multicast, browse-service-types (nil: a prompt answered with no operation
-    /// known).
+    /// browse, advertise, listen, connect, multicast, browse-service-types, resolve (nil: a prompt answered with no
+    /// operation known).
     public var operation: String?
     /// Where: the service type (browse, advertise), the bind host ("*": every interface), the endpoint (connect), the
     /// group's addresses and port (multicast).

@@ -84,6 +84,14 @@ public final class PrivacyReportLog: Sendable {
             destination: operation?.reportDestination, answer: allow ? "allow" : "deny", origin: origin?.name))
     }
 
+    /// Records a LAN operation carried out under a capability (`PrivacyReportEntry.Event.operation`): its name
+    /// (`resolve`) and destination.
+    public func recordOperation(_ operation: String, destination: String, origin: OperationOrigin?) {
+        record(PrivacyReportEntry(
+            time: now(), pid: getpid(), event: .operation, operation: operation, destination: destination,
+            origin: origin?.name))
+    }
+
     /// Appends `entry`; a failure is logged (the first one only) and otherwise ignored.
     public func record(_ entry: PrivacyReportEntry) {
         do {

@@ -780,6 +780,7 @@ extension AppModel {
         case .allowed: outcome = tr("allowed")
         case .waiting: outcome = tr("waiting")
         case .refused: outcome = tr("refused")
+        case .done: outcome = tr("done")
         case .promptShown: outcome = tr("prompt shown")
         case .promptAnswered(let allow): outcome = tr("prompt answered %@", allow ? tr("OK") : tr("Don't Allow"))
         }
@@ -791,6 +792,7 @@ extension AppModel {
         case "connect": operation = tr("connect")
         case "multicast": operation = tr("multicast")
         case "browse-service-types": operation = tr("browse every service type")
+        case "resolve": operation = tr("resolve")
         case let other: operation = other
         }
         let what = [operation, activity.destination].compactMap { $0 }.joined(separator: " ")

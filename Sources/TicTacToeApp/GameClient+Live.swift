@@ -226,6 +226,7 @@ extension PrivacyActivity {
             case .waiting?, nil: kind = .waiting
             }
         case .promptShown: kind = .promptShown
+        case .operation: kind = .done
         case .promptAnswered: kind = .promptAnswered(allow: entry.answer == "allow")
         }
         self.init(

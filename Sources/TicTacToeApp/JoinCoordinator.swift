@@ -117,6 +117,11 @@ public func joinMatch(
                 name, with: GameResolver(capability: browse), until: accessAllowedDeadline, stop: stop)
             endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
             reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
+            // The privacy report says what the name led to (the decision above is the browse's).
+            gate.report?.recordOperation(
+                "resolve", destination: "\(game.name) (\(GameService.type)): "
+                    + endpoints.map(\.description).joined(separator: " "),
+                origin: request.origin)
             if let refusal = mismatch(game, request.security) {
                 reporter.report(.error(refusal.message, refusal.status))
                 return refusal.status

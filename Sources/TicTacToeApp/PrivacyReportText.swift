@@ -26,6 +26,8 @@ public enum PrivacyReportText {
             what = DisplayWidth.padded(outcome, to: 9) + operation + verdict
         case .promptShown:
             what = DisplayWidth.padded("prompt", to: 9) + "shown for " + (operation.isEmpty ? "?" : operation)
+        case .operation:
+            what = DisplayWidth.padded("done", to: 9) + operation
         case .promptAnswered:
             let answer = entry.answer == "allow" ? "OK (allow)" : "Don't Allow (deny)"
             what = DisplayWidth.padded("prompt", to: 9) + "answered \(answer)"

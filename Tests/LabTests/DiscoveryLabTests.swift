@@ -90,12 +90,27 @@ final class DiscoveryLabTests: LabTestCase {
 
     func testJoinByNameCompletesAHeadlessGame() throws {
         let (host, port, registered) = try startHost(on: "host-a", name: "Dana's game", extra: ["--games", "3"])
+        let state = NSTemporaryDirectory() + "tictactoe-lab-join-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        scratchPaths.append(state)
         let joiner = try tictactoe(on: "host-b", ["join", registered, "--headless", "--json", "--seed", "5",
-                                                  "--name", "joiner"])
+                                                  "--name", "joiner"], environment: ["XDG_STATE_HOME": state])
         XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
         XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
         let resolved = try XCTUnwrap(joiner.events(named: "resolved").first)
-        XCTAssertEqual(resolved["addresses"] as? [String], ["\(Lab.address(of: "host-a")):\(port)"])
+        let address = "\(Lab.address(of: "host-a")):\(port)"
+        XCTAssertEqual(resolved["addresses"] as? [String], [address])
+        // The joiner's privacy report: the browse allowed, what the name resolved to, the connection allowed.
+        let report = try String(contentsOfFile: state + "/tictactoe/privacy-report.jsonl", encoding: .utf8)
+        let records = report.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let summary = records.map { "\($0["event"] ?? "") \($0["operation"] ?? "") \($0["destination"] ?? "")" }
+        XCTAssertEqual(summary, [
+            "decision browse _tictactoe._tcp",
+            "operation resolve \(registered) (_tictactoe._tcp): \(address)",
+            "decision connect \(address)",
+        ], report)
+        XCTAssertEqual(Set(records.compactMap { $0["origin"] as? String }), ["tictactoe join"], report)
         // As the README's table says: `seed` first, then the name's resolution.
         XCTAssertEqual(Array(joiner.events.compactMap { $0["event"] as? String }.prefix(2)), ["seed", "resolved"])
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 3)

@@ -55,6 +55,23 @@ final class PrivacyReportLogTests: XCTestCase {
         XCTAssertEqual(entry.time, Date(timeIntervalSince1970: 1_795_000_000))
     }
 
+    func testAnOperationCarriedOutIsRecordedWithWhereItLed() throws {
+        let log = try makeLog()
+        log.recordOperation("resolve", destination: "Dana's game (_tictactoe._tcp): 198.18.0.11:7878",
+                            origin: OperationOrigin("tictactoe join"))
+        let text = try String(contentsOfFile: log.path, encoding: .utf8)
+        XCTAssertEqual(text, """
+            {"v":1,"time":"2026-11-18T11:06:40.000Z","pid":\(getpid()),"event":"operation","operation":"resolve",\
+            "destination":"Dana's game (_tictactoe._tcp): 198.18.0.11:7878","outcome":null,"verdict":null,"detail":null,\
+            "answer":null,"origin":"tictactoe join"}
+
+            """)
+        let entry = try XCTUnwrap(try log.read().entries.first)
+        XCTAssertEqual(entry.event, .operation)
+        XCTAssertEqual(entry.operation, "resolve")
+        XCTAssertNil(entry.outcome)
+    }
+
     func testEveryOperationSaysWhereItGoes() {
         let operations: [(LocalNetworkOperation, String, String)] = [
             (.browse(serviceType: "_tictactoe._tcp"), "browse", "_tictactoe._tcp"),

@@ -78,6 +78,13 @@ final class PrivacyReportScreenTests: XCTestCase {
         XCTAssertTrue(model.render(unicode: true).text.contains("No local network activity in the last 7 days."))
     }
 
+    func testAResolveCarriedOutSaysWhatTheNameLedTo() {
+        let line = AppModel.activityLine(PrivacyActivity(
+            time: "11-25 15:30:09", kind: .done, operation: "resolve",
+            destination: "Dana's game (_tictactoe._tcp): 198.18.0.11:7878", origin: "Join a game screen"))
+        XCTAssertEqual(line, "11-25 15:30:09 done: resolve Dana's game (_tictactoe._tcp): 198.18.0.11:7878 · Join a game screen")
+    }
+
     func testARecordsTextCannotActOnTheTerminal() {
         let line = AppModel.activityLine(PrivacyActivity(
             time: "11-25 15:30:09", kind: .allowed, operation: "connect", destination: "evil\u{1b}[2J:1",
