@@ -38,6 +38,10 @@ public struct GameClient {
     /// who is around, greetings, challenges. The person's commands go in through the handle; the games it asks for
     /// (`.hostGame`, `.join`) are the front end's to play; `cancel` leaves (the others are told).
     public var lobby: (_ name: String, _ events: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle
+    /// Plays a game that came of the lobby as `name`: hosts the one offered with the person's challenge, or joins the
+    /// challenger's; reported as `host` and `join` report (the privacy log and report name the Lobby screen).
+    public var lobbyGame:
+        (_ name: String, _ game: LobbyGame, _ events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle
     /// Local network privacy: the gate's verdicts, the prompt's answer, Settings.
     public var privacy: PrivacyClient
     /// Starts an engine (`engine:COMMAND`, as `play --computer engine:COMMAND` runs it) for play against the computer:
@@ -63,6 +67,12 @@ public struct GameClient {
             events(.ended(.usage))
             return .finished
         },
+        lobbyGame: @escaping (String, LobbyGame, @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle = {
+            _, _, events in
+            events(.report(.error("the lobby's games are not possible here", .usage)))
+            events(.finished(.usage))
+            return .finished
+        },
         privacy: PrivacyClient,
         engine: @escaping (String, @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle = { _, events in
             events(.failed(game: 0, engine: "engine", reason: "cannot be started here", log: ""))
@@ -75,6 +85,7 @@ public struct GameClient {
         self.browse = browse
         self.serviceTypes = serviceTypes
         self.lobby = lobby
+        self.lobbyGame = lobbyGame
         self.privacy = privacy
         self.engine = engine
     }

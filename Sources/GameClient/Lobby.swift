@@ -15,6 +15,9 @@ public enum LobbyEvent: Sendable, Hashable {
     case challengeWaiting(id: LobbyMessage.MemberID, from: String, address: String, port: Int)
     /// A challenge we turned down (or that came to nothing), and why.
     case challengeDeclined(from: String, why: String)
+    /// A challenge that waited for the person's answer (`.challengeWaiting`) is over without a game: declined,
+    /// unanswered in time, withdrawn by its challenger, or its challenger gone (why).
+    case challengeClosed(id: LobbyMessage.MemberID, from: String, why: String)
     /// A challenge we took: the game follows.
     case challengeAccepted(from: String, address: String, port: Int)
     /// The lobby is over: why.
@@ -48,6 +51,21 @@ public enum LobbyUpdate: Sendable, Hashable {
     case join(name: String, address: String, port: Int)
     /// The lobby is over with this exit status (the last `.event(.left)` says why).
     case ended(ExitStatus)
+}
+
+/// A game that comes of the lobby, played by the front end (`GameClient.lobbyGame`).
+public enum LobbyGame: Sendable, Hashable {
+    /// The game offered with the person's challenge: an open game on any free port, not advertised with Bonjour
+    /// (the challenged player is invited to it).
+    case host
+    /// The challenger's game, whose challenge the person accepted (the lobby has checked the address).
+    case join(address: String, port: Int)
+
+    /// `ADDRESS:PORT` (an IPv6 address in brackets): what the screen shows, and Join by address would take.
+    public var target: String? {
+        guard case .join(let address, let port) = self else { return nil }
+        return address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+    }
 }
 
 /// The lobby a front end runs (`GameClient.lobby`): what the person does goes in with `send`; `cancel` leaves.

@@ -150,8 +150,11 @@ public final class ConnectionGroup: Sendable {
     public func cancel() {
         let (channels, handler, retry) = state.withLockedValue { inner in
             defer {
+                // The handlers go too: they may hold their owner (which holds the group) until then.
                 inner.channels = []
                 inner.retry = nil
+                inner.stateHandler = nil
+                inner.receiveHandler = nil
             }
             if case .cancelled = inner.state { return ([Joined](), (@Sendable (State) -> Void)?.none, inner.retry) }
             inner.state = .cancelled

@@ -174,6 +174,8 @@ public enum AppEffect: Hashable, Sendable {
     case startLobby(name: String)
     case stopLobby
     case lobbyCommand(LobbyCommand)
+    /// Play a game that came of the lobby (as `.host` and `.join` do, without Bonjour).
+    case lobbyGame(name: String, LobbyGame)
     /// Ask the privacy gate about `intent` (answered with `.gate`).
     case checkNetwork(NetworkIntent)
     /// The prompt's answer, to remember.
@@ -478,7 +480,7 @@ public struct AppModel: Sendable {
                 confirmation = Confirmation(.resign)
                 return []
             }
-            if key == .character("t"), !game.inMatch, !game.isOver {
+            if key == .character("t"), !game.inMatch, !game.isOver, lobbyBehind == nil {
                 // Settings while waiting (e.g. for local network permission): the host or join keeps waiting.
                 suspended = game
                 screen = .settings(selected: SettingsRow.localNetwork.rawValue)
@@ -676,6 +678,7 @@ public struct AppModel: Sendable {
     private mutating func again(_ game: NetworkGame) -> [AppEffect] {
         let next = game.again()
         screen = .network(next)
+        if let lobbyGame = next.lobbyGame { return startLobbyGame(lobbyGame) }
         switch next.role {
         case .host:
             return [.checkNetwork(.host(name: next.localName, port: next.requestedPort ?? settings.port))]
@@ -719,6 +722,9 @@ public struct AppModel: Sendable {
         if case .lobby(let lobby) = screen, !lobby.isLeft {
             return [.stopLobby, .schedule(.quitGrace, after: 0.3)]  // the others hear we left
         }
+        if lobbyBehind != nil {
+            return [.stopLobby, .schedule(.quitGrace, after: 0.3)]
+        }
         return [.quit(status: status)]
     }
 
@@ -756,8 +762,10 @@ public struct AppModel: Sendable {
             guard case .lobby(var lobby) = screen else { return [.lobbyCommand(.withdraw)] }
             lobby.challenging = name
             lobbyBehind = lobby
-            screen = .network(NetworkGame(role: .host, localName: settings.name, target: tr("a free port"), port: 0))
-            return [.checkNetwork(.host(name: settings.name, port: 0))]
+            var game = NetworkGame(role: .host, localName: settings.name, target: tr("a free port"), port: 0)
+            game.lobbyGame = .host
+            screen = .network(game)
+            return startLobbyGame(.host)
         case .stopHosting:
             // Declined or not answered: back to the lobby (its log says why).
             guard var lobby = lobbyBehind, case .network(let game) = screen, game.role == .host, !game.inMatch else {
@@ -770,14 +778,26 @@ public struct AppModel: Sendable {
         case .join(_, let address, let port):
             // The person accepted: the challenger's game, joined as any address is (the gate first).
             lobbyBehind = nil
-            let target = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
-            screen = .network(NetworkGame(role: .joiner, localName: settings.name, target: target))
-            return [.checkNetwork(.join(name: settings.name, address: target))]
+            let game = LobbyGame.join(address: address, port: port)
+            var joining = NetworkGame(role: .joiner, localName: settings.name, target: game.target ?? address)
+            joining.lobbyGame = game
+            screen = .network(joining)
+            return startLobbyGame(game)
         case .ended:
             // Over (left, refused, or a game came of it): a game hosted for a challenge goes on without it.
             lobbyBehind = nil
             return []
         }
+    }
+
+    /// Starts the lobby's game on the network screen: no prompt of its own (the lobby was allowed; the game still
+    /// goes through the gate and waits, saying why, if access was turned off since); a join counts down.
+    private mutating func startLobbyGame(_ game: LobbyGame) -> [AppEffect] {
+        let start = AppEffect.lobbyGame(name: settings.name, game)
+        guard case .join = game, case .network(var joining) = screen else { return [start] }
+        joining.startCountdown()
+        screen = .network(joining)
+        return [start, .schedule(.connectCountdown, after: 1)]
     }
 
     // MARK: Watching

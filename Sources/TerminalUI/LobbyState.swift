@@ -54,6 +54,12 @@ public struct LobbyState: Sendable, Hashable {
         return false
     }
 
+    /// In the lobby's group: greeting and challenging make sense.
+    public var isJoined: Bool {
+        if case .joined = status { return true }
+        return false
+    }
+
     public var selectedMember: LobbyRoster.Member? {
         members.indices.contains(selected) ? members[selected] : nil
     }
@@ -100,19 +106,24 @@ public struct LobbyState: Sendable, Hashable {
             challenging = to
             note(tr("You challenged %@: waiting for the answer", name(to)))
         case .challengeWaiting(let id, let from, let address, let port):
+            invitations.removeAll { $0.id == id }
             invitations.append(Invitation(id: id, name: from, address: address, port: port))
             note(tr("%@ challenges you to a game", name(from)))
         case .challengeDeclined(let from, let why):
-            invitations.removeAll { $0.name == from }
-            if challenging == from { challenging = nil }
-            note(tr("No game with %@: %@", name(from), why))
+            // Ours, before its game was hosted (the screen shows the host screen meanwhile): "" is a player gone.
+            if challenging == from || from.isEmpty { challenging = nil }
+            note(from.isEmpty ? DisplayText.escaped(why) : tr("No game with %@: %@", name(from), DisplayText.escaped(why)))
+        case .challengeClosed(let id, let from, let why):
+            invitations.removeAll { $0.id == id }
+            note(tr("No game with %@: %@", name(from), DisplayText.escaped(why)))
         case .challengeAccepted(let from, _, _):
             note(tr("You accepted %@'s challenge", name(from)))
         case .left(let why):
             status = .left(why)
             invitations = []
             members = []
-            note(tr("Left the lobby: %@", why))
+            challenging = nil
+            note(tr("Left the lobby: %@", DisplayText.escaped(why)))
         }
     }
 
@@ -148,7 +159,7 @@ public struct LobbyState: Sendable, Hashable {
         }
         if let asked = invitations.first {
             switch key {
-            case .character("y"), .character("a"):
+            case .character("y"):  // y only: a key typed just after a greeting must not accept
                 invitations.removeFirst()
                 return .command(.answer(asked.id, accept: true))
             case .character("n"), .character("d"), .escape:
@@ -167,11 +178,11 @@ public struct LobbyState: Sendable, Hashable {
             selected = max(0, selected - 1)
         case .down, .character("j"):
             selected = min(max(0, members.count - 1), selected + 1)
-        case .character("g") where !isLeft:
+        case .character("g") where isJoined:
             greeting = LineEditor("", limit: .characters(Self.greetingCharacters))
         case .character("c"), .enter:
-            guard !isLeft, let member = selectedMember else { return .none }
-            guard challenging == nil else { return .none }
+            guard isJoined, challenging == nil, let member = selectedMember else { return .none }
+            challenging = member.name  // one challenge at a time: a second press does nothing
             return .command(.challenge(member.id))
         default:
             break

@@ -52,6 +52,9 @@ public struct NetworkGame: Sendable {
     private(set) var codeRefused = false
     /// The port a host was asked to listen on (0: any free one); nil for a joiner.
     let requestedPort: Int?
+    /// The lobby's game this is (the one offered with a challenge, or the challenger's joined), nil for the others:
+    /// after a match nobody else is invited, so no "wait for another player".
+    var lobbyGame: LobbyGame?
     /// The port the host listened on (from `.listening`), so that hosting again keeps the port joiners were told.
     public private(set) var listenedPort: Int?
     /// Whether a peer played a match with us here (it connected).
@@ -144,7 +147,8 @@ public struct NetworkGame: Sendable {
         switch role {
         case .host:
             guard networkFinished || listenedPort == nil else { return nil }
-            return playedMatch ? .waitForAnotherPlayer : .retry
+            if playedMatch { return lobbyGame == nil ? .waitForAnotherPlayer : nil }
+            return .retry
         case .joiner:
             return failed ? .retry : nil
         }
@@ -153,6 +157,12 @@ public struct NetworkGame: Sendable {
     /// The same host or join again, from the start: the port the host listened on (else the one asked for), the same
     /// target, code and security for a joiner.
     func again() -> NetworkGame {
+        if let lobbyGame {  // the same again: a game on a free port, or the same challenger's
+            var next = NetworkGame(role: role, localName: localName, target: target, security: security,
+                                   port: requestedPort)
+            next.lobbyGame = lobbyGame
+            return next
+        }
         let port = listenedPort ?? requestedPort
         return NetworkGame(role: role, localName: localName, target: port.map { tr("port %@", String($0)) } ?? target,
                            security: security, code: code, port: port, spectators: spectators)

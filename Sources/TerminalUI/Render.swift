@@ -657,6 +657,11 @@ extension AppModel {
             canvas.put(label + field.text, row: bottom, column: 2, style: .bold)
             if let problem = lobby.greetingProblem {
                 canvas.put(DisplayWidth.truncate(problem, to: width), row: bottom - 1, column: 2, style: .error)
+            } else if let asked = lobby.invitations.first {
+                // Asked once the line is said or dropped: keys typed meanwhile stay in the line.
+                let waiting = tr("%@ challenges you: Enter says your line (Esc drops it), then y or n",
+                                 DisplayText.escaped(asked.name))
+                canvas.put(DisplayWidth.truncate(waiting, to: width), row: bottom - 1, column: 2, style: .selected)
             }
         } else if let asked = lobby.invitations.first {
             let endpoint = asked.address.contains(":") ? "[\(asked.address)]:\(asked.port)" : "\(asked.address):\(asked.port)"

@@ -259,6 +259,12 @@ public final class UIApp {
             lobbySession += 1
         case .lobbyCommand(let command):
             lobby?.send(command)
+        case .lobbyGame(let name, let game):
+            handle?.cancel()
+            session += 1
+            let id = session
+            logger.info("\(game == .host ? "hosting the game of a challenge" : "joining a challenger's game") as \(name)")
+            handle = client.lobbyGame(name, game) { [queue] in queue.post(.network($0, session: id)) }
         case .startEngine(let command):
             engine?.stop()
             engineSession += 1

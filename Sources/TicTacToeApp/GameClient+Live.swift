@@ -72,6 +72,21 @@ struct LiveNetwork {
         return LobbyHandle(send: { input.yield($0) }, cancel: { task.cancel() })
     }
 
+    func lobbyGame(name: String, game: LobbyGame, events: @escaping @Sendable (NetworkEvent) -> Void) -> SessionHandle {
+        switch game {
+        case .host:
+            return InteractiveSession.host(
+                name: name, port: 0, advertise: false, origin: .lobbyScreen, gate: gate,
+                report: { events(.report($0)) }, finished: { events(.finished($0)) }
+            ).handle
+        case .join(let address, let port):
+            return InteractiveSession.join(
+                name: name, target: .address(Endpoint(host: address, port: port)), origin: .lobbyScreen, gate: gate,
+                report: { events(.report($0)) }, finished: { events(.finished($0)) }
+            ).handle
+        }
+    }
+
     func serviceTypes(events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle {
         let gate = self.gate
         let task = Task { await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, onUpdate: events) }
@@ -125,6 +140,7 @@ extension GameClient {
             browse: { network.browse(events: $0) },
             serviceTypes: { network.serviceTypes(events: $0) },
             lobby: { network.lobby(name: $0, events: $1) },
+            lobbyGame: { network.lobbyGame(name: $0, game: $1, events: $2) },
             privacy: .live(gate: gate, logFile: logFile),
             engine: { command, events in Self.startEngine(command, events: events) }
         )

@@ -73,14 +73,17 @@ public final class InteractiveSession: Sendable {
         state.withLock { $0.task = task }
     }
 
-    /// Hosts one match on `port` (0: any free port) on every interface, advertised as `name`, and then stops.
-    /// A private game (`security`) hands its code, and each code that replaces it with the reason, to `showCode`
-    /// only (for the host's screen): never to `report`.
+    /// Hosts one match on `port` (0: any free port) on every interface, advertised as `name` (unless `advertise` is
+    /// false: the Lobby's game), and then stops. A private game (`security`) hands its code, and each code that
+    /// replaces it with the reason, to `showCode` only (for the host's screen): never to `report`. `origin` is the
+    /// screen the privacy log and report name.
     public static func host(
         name: String,
         port: Int,
         security: GameSecurity = .open,
         spectators: Int = 0,
+        advertise: Bool = true,
+        origin: OperationOrigin = .hostScreen,
         gate: LocalNetworkGate,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
         showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
@@ -91,7 +94,7 @@ public final class InteractiveSession: Sendable {
         let reporter = session.reporter(report)
         let options = MatchOptions(name: name, commands: session.commands)
         let request = HostRequest(
-            port: port, matches: 1, origin: .hostScreen, endsWithFirstMatch: true, security: security,
+            port: port, matches: 1, advertise: advertise, origin: origin, endsWithFirstMatch: true, security: security,
             showCode: showCode, spectators: spectators)
         session.start({
             await hostMatches(request, options: options, gate: gate, reporter: reporter, logger: logger) { listener in
@@ -107,6 +110,7 @@ public final class InteractiveSession: Sendable {
         name: String,
         target: JoinTarget,
         security: JoinSecurity = .encrypted(code: nil),
+        origin: OperationOrigin = .joinScreen,
         gate: LocalNetworkGate,
         logger: Logger = Logger(label: "tictactoe.ui.join"),
         report: @escaping @Sendable (MatchReport) -> Void,
@@ -115,7 +119,7 @@ public final class InteractiveSession: Sendable {
         let session = InteractiveSession()
         let reporter = session.reporter(report)
         let options = MatchOptions(name: name, commands: session.commands)
-        let request = JoinRequest(target: target, origin: .joinScreen, security: security)
+        let request = JoinRequest(target: target, origin: origin, security: security)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: reporter, logger: logger) { connection in
                 session.state.withLock { $0.connection = connection }

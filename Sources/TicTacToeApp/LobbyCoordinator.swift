@@ -276,6 +276,7 @@ private final class Lobby: Sendable {
         defer {
             for task in tasks { task.cancel() }
             answerTimer?.cancel()
+            continuation.finish()
         }
         var machine = LobbyMachine(me: me, policy: policy, answerTimeout: request.answerTimeout)
         return await withTaskCancellationHandler {
@@ -287,12 +288,12 @@ private final class Lobby: Sendable {
                     case .report(let event): report(event)
                     case .hostGame(let name): stopHost = games.host(name, input)
                     case .stopHosting: stopHost?()
-                    case .startAnswerTimer:
+                    case .startAnswerTimer(let generation):
                         answerTimer?.cancel()
                         let timeout = request.answerTimeout
                         answerTimer = Task {
                             try? await clock.sleep(for: timeout)
-                            if !Task.isCancelled { input(.answerTimedOut) }
+                            if !Task.isCancelled { input(.answerTimedOut(generation: generation)) }
                         }
                     case .cancelAnswerTimer: answerTimer?.cancel()
                     case .leaveGroup: group.cancel()

@@ -35,10 +35,11 @@ extension LobbyEvent {
         case .challengeSent(let to, let port): return "Challenged \(shown(to)): your game listens on port \(port)"
         case .challengeWaiting(_, let from, let address, let port):
             return "\(shown(from))'s challenge (a game at \(Endpoint(host: address, port: port))) waits for your answer"
-        case .challengeDeclined(let from, let why): return "No game with \(shown(from)): \(why)"
+        case .challengeDeclined(let from, let why), .challengeClosed(_, let from, let why):
+            return "No game with \(shown(from)): \(shown(why))"
         case .challengeAccepted(let from, let address, let port):
             return "Accepted \(shown(from))'s challenge: joining \(Endpoint(host: address, port: port))"
-        case .left(let why): return "Left the lobby: \(why)"
+        case .left(let why): return "Left the lobby: \(shown(why))"
         }
     }
 
@@ -118,6 +119,11 @@ private struct LobbyEventLine: Encodable {
             try object.encode(from, forKey: "name")
             try object.encode(address, forKey: "address")
             try object.encode(port, forKey: "port")
+        case .challengeClosed(let id, let from, let why):
+            try object.encode("lobby-no-game", forKey: "event")
+            try object.encode(id.description, forKey: "id")
+            try object.encode(from, forKey: "name")
+            try object.encode(why, forKey: "reason")
         case .challengeDeclined(let from, let why):
             try object.encode("lobby-no-game", forKey: "event")
             try object.encode(from, forKey: "name")

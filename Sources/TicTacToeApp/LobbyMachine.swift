@@ -42,7 +42,8 @@ public struct LobbyMachine: Sendable {
         case hostConnected
         /// The game hosted for our challenge is over (its status).
         case hostDone(ExitStatus)
-        case answerTimedOut
+        /// The answer timer started by `.startAnswerTimer(generation)` ran out (an older one is ignored).
+        case answerTimedOut(generation: Int)
         /// Local network access was turned off.
         case revoked
         /// `--duration` is up.
@@ -58,7 +59,8 @@ public struct LobbyMachine: Sendable {
         case hostGame(for: String)
         /// Stop the game hosted for our challenge (its end comes back as `.hostDone`, except interactively).
         case stopHosting
-        case startAnswerTimer
+        /// Start the answer timer (replacing any other); it reports `.answerTimedOut` with this generation.
+        case startAnswerTimer(generation: Int)
         case cancelAnswerTimer
         /// Leave the group (after the `.send(.leave)` that comes first when it was joined).
         case leaveGroup
@@ -83,12 +85,23 @@ public struct LobbyMachine: Sendable {
     private var unanswered: ExitStatus?
     /// Our challenge was accepted: the lobby is left, the game goes on.
     public private(set) var inGame = false
+    /// Someone joined the game hosted for our challenge.
+    private var connected = false
+    /// The running answer timer's generation (nil: none runs): a timer cancelled as it fired is not obeyed.
+    private var answerTimer: Int?
+    private var timers = 0
+    /// This machine's own addresses: a challenge never leads to one of them.
+    private let localAddresses: [InterfaceAddress]
     public private(set) var finished = false
 
-    public init(me: LobbyMessage.MemberID, policy: Policy, answerTimeout: Duration = .seconds(30)) {
+    public init(
+        me: LobbyMessage.MemberID, policy: Policy, answerTimeout: Duration = .seconds(30),
+        localAddresses: [InterfaceAddress] = InterfaceAddress.current()
+    ) {
         roster = LobbyRoster(me: me)
         self.policy = policy
         self.answerTimeout = answerTimeout
+        self.localAddresses = localAddresses
     }
 
     /// Whether our challenge's game is being hosted or played.
@@ -109,11 +122,15 @@ public struct LobbyMachine: Sendable {
                     .report(.left("the lobby's group could not be joined")), finish(.cannotListen)]
         case .tick(let now):
             guard ready else { return [] }
-            var actions = roster.expire(at: now).map { Action.report(.roster($0)) }
+            var actions: [Action] = []
+            for event in roster.expire(at: now) {
+                actions.append(.report(.roster(event)))
+                actions += received(event, at: now)
+            }
             for (id, challenge) in waiting where now - challenge.since >= answerTimeout {
                 waiting[id] = nil
                 actions += [.send(.answer(target: id, accepted: false)),
-                            .report(.challengeDeclined(from: challenge.name, why: "not answered within \(seconds) s"))]
+                            .report(.challengeClosed(id: id, from: challenge.name, why: "not answered within \(seconds) s"))]
             }
             return actions + [.send(announcement)]
         case .datagram(let bytes, let address, let now):
@@ -132,11 +149,14 @@ public struct LobbyMachine: Sendable {
             guard let challenged else { return actions }
             let name = roster.members[challenged]?.name ?? policy.challenge ?? ""
             actions += [.send(.challenge(target: challenged, port: UInt16(port), address: nil)),
-                        .report(.challengeSent(to: name, port: port)), .startAnswerTimer]
+                        .report(.challengeSent(to: name, port: port)), startAnswerTimer()]
             return actions
         case .hostConnected:
-            return [.cancelAnswerTimer]
-        case .answerTimedOut:
+            connected = true
+            return cancelAnswerTimer()
+        case .answerTimedOut(let generation):
+            guard answerTimer == generation, hosting || inGame else { return [] }  // cancelled as it fired
+            answerTimer = nil
             let why = inGame ? "accepted, but did not connect within \(seconds) s" : "no answer within \(seconds) s"
             let name = challenged.flatMap { roster.members[$0]?.name } ?? policy.challenge ?? ""
             return [.report(.challengeDeclined(from: name, why: why))] + cameToNothing(.timeout)
@@ -157,7 +177,7 @@ public struct LobbyMachine: Sendable {
             return leave("its time is up (--duration)") + [finish(.success)]
         case .hostDone(let status):
             hosting = false
-            let actions: [Action] = [.cancelAnswerTimer]
+            let actions = cancelAnswerTimer()
             if let unanswered {
                 return actions + (ready ? leave("the challenge was not taken") : []) + [finish(unanswered)]
             }
@@ -177,13 +197,20 @@ public struct LobbyMachine: Sendable {
         case .arrived(let member) where !policy.interactive && !busy:
             guard let wanted = policy.challenge, PlayerName.matches(wanted, member.name) else { return [] }
             return startChallenge(member)
+        case .challenged(let id, let name, let address, let port) where waiting[id] != nil:
+            // The same challenger again (a repeat, or a new game after withdrawing one): the question stays as it
+            // was asked, its time too; only where it leads follows.
+            waiting[id]?.address = address
+            waiting[id]?.port = Int(port)
+            return []
         case .challenged(let id, let name, let address, let port):
             let acceptsAny = policy.interactive || policy.acceptChallenges
             guard acceptsAny, !busy, !inGame else {
                 return [.send(.answer(target: id, accepted: false)),
                         .report(.challengeDeclined(from: name, why: acceptsAny ? "already in a game" : "not accepting challenges (--accept)"))]
             }
-            if let problem = LobbyChallenge.problem(joining: address, challenger: roster.members[id]) {
+            if let problem = LobbyChallenge.problem(
+                joining: address, challenger: roster.members[id], localAddresses: localAddresses) {
                 return [.send(.answer(target: id, accepted: false)), .report(.challengeDeclined(from: name, why: problem))]
             }
             if policy.interactive {
@@ -193,21 +220,28 @@ public struct LobbyMachine: Sendable {
             return accept(id: id, name: name, address: address, port: Int(port))
         case .left(let member, _):
             guard let challenge = waiting.removeValue(forKey: member.id) else { return [] }
-            return [.report(.challengeDeclined(from: challenge.name, why: "they left the lobby"))]
+            return [.report(.challengeClosed(id: member.id, from: challenge.name, why: "they left the lobby"))]
+        case .updated(let member) where waiting[member.id] != nil:
+            // A challenger no longer hosting the game it offered has withdrawn its challenge.
+            guard let challenge = waiting[member.id],
+                  member.hosting == .none || Int(member.port) != challenge.port else { return [] }
+            waiting[member.id] = nil
+            return [.report(.challengeClosed(id: member.id, from: challenge.name, why: "they withdrew it"))]
         case .answered(let id, let name, let accepted) where id == challenged && !inGame:
             if accepted {
                 inGame = true
                 // They have as long again to connect; then the game is withdrawn.
-                var actions: [Action] = [.cancelAnswerTimer] + leave("\(name) accepted the challenge")
+                var actions: [Action] = cancelAnswerTimer() + leave("\(name) accepted the challenge")
                 if policy.interactive {
                     // The front end plays the game it hosts; the lobby is over.
                     actions.append(finish(.success))
-                } else {
-                    actions.append(.startAnswerTimer)
+                } else if !connected {
+                    actions.append(startAnswerTimer())  // as long again to connect
                 }
                 return actions
             }
-            return [.cancelAnswerTimer, .report(.challengeDeclined(from: name, why: "they declined"))] + cameToNothing(.rejected)
+            return cancelAnswerTimer() + [.report(.challengeDeclined(from: name, why: "they declined"))]
+                + cameToNothing(.rejected)
         default:
             return []
         }
@@ -219,16 +253,16 @@ public struct LobbyMachine: Sendable {
             guard ready else { return [] }
             return [.send(.greeting(text)), .report(.greetingSent(text))]
         case .challenge(let id):
-            guard ready, !busy, !inGame, let member = roster.members[id] else {
-                let why = busy || inGame ? "a challenge of yours is still open" : "not in the lobby"
-                return [.report(.challengeDeclined(from: roster.members[id]?.name ?? "", why: why))]
+            guard !busy, !inGame else { return [] }  // one challenge at a time (a second key press)
+            guard ready, let member = roster.members[id] else {
+                return [.report(.challengeDeclined(from: "", why: ready ? "that player left the lobby" : "not in the lobby"))]
             }
             return startChallenge(member)
         case .answer(let id, let accepted):
             guard let challenge = waiting.removeValue(forKey: id) else { return [] }  // expired meanwhile
             guard accepted, !busy, !inGame else {
                 return [.send(.answer(target: id, accepted: false)),
-                        .report(.challengeDeclined(from: challenge.name, why: accepted ? "already in a game" : "you declined"))]
+                        .report(.challengeClosed(id: id, from: challenge.name, why: accepted ? "already in a game" : "you declined"))]
             }
             return accept(id: id, name: challenge.name, address: challenge.address, port: challenge.port)
         case .hostListening(let port):
@@ -240,24 +274,23 @@ public struct LobbyMachine: Sendable {
             challenged = nil
             hosting = false
             hostPort = nil
-            return [.cancelAnswerTimer] + (ready ? [.send(announcement)] : [])
+            connected = false
+            return cancelAnswerTimer() + (ready ? [.send(announcement)] : [])
         }
     }
 
     private mutating func startChallenge(_ member: LobbyRoster.Member) -> [Action] {
         challenged = member.id
         hosting = true
+        connected = false
         return [.hostGame(for: member.name)]  // the challenge goes out once it listens
     }
 
     private mutating func accept(id: LobbyMessage.MemberID, name: String, address: String, port: Int) -> [Action] {
+        waiting[id] = nil
         var actions: [Action] = [.send(.answer(target: id, accepted: true)),
                                  .report(.challengeAccepted(from: name, address: address, port: port))]
-        for other in waiting.keys where other != id {
-            actions.append(.send(.answer(target: other, accepted: false)))
-        }
-        waiting = [:]
-        actions += leave("accepted \(name)'s challenge")
+        actions += leave("accepted \(name)'s challenge")  // the other waiting challenges are declined
         finished = true
         return actions + [.join(name: name, address: address, port: port)]
     }
@@ -273,13 +306,33 @@ public struct LobbyMachine: Sendable {
         hosting = false
         hostPort = nil
         inGame = false
+        connected = false
         return [.stopHosting] + (ready ? [.send(announcement)] : [])
     }
 
+    /// Leaves the group: challenges still waiting for the person's answer are declined first (their challengers
+    /// hear no rather than nothing), then `leave` goes out.
     private mutating func leave(_ why: String) -> [Action] {
         let wasReady = ready
         ready = false
-        return (wasReady ? [.send(.leave)] : []) + [.leaveGroup, .report(.left(why))]
+        var actions: [Action] = []
+        for (id, challenge) in waiting.sorted(by: { $0.key.value < $1.key.value }) {
+            if wasReady { actions.append(.send(.answer(target: id, accepted: false))) }
+            actions.append(.report(.challengeClosed(id: id, from: challenge.name, why: "you left the lobby")))
+        }
+        waiting = [:]
+        return actions + (wasReady ? [.send(.leave)] : []) + [.leaveGroup, .report(.left(why))]
+    }
+
+    private mutating func startAnswerTimer() -> Action {
+        timers += 1
+        answerTimer = timers
+        return .startAnswerTimer(generation: timers)
+    }
+
+    private mutating func cancelAnswerTimer() -> [Action] {
+        answerTimer = nil
+        return [.cancelAnswerTimer]
     }
 
     private mutating func finish(_ status: ExitStatus) -> Action {

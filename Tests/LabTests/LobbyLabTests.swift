@@ -156,10 +156,14 @@ final class LobbyLabTests: LabTestCase {
         try alice.keys("c")
         let playing = alice.waitFor(timeout: 30) { $0.contains("Your turn") || $0.contains("bob's turn") }
         XCTAssertNotNil(playing, "no game on alice's screen:\n\(alice.screen)\n\(alice.log)\nbob: \(bob.output)")
-        XCTAssertEqual(bob.events(named: "lobby-challenged").first?["name"] as? String, "alice", "\(bob.output)")
-        XCTAssertEqual(bob.events(named: "lobby-challenged").first?["address"] as? String, Lab.address(of: "host-a"))
-        XCTAssertEqual(bob.events(named: "connected").first?["peer"] as? String, "alice", "\(bob.output)")
+        let challenged = try XCTUnwrap(bob.waitForEvent("lobby-challenged")?.event, "\(bob.output)")
+        XCTAssertEqual(challenged["name"] as? String, "alice")
+        XCTAssertEqual(challenged["address"] as? String, Lab.address(of: "host-a"))
+        XCTAssertEqual(bob.waitForEvent("connected")?.event["peer"] as? String, "alice", "\(bob.output)")
         print("alice's screen in the game:\n\(alice.screen)")
+        // Her game was the Lobby screen's, on a free port, and not advertised with Bonjour.
+        XCTAssertTrue(alice.log.contains("gate: Lobby screen: listen on"), alice.log)
+        XCTAssertFalse(alice.log.contains("advertise _tictactoe._tcp"), alice.log)
     }
 
     func testAHeadlessChallengeIsAskedOnTheLobbyScreenAndAcceptingJoinsTheGame() throws {
@@ -174,7 +178,9 @@ final class LobbyLabTests: LabTestCase {
         try alice.keys("y")
         let playing = alice.waitFor(timeout: 30) { $0.contains("Your turn") || $0.contains("carol's turn") }
         XCTAssertNotNil(playing, "no game on alice's screen:\n\(alice.screen)\n\(alice.log)\ncarol: \(carol.output)")
-        XCTAssertEqual(carol.events(named: "lobby-answer").first?["accepted"] as? Bool, true, "\(carol.output)")
-        XCTAssertEqual(carol.events(named: "connected").first?["peer"] as? String, "alice", "\(carol.output)")
+        XCTAssertEqual(carol.waitForEvent("lobby-answer")?.event["accepted"] as? Bool, true, "\(carol.output)")
+        XCTAssertEqual(carol.waitForEvent("connected")?.event["peer"] as? String, "alice", "\(carol.output)")
+        // The game on alice's side was the Lobby screen's: not advertised, and so named in her privacy log.
+        XCTAssertTrue(alice.log.contains("gate: Lobby screen: connect to \(carolAddress):"), alice.log)
     }
 }

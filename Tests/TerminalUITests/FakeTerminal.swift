@@ -160,6 +160,16 @@ final class FakeNetwork {
     }
 
     private(set) var lobbies: [LobbyRecord] = []
+    /// The lobby's games the UI started (hosted for a challenge, or a challenger's joined), and their handles.
+    private(set) var lobbyGames: [LobbyGame] = []
+
+    func lobbyGame(name: String, game: LobbyGame, events: @escaping @Sendable (NetworkEvent) -> Void) -> Handle {
+        self.events = events
+        lobbyGames.append(game)
+        let handle = Handle()
+        handles.append(handle)
+        return handle
+    }
     private var lobbyUpdates: (@Sendable (LobbyUpdate) -> Void)?
 
     func deliverLobby(_ update: LobbyUpdate) { lobbyUpdates?(update) }
@@ -294,6 +304,7 @@ func fakeClient(_ network: FakeNetwork, _ privacy: FakePrivacy) -> GameClient {
         browse: { network.browse(events: $0).sessionHandle },
         serviceTypes: { network.listServiceTypes(events: $0).sessionHandle },
         lobby: { network.lobby(name: $0, events: $1) },
+        lobbyGame: { network.lobbyGame(name: $0, game: $1, events: $2).sessionHandle },
         privacy: PrivacyClient(
             verdict: { privacy.verdict(for: $0) },
             answerPrompt: { privacy.answerPrompt(allow: $0) },

@@ -76,8 +76,8 @@ final class LobbyScreenTests: XCTestCase {
         try runApp(terminal, network: network)
         let lobby = try XCTUnwrap(network.lobbies.first)
         XCTAssertEqual(lobby.sent, [.challenge(bob), .hostListening(40111)])
-        XCTAssertEqual(network.hosted.map(\.port), [0], "any free port")
-        XCTAssertEqual(network.hosted.map(\.security), [.open])
+        XCTAssertEqual(network.lobbyGames, [.host], "the lobby's game: a free port, not advertised")
+        XCTAssertEqual(network.hosted.count, 0, "not a Host screen game")
         XCTAssertTrue(try XCTUnwrap(network.handles.first).cancelled, "the game hosted for it stops")
         let frame = terminal.lastFrame
         XCTAssertTrue(frame.contains("No game with bob: they declined"), frame)
@@ -109,7 +109,7 @@ final class LobbyScreenTests: XCTestCase {
             $0.text.contains("bob challenges you to a game at 198.18.0.12:40222: y accepts, n declines")
         })
         XCTAssertEqual(network.lobbies.first?.sent, [.answer(bob, accept: true)])
-        XCTAssertEqual(network.joined.map(\.address), ["198.18.0.12:40222"])
+        XCTAssertEqual(network.lobbyGames, [.join(address: "198.18.0.12", port: 40222)])
         XCTAssertTrue(terminal.lastFrame.contains("198.18.0.12:40222"), terminal.lastFrame)
     }
 
@@ -122,7 +122,7 @@ final class LobbyScreenTests: XCTestCase {
         try runApp(terminal, network: network)
         XCTAssertTrue(terminal.frames.contains { $0.text.contains("at [fe80::2%lab0]:40222") })
         XCTAssertEqual(network.lobbies.first?.sent, [.answer(bob, accept: false)])
-        XCTAssertEqual(network.joined.count, 0)
+        XCTAssertEqual(network.lobbyGames, [])
     }
 
     func testWithoutTheMulticastEntitlementTheLobbyFailsAtOnceAndAsksNothing() throws {
@@ -165,5 +165,38 @@ final class LobbyScreenTests: XCTestCase {
         try runApp(terminal, network: network)
         XCTAssertTrue(try XCTUnwrap(network.lobbies.first).cancelled)
         XCTAssertTrue(terminal.lastFrame.contains("[l] Lobby: players on the LAN"), terminal.lastFrame)
+    }
+
+    func testAChallengeArrivingWhileThePersonTypesIsAskedOnlyOnceTheLineIsDone() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: joined + [
+            .keys("g"), .keys("good "),
+            .lobby(.event(.challengeWaiting(id: bob, from: "bob", address: "198.18.0.12", port: 40222))),
+            .keys("yay"),  // typed into the line: no answer
+        ])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.lobbies.first?.sent, [])
+        XCTAssertTrue(terminal.lastFrame.contains("Say: good yay"), terminal.lastFrame)
+        XCTAssertTrue(terminal.lastFrame.contains("bob challenges you: Enter says your line (Esc drops it), then y or n"),
+                      terminal.lastFrame)
+
+        let answered = FakeTerminal(script: joined + [
+            .keys("g"), .keys("hi"),
+            .lobby(.event(.challengeWaiting(id: bob, from: "bob", address: "198.18.0.12", port: 40222))),
+            .key(.enter), .keys("a"), .keys("n"),  // a is nothing to the question; n declines
+        ])
+        let network2 = FakeNetwork()
+        try runApp(answered, network: network2)
+        XCTAssertEqual(network2.lobbies.first?.sent, [.greet("hi"), .answer(bob, accept: false)])
+    }
+
+    func testNothingIsSaidOrChallengedBeforeTheLobbyIsJoined() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [
+            .keys("l"), .lobby(.event(.waiting("local network permission denied"))), .keys("gc"), .keys("q"),
+        ])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.lobbies.first?.sent, [])
+        XCTAssertTrue(terminal.lastFrame.contains("[l] Lobby: players on the LAN"), "q left: \(terminal.lastFrame)")
     }
 }

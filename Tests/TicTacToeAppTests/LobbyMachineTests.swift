@@ -18,7 +18,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func joined(_ policy: LobbyMachine.Policy) throws -> LobbyMachine {
-        var machine = LobbyMachine(me: me, policy: policy)
+        var machine = LobbyMachine(me: me, policy: policy, localAddresses: [])
         let actions = machine.handle(.ready(group: "the lobby", addresses: ["239.255.77.77 on veth0"]))
         XCTAssertEqual(actions, [
             .report(.joined(group: "the lobby", addresses: ["239.255.77.77 on veth0"])),
@@ -59,7 +59,7 @@ final class LobbyMachineTests: XCTestCase {
         let expired = machine.handle(.tick(at: .seconds(32)))
         XCTAssertEqual(Array(expired.prefix(2)), [
             .send(.answer(target: bob, accepted: false)),
-            .report(.challengeDeclined(from: "bob", why: "not answered within 30 s")),
+            .report(.challengeClosed(id: bob, from: "bob", why: "not answered within 30 s")),
         ])
         XCTAssertEqual(machine.handle(.command(.answer(bob, accept: true), at: .seconds(33))), [])
         XCTAssertFalse(machine.finished)
@@ -69,7 +69,7 @@ final class LobbyMachineTests: XCTestCase {
         var machine = try joined(.init(interactive: true))
         _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
         let left = machine.handle(try datagram(.leave, at: 3))
-        XCTAssertEqual(left.last, .report(.challengeDeclined(from: "bob", why: "they left the lobby")))
+        XCTAssertEqual(left.last, .report(.challengeClosed(id: bob, from: "bob", why: "they left the lobby")))
         XCTAssertTrue(machine.waiting.isEmpty)
     }
 
@@ -78,7 +78,7 @@ final class LobbyMachineTests: XCTestCase {
         _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
         XCTAssertEqual(machine.handle(.command(.answer(bob, accept: false), at: .seconds(3))), [
             .send(.answer(target: bob, accepted: false)),
-            .report(.challengeDeclined(from: "bob", why: "you declined")),
+            .report(.challengeClosed(id: bob, from: "bob", why: "you declined")),
         ])
         XCTAssertFalse(machine.finished)
         XCTAssertTrue(machine.ready)
@@ -99,11 +99,10 @@ final class LobbyMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.command(.hostListening(41000), at: .seconds(2))), [
             .send(.announce(hosting: .open, port: 41000, protocolVersion: 2)),
             .send(.challenge(target: bob, port: 41000, address: nil)),
-            .report(.challengeSent(to: "bob", port: 41000)), .startAnswerTimer,
+            .report(.challengeSent(to: "bob", port: 41000)), .startAnswerTimer(generation: 1),
         ])
-        XCTAssertEqual(machine.handle(.command(.challenge(bob), at: .seconds(3))), [
-            .report(.challengeDeclined(from: "bob", why: "a challenge of yours is still open")),
-        ], "one challenge at a time")
+        XCTAssertEqual(machine.handle(.command(.challenge(bob), at: .seconds(3))), [],
+                       "one challenge at a time: a second press does nothing")
         let declined = machine.handle(try datagram(.answer(target: me, accepted: false), at: 4))
         XCTAssertEqual(Array(declined.dropFirst()), [
             .cancelAnswerTimer, .report(.challengeDeclined(from: "bob", why: "they declined")), .stopHosting,
@@ -127,7 +126,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testTheCommandLineChallengesByNameAndEndsWithExit4WhenDeclined() throws {
-        var machine = LobbyMachine(me: me, policy: .init(challenge: "BOB"))
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "BOB"), localAddresses: [])
         _ = machine.handle(.ready(group: "g", addresses: []))
         let arrival = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
         XCTAssertEqual(arrival.last, .hostGame(for: "bob"), "names match as player names do")
@@ -151,7 +150,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testAStopWhileHostingOnTheCommandLineWaitsForTheHostToSayGoodbye() throws {
-        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"))
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), localAddresses: [])
         _ = machine.handle(.ready(group: "g", addresses: []))
         _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
         XCTAssertEqual(machine.handle(.stop(.interrupted)), [.stopHosting])
@@ -159,8 +158,60 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testAFailedGroupEndsTheLobbyWithExit9() {
-        var machine = LobbyMachine(me: me, policy: .init(interactive: true))
+        var machine = LobbyMachine(me: me, policy: .init(interactive: true), localAddresses: [])
         XCTAssertEqual(machine.handle(.failed("no interface")).last, .finish(.cannotListen))
         XCTAssertTrue(machine.finished)
+    }
+
+    func testARepeatedChallengeIsAskedOnceAndKeepsItsTime() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        let again = machine.handle(try datagram(.challenge(target: me, port: 40001, address: nil), at: 3))
+        XCTAssertEqual(again, [.report(.roster(.challenged(id: bob, name: "bob", address: bobAddress, port: 40001)))],
+                       "not asked again")
+        XCTAssertEqual(machine.waiting[bob]?.port, 40001, "it leads to the newest game")
+        XCTAssertEqual(machine.waiting[bob]?.since, .seconds(2), "a flood of repeats does not keep it open")
+    }
+
+    func testAChallengerThatStopsHostingHasWithdrawnItsChallenge() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.announce(hosting: .open, port: 40000, protocolVersion: 2), at: 2))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        let withdrawn = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2), at: 3))
+        XCTAssertEqual(withdrawn.last, .report(.challengeClosed(id: bob, from: "bob", why: "they withdrew it")))
+        XCTAssertTrue(machine.waiting.isEmpty)
+    }
+
+    func testAChallengerThatGoesSilentTakesItsChallengeAlong() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        let silent = machine.handle(.tick(at: .seconds(10)))
+        XCTAssertTrue(silent.contains(.report(.challengeClosed(id: bob, from: "bob", why: "they left the lobby"))),
+                      "\(silent)")
+        XCTAssertTrue(machine.waiting.isEmpty)
+    }
+
+    func testLeavingDeclinesTheChallengesStillWaiting() throws {
+        var machine = try joined(.init(interactive: true))
+        _ = machine.handle(try datagram(.challenge(target: me, port: 40000, address: nil), at: 2))
+        XCTAssertEqual(machine.handle(.stop(.success)), [
+            .send(.answer(target: bob, accepted: false)),
+            .report(.challengeClosed(id: bob, from: "bob", why: "you left the lobby")),
+            .send(.leave), .leaveGroup, .report(.left("stopped")), .finish(.success),
+        ])
+    }
+
+    func testAnAnswerTimerCancelledAsItFiredIsNotObeyed() throws {
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), localAddresses: [])
+        _ = machine.handle(.ready(group: "g", addresses: []))
+        _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
+        XCTAssertEqual(machine.handle(.hostListening(41000)).last, .startAnswerTimer(generation: 1))
+        // They connect before their accept is heard: no second timer, and the first one's late report is ignored.
+        XCTAssertEqual(machine.handle(.hostConnected), [.cancelAnswerTimer])
+        let accepted = machine.handle(try datagram(.answer(target: me, accepted: true), at: 2))
+        XCTAssertFalse(accepted.contains { if case .startAnswerTimer = $0 { return true } else { return false } },
+                       "\(accepted)")
+        XCTAssertEqual(machine.handle(.answerTimedOut(generation: 1)), [], "the game goes on")
+        XCTAssertEqual(machine.handle(.hostDone(.success)).last, .finish(.success))
     }
 }
