@@ -240,7 +240,8 @@ public struct AppModel: Sendable {
     /// A host or join that waits while the person visits Settings (to turn Local Network on); it resumes on return.
     public private(set) var suspended: NetworkGame?
     /// The lobby, while the game hosted for the person's challenge waits for its player (the network screen shows
-    /// instead): leaving that screen before a match comes back to it.
+    /// instead: leaving that screen before a match comes back to it), or while Settings shows, opened from the lobby
+    /// (t: Esc comes back to it). The lobby goes on meanwhile: its events are applied here.
     public private(set) var lobbyBehind: LobbyState?
     /// Settings were opened from Search (t): Esc goes back to searching.
     public private(set) var searchSuspended = false
@@ -503,6 +504,11 @@ public struct AppModel: Sendable {
             case .back:
                 screen = .menu(selected: Self.menuIndex("l"))
                 return [.stopLobby]
+            case .settings:
+                // Settings from the lobby, as from Search: e.g. to allow access; the lobby waits or goes on.
+                lobbyBehind = lobby
+                screen = .settings(selected: SettingsRow.localNetwork.rawValue)
+                return [.loadPrivacyInfo]
             }
         case .serviceTypes(var types):
             switch types.handle(key) {
@@ -1049,6 +1055,9 @@ public struct AppModel: Sendable {
                 searchSuspended = false
                 screen = .search(SearchState())
                 return [.checkNetwork(.search)]
+            } else if let lobby = lobbyBehind {
+                lobbyBehind = nil
+                screen = .lobby(lobby)
             } else {
                 screen = .menu(selected: Self.menuIndex("t"))
             }

@@ -26,6 +26,8 @@ public struct LobbyState: Sendable, Hashable {
 
     enum Outcome: Equatable {
         case none, back, retry
+        /// Settings (t), e.g. to allow local network access: the lobby goes on meanwhile.
+        case settings
         case command(LobbyCommand)
     }
 
@@ -174,6 +176,8 @@ public struct LobbyState: Sendable, Hashable {
             return .back
         case .character("r") where isLeft:
             return .retry
+        case .character("t"):
+            return .settings
         case .up, .character("k"):
             selected = max(0, selected - 1)
         case .down, .character("j"):

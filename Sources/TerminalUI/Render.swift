@@ -114,9 +114,11 @@ extension AppModel {
             } else if !lobby.invitations.isEmpty {
                 hints = tr("y accepts the challenge · n declines")
             } else if lobby.isLeft {
-                hints = tr("r joins again · q back")
+                hints = tr("r joins again · t settings · q back")
+            } else if !lobby.isJoined {
+                hints = tr("t settings (the lobby waits) · q back")
             } else {
-                hints = tr("↑/↓ choose · c challenges · g greets everyone · q leaves")
+                hints = tr("↑/↓ choose · c challenges · g greets everyone · t settings · q leaves")
             }
             switch lobby.status {
             case .starting: status = tr("Joining the lobby…")
@@ -149,6 +151,7 @@ extension AppModel {
             }
             if suspended != nil { hints = tr("↑/↓ choose · ←/→ or Enter change · Esc back to the waiting game") }
             if searchSuspended { hints = tr("↑/↓ choose · ←/→ or Enter change · Esc back to the search") }
+            if lobbyBehind != nil { hints = tr("↑/↓ choose · ←/→ or Enter change · Esc back to the lobby") }
         }
         if let flash { status = flash }
         if let prompt { hints = tr("←/→ choose · Enter answers · o %@ · d %@", prompt.ok, prompt.deny) }

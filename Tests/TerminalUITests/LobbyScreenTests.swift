@@ -199,4 +199,22 @@ final class LobbyScreenTests: XCTestCase {
         XCTAssertEqual(network.lobbies.first?.sent, [])
         XCTAssertTrue(terminal.lastFrame.contains("[l] Lobby: players on the LAN"), "q left: \(terminal.lastFrame)")
     }
+
+    func testSettingsFromTheLobbyAndBackWhileTheLobbyGoesOn() throws {
+        let network = FakeNetwork()
+        let privacy = FakePrivacy(state: .denied)
+        let terminal = FakeTerminal(script: [
+            .keys("l"), .lobby(.event(.waiting("local network permission denied: turn on Local Network in Settings"))),
+            .keys("t"),
+            .lobby(.event(.joined(group: "239.255.77.77 and [ff02::7474], port 7879", addresses: []))),
+            .lobby(.event(.roster(.arrived(member(bob, "bob", "198.18.0.12"))))),
+            .key(.escape),
+        ])
+        try runApp(terminal, network: network, privacy: privacy)
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Esc back to the lobby") })
+        XCTAssertEqual(network.lobbies.count, 1, "the same lobby, not a new one")
+        let frame = terminal.lastFrame
+        XCTAssertTrue(frame.contains("Multicast group 239.255.77.77"), frame)
+        XCTAssertTrue(frame.contains("+ bob (198.18.0.12) is here"), "what came meanwhile is there: \(frame)")
+    }
 }
