@@ -62,6 +62,14 @@ private struct LobbyEventLine: Encodable {
             try object.encodeOrNull(member.hosting == .none ? nil : Int(member.port), forKey: "port")
             try object.encode(Int(member.protocolVersion), forKey: "protocol")
         }
+        /// A challenge to us: heard, or waiting for the person's answer.
+        func challenge(_ name: String, _ id: LobbyMessage.MemberID, _ from: String, _ address: String, _ port: Int) throws {
+            try object.encode(name, forKey: "event")
+            try object.encode(id.description, forKey: "id")
+            try object.encode(from, forKey: "name")
+            try object.encode(address, forKey: "address")
+            try object.encode(port, forKey: "port")
+        }
         switch event {
         case .waiting(let reason):
             try object.encode("state", forKey: "event")
@@ -88,11 +96,7 @@ private struct LobbyEventLine: Encodable {
                 try object.encode(address, forKey: "address")
                 try object.encode(text, forKey: "text")
             case .challenged(let id, let name, let address, let port):
-                try object.encode("lobby-challenged", forKey: "event")
-                try object.encode(id.description, forKey: "id")
-                try object.encode(name, forKey: "name")
-                try object.encode(address, forKey: "address")
-                try object.encode(Int(port), forKey: "port")
+                try challenge("lobby-challenged", id, name, address, Int(port))
             case .answered(let id, let name, let accepted):
                 try object.encode("lobby-answer", forKey: "event")
                 try object.encode(id.description, forKey: "id")
@@ -114,11 +118,7 @@ private struct LobbyEventLine: Encodable {
             try object.encode(to, forKey: "name")
             try object.encode(port, forKey: "port")
         case .challengeWaiting(let id, let from, let address, let port):
-            try object.encode("lobby-challenge-waiting", forKey: "event")
-            try object.encode(id.description, forKey: "id")
-            try object.encode(from, forKey: "name")
-            try object.encode(address, forKey: "address")
-            try object.encode(port, forKey: "port")
+            try challenge("lobby-challenge-waiting", id, from, address, port)
         case .challengeClosed(let id, let from, let why):
             try object.encode("lobby-no-game", forKey: "event")
             try object.encode(id.description, forKey: "id")

@@ -215,3 +215,26 @@ final class LobbyMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.hostDone(.success)).last, .finish(.success))
     }
 }
+
+/// What `tictactoe lobby` prints of the lobby's events (docs/LOBBY.md's table): text escaped, JSON with sorted keys.
+final class LobbyEventOutputTests: XCTestCase {
+    let bob = LobbyMessage.MemberID(0xb0b)
+
+    func testAChallengeToUsHeardAndWaitingForAnAnswer() {
+        let heard = LobbyEvent.roster(.challenged(id: bob, name: "bob", address: "198.18.0.12", port: 40000))
+        XCTAssertEqual(heard.json, #"{"address":"198.18.0.12","event":"lobby-challenged","id":"0000000000000b0b","name":"bob","port":40000}"#)
+        XCTAssertEqual(heard.text(name: "alice"), "bob challenges you to a game at 198.18.0.12:40000")
+        let waiting = LobbyEvent.challengeWaiting(id: bob, from: "bob", address: "fe80::2%lab0", port: 40000)
+        XCTAssertEqual(waiting.json, #"{"address":"fe80::2%lab0","event":"lobby-challenge-waiting","id":"0000000000000b0b","name":"bob","port":40000}"#)
+        XCTAssertEqual(waiting.text(name: "alice"),
+                       "bob's challenge (a game at [fe80::2%lab0]:40000) waits for your answer")
+    }
+
+    func testAClosedChallengeAndAReasonNamingAPlayerAreEscaped() {
+        let closed = LobbyEvent.challengeClosed(id: bob, from: "b\\ob", why: "they withdrew it")
+        XCTAssertEqual(closed.json, #"{"event":"lobby-no-game","id":"0000000000000b0b","name":"b\\ob","reason":"they withdrew it"}"#)
+        XCTAssertEqual(closed.text(name: "alice"), #"No game with b\\ob: they withdrew it"#)
+        XCTAssertEqual(LobbyEvent.left(#"accepted b\ob's challenge"#).text(name: "alice"),
+                       #"Left the lobby: accepted b\\ob's challenge"#)
+    }
+}
