@@ -93,6 +93,9 @@ public struct BrowseRegistry: Sendable {
 
     public func isPresent(_ name: String) -> Bool { instances[name]?.isPresent == true }
 
+    /// Whether `name` is present and not resolved yet (listed as being looked up).
+    public func isPending(_ name: String) -> Bool { isPresent(name) && instances[name]?.lookup == .pending }
+
     /// The list to show: every present name, hidden names left out, sorted by name (case-insensitively).
     public func games(hiding hidden: Set<String> = []) -> [DiscoveredGame] {
         instances.compactMap { name, instance -> DiscoveredGame? in

@@ -198,8 +198,18 @@ private final class BrowserState {
     private func classify(_ name: String) {
         classifying[name]?.cancel()
         loop.cancelTimer(retryTimers.removeValue(forKey: name))
+        // A game being looked up is listed at its first address (issue 15: not `addressGrace` later), then with all
+        // of them when the lookup ends; a quiet refresh keeps the game as it is listed until then.
+        let progress: ResolveOperation.Progress = { [weak self] game in
+            guard let self, registry.isPending(name) else { return }
+            registry.classify(
+                name, as: game.compatibility, activity: game.activity, host: game.hostTarget,
+                addresses: game.endpoints.map(\.host))
+            settled()
+        }
         let operation = ResolveOperation(
-            name: name, type: serviceType, wantAddresses: true, timeout: configuration.classifyTimeout, loop: loop
+            name: name, type: serviceType, wantAddresses: true, timeout: configuration.classifyTimeout, loop: loop,
+            progress: progress
         ) { [weak self] result in
             guard let self else { return }
             classifying[name] = nil
@@ -270,8 +280,8 @@ private final class BrowserState {
         }
     }
 
-    /// A game's lookup finished (joinable, incompatible or not answering): what someone waiting for the list wants
-    /// to see, at most once per lookup, so the list (with whatever else is pending) goes out now.
+    /// A game's lookup finished (joinable, incompatible or not answering), or reached its first address: what someone
+    /// waiting for the list wants to see, so the list (with whatever else is pending) goes out now.
     private func settled() {
         loop.cancelTimer(flushTimer)
         flushTimer = nil

@@ -73,7 +73,8 @@ public final class GameResolver: GameResolving {
 }
 
 /// One resolution on the loop thread. Completes at most once: with the service (and, if wanted, its addresses), or
-/// with an error; after `cancel()` it completes never.
+/// with an error; after `cancel()` it completes never. A `progress` handler (a name the browse reported) hears of the
+/// game at its first address, `addressGrace` before the completion that brings every address.
 ///
 /// With `matchSpellings` (a name a person typed) it also browses the service type, resolves every advertised name
 /// that matches the typed one (`SpellingSearch`) and takes the first answer; a name that does not answer then waits
@@ -81,6 +82,7 @@ public final class GameResolver: GameResolving {
 /// resolved as it is, and its failure ends the operation.
 final class ResolveOperation {
     typealias Completion = (Result<ResolvedGame, BonjourError>) -> Void
+    typealias Progress = (ResolvedGame) -> Void
 
     let name: String
     private let type: String
@@ -95,6 +97,8 @@ final class ResolveOperation {
     private let timeout: Duration
     private let loop: DNSSDLoop
     private var completion: Completion?
+    /// Told of the game as it stands at its first address, before the grace for more (`addressGrace`) runs out.
+    private var progress: Progress?
     private var refs: [ServiceRef] = []
     private var timer: DNSSDLoop.TimerID?
     private var graceTimer: DNSSDLoop.TimerID?
@@ -110,7 +114,7 @@ final class ResolveOperation {
 
     init(
         name: String, type: String, wantAddresses: Bool, matchSpellings: Bool = false, timeout: Duration,
-        loop: DNSSDLoop = .shared, completion: @escaping Completion
+        loop: DNSSDLoop = .shared, progress: Progress? = nil, completion: @escaping Completion
     ) {
         self.name = name
         self.type = type
@@ -119,6 +123,7 @@ final class ResolveOperation {
         self.timeout = timeout
         self.loop = loop
         self.completion = completion
+        self.progress = matchSpellings ? nil : progress
     }
 
     func start() {
@@ -213,6 +218,9 @@ final class ResolveOperation {
         }
         if graceTimer == nil {
             graceTimer = loop.schedule(after: Self.addressGrace) { [weak self] in self?.finishWithAddresses() }
+            if let progress, !addresses.isEmpty, let service {
+                progress(game(endpoints: Self.ordered(addresses).map { Endpoint(host: $0, port: service.port) }))
+            }
         }
     }
 
@@ -224,9 +232,12 @@ final class ResolveOperation {
             graceTimer = loop.schedule(after: Self.spellingGrace) { [weak self] in self?.finishWithAddresses() }
             return
         }
-        // IPv6 first, as Happy Eyeballs (RFC 8305) prefers it; the join tries them all.
-        let ordered = addresses.filter { $0.contains(":") } + addresses.filter { !$0.contains(":") }
-        finish(.success(game(endpoints: ordered.map { Endpoint(host: $0, port: service.port) })))
+        finish(.success(game(endpoints: Self.ordered(addresses).map { Endpoint(host: $0, port: service.port) })))
+    }
+
+    /// IPv6 first, as Happy Eyeballs (RFC 8305) prefers it; the join tries them all.
+    private static func ordered(_ addresses: [String]) -> [String] {
+        addresses.filter { $0.contains(":") } + addresses.filter { !$0.contains(":") }
     }
 
     private func timedOut() {
@@ -260,6 +271,7 @@ final class ResolveOperation {
         graceTimer = nil
         let completion = self.completion
         self.completion = nil
+        progress = nil
         completion?(result)
     }
 

@@ -23,7 +23,10 @@ public final class CursesTerminal: Terminal {
 
     public func start(colors wanted: Bool) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw Failure.noTerminal }
-        setlocale(LC_ALL, "")
+        // The two categories anything here reads (issue 15, first frame: LC_ALL loaded all 12 of the locale's files):
+        // the character set, for curses' wide characters and `unicode`, and the messages, for strerror's text.
+        setlocale(LC_CTYPE, "")
+        setlocale(LC_MESSAGES, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased() == "UTF-8"
         // Signals are blocked around initscr so a Ctrl-C cannot leave a half-initialised terminal.
         var all = sigset_t()

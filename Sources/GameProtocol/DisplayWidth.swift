@@ -24,7 +24,9 @@ public enum DisplayWidth {
         guard let first = scalars.first else { return 0 }
         if DisplayText.isControl(first) { return 0 }  // never drawn ("\r\n" is one character)
         if isRegionalIndicator(first) { return scalars.count > 1 ? 2 : 1 }  // a flag is a pair
-        if first.properties.isEmoji, scalars.count > 1, scalars.dropFirst().contains(where: isEmojiJoiner) {
+        // A lone scalar first: it needs no lookup in Unicode's emoji data (most characters are one scalar).
+        if scalars.index(after: scalars.startIndex) != scalars.endIndex, first.properties.isEmoji,
+           scalars.dropFirst().contains(where: isEmojiJoiner) {
             return 2  // ❤️, 👍🏽, 👩‍💻, 1️⃣, 🏴 with tags: one emoji, two columns
         }
         var total = 0

@@ -78,11 +78,17 @@ extension AppManifest {
         throw ManifestError.notFound(tried: candidates, explicit: false)
     }
 
-    /// This process's executable (`/proc/self/exe`, else argv[0] made absolute).
+    /// This process's executable (`/proc/self/exe`, else argv[0] made absolute). Read with readlink(2) itself, as
+    /// `FileManager.destinationOfSymbolicLink` does (a target that is not UTF-8 is no answer either), without setting
+    /// up `FileManager` and its path conversions at every start (issue 15, first TUI frame).
     public static var currentExecutablePath: String? {
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-            target.hasPrefix("/")
-        {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                readlink("/proc/self/exe", $0, bytes.count - 1)
+            }
+        }
+        if count > 0, let target = String(validating: buffer[..<count], as: UTF8.self), target.hasPrefix("/") {
             return target
         }
         guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
@@ -93,12 +99,12 @@ extension AppManifest {
     /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/LocalNetworkPrivacy/ → ../../),
     /// or nil when that checkout is not there (an installed build on another machine). `candidatePaths` uses it only
     /// for a development build (an executable inside that checkout).
+    /// (Path text, not `URL`: the first `URL` of a run costs more than the rest of this lookup.)
     public static var sourceTreeManifestPath: String? {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Sources/LocalNetworkPrivacy
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // the checkout
-        let path = root.appendingPathComponent("Assets/Info.plist").path
-        return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? path : nil
+        let root = PathText.directory(of:  // the checkout
+            PathText.directory(of:  // Sources
+                PathText.directory(of: #filePath)))  // Sources/LocalNetworkPrivacy
+        let path = PathText.join(root, "Assets/Info.plist")
+        return FileManager.default.fileExists(atPath: PathText.join(root, "Package.swift")) ? path : nil
     }
 }

@@ -104,6 +104,12 @@ public struct Canvas: Hashable, Sendable {
     public func segments(row: Int) -> [(column: Int, text: String, style: Style)] {
         var result: [(Int, String, Style)] = []
         for run in runs(row: row) {
+            // ASCII only (most runs): every character is one scalar, measured alike by both, so the run is one
+            // segment (issue 15, first frame: no walk through its characters and their widths).
+            if run.text.utf8.allSatisfy({ $0 < 0x80 }) {
+                result.append(run)
+                continue
+            }
             var start = run.column
             var column = run.column
             var text = ""

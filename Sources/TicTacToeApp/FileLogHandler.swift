@@ -51,7 +51,17 @@ public struct FileLogHandler: LogHandler {
 
     /// `$XDG_STATE_HOME/tictactoe/tictactoe.log`, by default `$HOME/.local/state/tictactoe/tictactoe.log`
     /// (`AppDirectories.state`: the same `HOME` the decision and the settings follow).
-    public static var defaultPath: String { path(environment: ProcessInfo.processInfo.environment) }
+    ///
+    /// Every command's help names this path, so argument-parser computes it at each start, for each command it builds:
+    /// the two variables it depends on are read alone (a copy of the whole environment each time, and `ProcessInfo`
+    /// set up for it, were a twentieth of `--version`: issue 15).
+    public static var defaultPath: String {
+        var environment: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return path(environment: environment)
+    }
 
     /// The log's path in `environment`.
     public static func path(environment: [String: String]) -> String {

@@ -26,6 +26,24 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.unclassifiedNames, [])
     }
 
+    /// The browser lists a game at its first address only while its lookup is pending (issue 15: no wait for the
+    /// other IP version first): a first lookup and a retry of one that did not answer, never a quiet refresh of a
+    /// game that answered (it stays listed as it was until the refresh ends), nor a name that went.
+    func testOnlyAFirstLookupOrARetryIsPending() {
+        var registry = BrowseRegistry()
+        XCTAssertFalse(registry.isPending("carol"), "never seen")
+        _ = registry.add("carol", interface: 2)
+        XCTAssertTrue(registry.isPending("carol"), "first lookup")
+        registry.classify("carol", as: .compatible(.open), addresses: ["198.18.0.2"])
+        XCTAssertFalse(registry.isPending("carol"), "answered: a refresh is quiet")
+        registry.notAnswering("carol")
+        XCTAssertFalse(registry.isPending("carol"), "not answering until it is tried again")
+        XCTAssertTrue(registry.retry("carol"))
+        XCTAssertTrue(registry.isPending("carol"), "tried again")
+        XCTAssertEqual(registry.remove("carol", interface: 2), .disappeared)
+        XCTAssertFalse(registry.isPending("carol"), "gone")
+    }
+
     func testClassificationIsForgottenWhenTheNameGoes() {
         var registry = BrowseRegistry()
         _ = registry.add("bob", interface: 2)

@@ -156,6 +156,9 @@ final class AppManifestTests: XCTestCase {
             AppManifest.candidatePaths(explicitPath: nil, executablePath: nil, sourceTreeManifest: nil), []
         )
         XCTAssertEqual(AppManifest.sourceTreeManifestPath, assetsDirectory + "/Info.plist")
+        // Read with readlink(2) (issue 15): the same answer as FileManager's.
+        XCTAssertEqual(AppManifest.currentExecutablePath,
+                       try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     }
 
     func testOnlyADevelopmentBuildFallsBackToTheSourceTree() {

@@ -216,6 +216,19 @@ final class WideTextLayoutTests: XCTestCase {
         XCTAssertEqual(segments, ["0: a👩‍💻", "4:b❤️", "7:c🇰🇷d井e"])
     }
 
+    /// A run of ASCII text (the fast path: issue 15) is one segment, its run as it is, beside runs of other styles;
+    /// a control character in it (never drawn: `put` skips it) changes nothing.
+    func testAnASCIIRunIsOneSegment() {
+        var canvas = Canvas(size: TerminalSize(rows: 1, columns: 30))
+        canvas.put("[p] Play", row: 0, column: 2, style: .accent)
+        canvas.put("a\r\nb", row: 0, column: 12)
+        let runs = canvas.runs(row: 0).map { "\($0.column):\($0.text):\($0.style)" }
+        let segments = canvas.segments(row: 0).map { "\($0.column):\($0.text):\($0.style)" }
+        XCTAssertEqual(segments, runs)
+        XCTAssertEqual(segments.count, 3, "\(segments)")
+        XCTAssertEqual(canvas.segments(row: 0)[1].text, "[p] Play")
+    }
+
     /// Writing over half of a wide character blanks the other half: no half character is left on the screen, and
     /// the cells after it keep their columns.
     func testOverwritingHalfAWideCharacterBlanksIt() {
