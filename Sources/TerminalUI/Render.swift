@@ -627,9 +627,17 @@ extension AppModel {
         }
         // The players: at most half of what is left, at least three rows.
         let listRows = max(3, (bottom - 6) / 2)
-        if lobby.members.isEmpty {
-            let text = lobby.isLeft ? "" : tr("Nobody else here yet: players appear as they join the lobby.")
-            canvas.put(DisplayWidth.truncate(text, to: width), row: 5, column: 2, style: .dim)
+        if case .left(let why) = lobby.status {
+            // Out of the lobby (or never in): why, where the players were, and where to look.
+            let lines = wrap(DisplayText.escaped(why), width: width)
+            for (index, line) in lines.prefix(listRows - 1).enumerated() {
+                canvas.put(line, row: 5 + index, column: 2, style: .error)
+            }
+            canvas.put(DisplayWidth.truncate(tr("See Settings › Privacy and the log for details."), to: width),
+                       row: 5 + min(lines.count, listRows - 1), column: 2, style: .dim)
+        } else if lobby.members.isEmpty {
+            canvas.put(DisplayWidth.truncate(tr("Nobody else here yet: players appear as they join the lobby."), to: width),
+                       row: 5, column: 2, style: .dim)
         }
         let first = max(0, min(lobby.selected - listRows + 1, lobby.members.count - listRows))
         for (offset, member) in lobby.members.dropFirst(first).prefix(listRows).enumerated() {

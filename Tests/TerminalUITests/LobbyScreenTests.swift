@@ -137,6 +137,7 @@ final class LobbyScreenTests: XCTestCase {
         XCTAssertTrue(words.contains(
             "Cannot use the local network: the app is not entitled to com.apple.developer.networking.multicast"), words)
         XCTAssertTrue(words.contains("r joins again"), words)
+        XCTAssertTrue(words.contains("See Settings › Privacy and the log for details."), words)
     }
 
     func testTheLobbyAsksForPermissionFirstAndWaitsSayingWhyWhenDenied() throws {
