@@ -129,10 +129,10 @@ public struct LobbyState: Sendable, Hashable {
         }
     }
 
-    /// The core could not start the lobby at all (the gate's answer: a missing entitlement, no manifest).
+    /// The core could not start the lobby at all (the gate's answer: a missing entitlement, no manifest): the screen
+    /// says why where the players would be.
     mutating func fail(_ text: String) {
         status = .left(text)
-        note(text)
     }
 
     mutating func handle(_ key: Key) -> Outcome {
