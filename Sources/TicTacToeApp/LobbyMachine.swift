@@ -197,7 +197,7 @@ public struct LobbyMachine: Sendable {
         case .arrived(let member) where !policy.interactive && !busy:
             guard let wanted = policy.challenge, PlayerName.matches(wanted, member.name) else { return [] }
             return startChallenge(member)
-        case .challenged(let id, let name, let address, let port) where waiting[id] != nil:
+        case .challenged(let id, _, let address, let port) where waiting[id] != nil:
             // The same challenger again (a repeat, or a new game after withdrawing one): the question stays as it
             // was asked, its time too; only where it leads follows.
             waiting[id]?.address = address
