@@ -790,7 +790,9 @@ public struct AppModel: Sendable {
             screen = .network(joining)
             return startLobbyGame(game)
         case .ended:
-            // Over (left, refused, or a game came of it): a game hosted for a challenge goes on without it.
+            // Over (left, refused, or a game came of it): a game hosted for a challenge goes on without it; from
+            // Settings, Esc still comes back to the lobby, which says why it ended.
+            if case .settings = screen { return [] }
             lobbyBehind = nil
             return []
         }

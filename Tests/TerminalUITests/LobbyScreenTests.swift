@@ -218,4 +218,16 @@ final class LobbyScreenTests: XCTestCase {
         XCTAssertTrue(frame.contains("Multicast group 239.255.77.77"), frame)
         XCTAssertTrue(frame.contains("+ bob (198.18.0.12) is here"), "what came meanwhile is there: \(frame)")
     }
+
+    func testALobbyThatEndsWhileSettingsShowsSaysWhyOnTheWayBack() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: joined + [
+            .keys("t"), .lobby(.event(.left("local network access was turned off"))),
+            .lobby(.ended(.localNetworkNotAllowed)), .key(.escape),
+        ])
+        try runApp(terminal, network: network)
+        let words = terminal.lastFrameWords
+        XCTAssertTrue(words.contains("Left the lobby: local network access was turned off"), words)
+        XCTAssertTrue(words.contains("r joins again"), words)
+    }
 }
