@@ -70,6 +70,9 @@ public final class GameConnection: Sendable {
     private let machine = NIOLockedValueBox(ConnectionStateMachine())
     private let cancelled = NIOLockedValueBox<(flag: Bool, channel: Channel?, wake: AsyncStream<Void>.Continuation?)>(
         (false, nil, nil))
+    /// The endpoint's addresses as the caller had the gate clear them just before (it waited for permission first):
+    /// the first attempt uses them instead of asking again (one decision in the privacy report, not two); a retry asks.
+    private let precleared: NIOLockedValueBox<[ConnectCapability]>
 
     public init(
         to endpoint: Endpoint,
@@ -79,8 +82,10 @@ public final class GameConnection: Sendable {
         origin: OperationOrigin,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "tictactoe.connection"),
+        precleared: [ConnectCapability] = [],
         onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }
     ) {
+        self.precleared = NIOLockedValueBox(precleared)
         self.endpoint = endpoint
         self.localName = localName
         self.configuration = configuration
@@ -191,6 +196,11 @@ public final class GameConnection: Sendable {
         var wakeup = wakeups.makeAsyncIterator()
         let addresses: [SocketAddress]
         if let literal = EndpointResolution.literalAddresses(of: endpoint) {
+            let given = precleared.withLockedValue { given in
+                defer { given = [] }  // once: a retry asks the gate again
+                return given
+            }
+            if !given.isEmpty, given.map(\.address) == literal { return (feed(.gateAllowed), given) }
             addresses = literal
         } else {
             let endpoint = self.endpoint

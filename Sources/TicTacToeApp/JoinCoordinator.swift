@@ -106,6 +106,8 @@ public func joinMatch(
     // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
     var accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
     let endpoints: [Endpoint]
+    // An IP literal's address as the gate cleared it above: the connection's first attempt uses it (one decision).
+    var precleared: [ConnectCapability] = []
     do {
         switch request.target {
         case .bonjour(let name):
@@ -133,9 +135,9 @@ public func joinMatch(
             // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
             // name, to look it up. The connection then clears each address itself.
             if let first = EndpointResolution.literalAddresses(of: endpoint)?.first {
-                _ = try await access.obtain(
+                precleared = [try await access.obtain(
                     { $0.connect(to: first, for: request.origin) }, waitTimeout: request.waitTimeout,
-                    onWaiting: onWaiting)
+                    onWaiting: onWaiting)]
             } else {
                 _ = try await access.obtain(
                     { $0.lookUp(endpoint, for: request.origin) }, waitTimeout: request.waitTimeout,
@@ -165,7 +167,7 @@ public func joinMatch(
             configuration: .init(
                 connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport,
                 role: request.role),
-            gate: gate, origin: request.origin, logger: logger,
+            gate: gate, origin: request.origin, logger: logger, precleared: precleared,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.
                 if case .failed = state, !isLast { return }
@@ -174,6 +176,7 @@ public func joinMatch(
                 reporter.report(.connectionState(state))
             }
         )
+        precleared = []  // the first attempt only: an attempt after this one asks the gate again
         onConnection(connection)
         defer { onConnection(nil) }
         // A stop while connecting cancels the attempt; once the match runs, the runner says bye itself.

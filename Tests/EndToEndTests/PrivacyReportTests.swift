@@ -66,6 +66,8 @@ final class PrivacyReportTests: ProcessTestCase {
         XCTAssertEqual(found.compactMap { $0 }, found.compactMap { $0 }.sorted(), "oldest first")
         XCTAssertTrue(text.contains { $0.contains("  allowed  connect 127.0.0.1:") && $0.hasSuffix("(exempt)  · tictactoe match --over") },
                       text.joined(separator: "\n"))
+        // One game, one join: one decision for its connection (the join waits for it, and the connection uses it).
+        XCTAssertEqual(text.filter { $0.contains("  allowed  connect 127.0.0.1:") }.count, 1, text.joined(separator: "\n"))
         XCTAssertTrue(text.dropFirst().allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  "#,
                                                                options: .regularExpression) != nil },
                       text.joined(separator: "\n"))
