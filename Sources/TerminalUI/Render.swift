@@ -98,11 +98,8 @@ extension AppModel {
             switch types.status {
             case .starting: status = tr("Looking for services…")
             case .available:
-                switch types.types.count {
-                case 0: status = tr("Looking: no services yet")
-                case 1: status = tr("1 service type")
-                default: status = tr("%@ service types", String(types.types.count))
-                }
+                status = Self.counted(types.types.count, none: tr("Looking: no services yet"),
+                                      one: tr("1 service type"), many: { tr("%@ service types", $0) })
             case .unavailable(let message): status = DisplayText.escaped(message)
             case .waiting: status = tr("Waiting for local network access")
             case .failed(let text): status = DisplayText.escaped(text)
@@ -124,11 +121,8 @@ extension AppModel {
             case .starting: status = tr("Joining the lobby…")
             case .waiting: status = tr("Waiting for local network access")
             case .joined:
-                switch lobby.members.count {
-                case 0: status = tr("In the lobby: nobody else yet")
-                case 1: status = tr("In the lobby with 1 player")
-                default: status = tr("In the lobby with %@ players", String(lobby.members.count))
-                }
+                status = Self.counted(lobby.members.count, none: tr("In the lobby: nobody else yet"),
+                                      one: tr("In the lobby with 1 player"), many: { tr("In the lobby with %@ players", $0) })
             case .left(let text): status = DisplayText.escaped(text)
             }
         case .replay(let viewer):
@@ -599,6 +593,15 @@ extension AppModel {
         if top + visible < types.types.count {
             canvas.put(tr("… %@ more", String(types.types.count - top - visible)), row: 6 + visible, column: 3,
                        style: .dim)
+        }
+    }
+
+    /// A status line that counts: its own line for none and for one, and `many` given the count.
+    static func counted(_ count: Int, none: String, one: String, many: (String) -> String) -> String {
+        switch count {
+        case 0: return none
+        case 1: return one
+        default: return many(String(count))
         }
     }
 

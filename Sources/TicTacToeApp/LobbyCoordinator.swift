@@ -90,7 +90,7 @@ public func runLobby(
     let games = LobbyGames(
         host: { _, input in
             let stopHost = StopSignal()
-            let task = Task {
+            Task {
                 let status = await hostMatches(
                     HostRequest(port: 0, matches: 1, advertise: false, origin: request.origin, endsWithFirstMatch: true),
                     options: options, gate: gate,
@@ -103,9 +103,8 @@ public func runLobby(
                         matchReporter.report(report)
                     },
                     stop: stopHost)
-                input(.hostDone(status))
+                input(.hostDone(status))  // the driver waits for this before it ends
             }
-            _ = task
             return { stopHost.raise(stop?.raised ?? .quit) }
         },
         join: { _, address, port in

@@ -164,8 +164,16 @@ final class LobbyScreenTests: XCTestCase {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: joined + [.keys("q")])
         try runApp(terminal, network: network)
-        XCTAssertTrue(try XCTUnwrap(network.lobbies.first).cancelled)
         XCTAssertTrue(terminal.lastFrame.contains("[l] Lobby: players on the LAN"), terminal.lastFrame)
+        // The app's end cancels every session anyway: that q itself leaves (telling the others) is the model's effect.
+        var model = AppModel(settings: UISettings(name: "tester"), size: TerminalSize(rows: 30, columns: 100), seed: 1)
+        XCTAssertEqual(model.handle(.key(.character("l"))), [.checkNetwork(.lobby)])
+        XCTAssertEqual(model.handle(.gate(.allowed, .lobby, prompt: nil)), [.startLobby(name: "tester")])
+        XCTAssertEqual(model.handle(.key(.character("q"))), [.stopLobby])
+        let quitting = model.handle(.key(.character("l"))) + model.handle(.gate(.allowed, .lobby, prompt: nil))
+            + model.handle(.signal(.quit))
+        XCTAssertEqual(Array(quitting.suffix(2)), [.stopLobby, .schedule(.quitGrace, after: 0.3)],
+                       "quitting from the lobby leaves it first")
     }
 
     func testAChallengeArrivingWhileThePersonTypesIsAskedOnlyOnceTheLineIsDone() throws {
