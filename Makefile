@@ -19,6 +19,8 @@
 #                   the in-process figures (ordo-one/benchmark). BIN=path measures another tictactoe binary,
 #                   BENCH_LABEL=name names the results; measured, never asserted; the lab needs root (else skipped)
 #   make bench-compare OLD=a.json NEW=b.json   two runs side by side (before and after)
+#   make link-order  profile the release binary under callgrind (a loopback match, --version, --help, the menu) and
+#                   rewrite Sources/tictactoe/link-order.txt, the functions the release link lays out first
 #   make fuzz       fuzz the wire codec with libFuzzer for SECONDS (default 60): Fuzz/, built apart in .build-fuzz
 #   make demo       the deferred-prompting demo in tmux (root: the LAN lab); SCENE=deferred|eager|noauth|waiting|private|languages|lobby,
 #                   AUTO=1 plays it for you; make demo-check plays every scene unattended (docs/DEMO.md)
@@ -59,11 +61,13 @@ DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-c
 # make bench only: whole-process timings, the first-frame anchor, profiles; plus the lab's (DEB_PACKAGES) and a C
 # compiler.
 BENCH_PACKAGES = hyperfine dialog linux-perf gcc avahi-daemon avahi-utils dbus iproute2 procps
+# make link-order only: callgrind, objcopy (binutils), the menu in tmux, the profiles read by python3.
+LINK_ORDER_PACKAGES = valgrind binutils tmux python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
-	uninstall bench bench-compare bench-deps fuzz clean
+	uninstall bench bench-compare bench-deps link-order fuzz clean
 
 all: build
 
@@ -246,6 +250,16 @@ bench-compare:
 
 bench-deps:
 	$(call install_missing,$(BENCH_PACKAGES),bench)
+
+# make link-order (issue 15, memory and start-up): which functions the release binary runs, exactly (callgrind, not
+# sampling: a function that runs once at start matters as much as a hot one), hottest first, into the file the
+# release link orders the text by. Run it after changes to what a match, the start or the menu run; a stale list
+# still links (a function it no longer names is ignored, one it does not name yet comes after the others).
+link-order: check-swift
+	$(call install_missing,$(LINK_ORDER_PACKAGES),link-order)
+	$(RELEASE_BUILD)
+	Benchmarks/link-order.sh "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe" \
+	  Sources/tictactoe/link-order.txt
 
 # The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which
 # clashes with the app's @main and the test runner). libFuzzer comes with the Swift toolchain (its clang runtime):

@@ -229,11 +229,18 @@ let package = Package(
             // table of its own: the static runtime's link arguments export every symbol of the executable
             // (`-export-dynamic`: 27,700 symbols, 1.5 MB of names) though nothing looks one up, and the runtime's
             // `dladdr` at start searched them all (`--no-export-dynamic` comes after and wins: about 8% of
-            // `--version`'s CPU time). Linking only: the objects are the same.
+            // `--version`'s CPU time). And the functions that run first and most (`link-order.txt`, written by `make
+            // link-order` from callgrind profiles of a match, `--version`, `--help` and the menu) laid out together at
+            // the start of the text: the kernel maps at least 64 kB around each page touched, so code that runs spread
+            // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
+            // Linking only: the objects are the same.
+            exclude: ["link-order.txt"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                     "-Xlinker", "--no-export-dynamic"],
+                     "-Xlinker", "--no-export-dynamic",
+                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/tictactoe/link-order.txt",
+                     "-Xlinker", "--no-warn-symbol-ordering"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
