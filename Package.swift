@@ -233,7 +233,7 @@ let package = Package(
             // link-order` from callgrind profiles of a match, `--version`, `--help` and the menu) laid out together at
             // the start of the text: the kernel maps at least 64 kB around each page touched, so code that runs spread
             // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
-            // Linking only: the objects are the same.
+            // The C targets' functions are in sections of their own for this (Makefile RELEASE_FLAGS).
             exclude: ["link-order.txt"],
             linkerSettings: [
                 .unsafeFlags(
