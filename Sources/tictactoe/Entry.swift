@@ -16,10 +16,33 @@ import Glibc
 /// executor; only an asynchronous command (`host`, `join`, `browse`) runs, in a task (its `run()` is nonisolated, so
 /// it ran on the global executor under an `async` main too) while the main thread drains the main queue, as an
 /// `async` main does; the process exits when it returns.
+///
+/// Before all that, `FastPath` takes the two hottest command lines without argument-parser (issue 15: its reflection
+/// over the command tree and its `--generate-completion-script` check were about a third of `--version` and a fifth
+/// of the full-screen game's first frame): `tictactoe --version` prints what argument-parser prints (the version, a
+/// newline, exit 0, with `print` and `exit` as argument-parser does), and `tictactoe` runs `play` with its defaults
+/// (`PlayOptions.defaults`, checked as `play` checks them). Every other command line goes to argument-parser.
 @main
 enum Entry {
     static func main() {
         signal(SIGPIPE, SIG_IGN)
+        switch FastPath.recognize(Array(CommandLine.arguments.dropFirst())) {
+        case .version:
+            print(TicTacToe.version)
+            exit(0)
+        case .fullScreenGame:
+            let options = PlayOptions.defaults
+            // The defaults are valid; were they not, argument-parser below would report it as `play` does.
+            guard (try? options.validate()) != nil else { break }
+            do {
+                try options.run()
+            } catch {
+                TicTacToe.exit(withError: error)
+            }
+            exit(0)
+        case nil:
+            break
+        }
         if let message = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()), of: TicTacToe.self) {
             printError(message)
             exit(ExitStatus.usage.rawValue)

@@ -12,6 +12,9 @@ import Glibc
 
 extension LineGame.FirstMover: ExpressibleByArgument {}
 
+/// `play`: its options are parsed into a `PlayOptions`, which runs the game. `tictactoe` with no arguments runs
+/// `PlayOptions.defaults` without argument-parser (`FastPath`, issue 15): the declarations' defaults are those of
+/// `PlayOptions` (an optional's is nil on both sides), so the two cannot differ.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
@@ -28,19 +31,19 @@ struct Play: ParsableCommand {
     )
 
     @Flag(help: "Line mode against the computer instead of the full-screen UI.")
-    var plain = false
+    var plain = PlayOptions.defaults.plain
 
     @Flag(help: "No colours (the NO_COLOR environment variable does the same).")
-    var noColor = false
+    var noColor = PlayOptions.defaults.noColor
 
     @Option(help: MatchArguments.nameHelp)
     var name: String?
 
     @Option(help: "Line mode: the computer's strength: easy (random moves; random is another name for it), medium (the perfect move 7 times in 10) or perfect (never loses); or engine:COMMAND, a program speaking the engine protocol of docs/ENGINE.md (always line mode; it loses a game it crashes, hangs or cheats in).")
-    var computer: PlayerSpec = .perfect
+    var computer = PlayOptions.defaults.computer
 
     @Option(help: "Line mode: who moves first, you, computer, or alternate.")
-    var first: LineGame.FirstMover = .alternate
+    var first = PlayOptions.defaults.first
 
     @Option(help: "Seed for the computer (default: random).")
     var seed: UInt64?
@@ -49,11 +52,44 @@ struct Play: ParsableCommand {
     var logFile: String?
 
     @Flag(help: "Ask for local network access at launch and browse at once, like an app just recompiled for iOS 14 (the jarring way; by default nothing is asked until you search, host or join).")
-    var promptAtLaunch = false
+    var promptAtLaunch = PlayOptions.defaults.promptAtLaunch
 
     @Option(help: ArgumentHelp("The app manifest (default: the installed share/tictactoe/Info.plist, else, for a development build, the checkout's Assets/Info.plist).", valueName: "path"))
     var infoPlist: String?
 
+    /// The parsed options.
+    var options: PlayOptions {
+        PlayOptions(
+            plain: plain, noColor: noColor, name: name, computer: computer, first: first, seed: seed, logFile: logFile,
+            promptAtLaunch: promptAtLaunch, infoPlist: infoPlist)
+    }
+
+    func validate() throws {
+        try options.validate()
+    }
+
+    func run() throws {
+        try options.run()
+    }
+}
+
+/// What `play` does, as a function of plain values: `Play` builds them from its parsed options, the fast path for
+/// `tictactoe` with no arguments (`Entry`, `FastPath`) uses `defaults`, the one source of the options' defaults.
+struct PlayOptions: Sendable {
+    var plain = false
+    var noColor = false
+    var name: String?
+    var computer: PlayerSpec = .perfect
+    var first: LineGame.FirstMover = .alternate
+    var seed: UInt64?
+    var logFile: String?
+    var promptAtLaunch = false
+    var infoPlist: String?
+
+    /// Every option at its default: `tictactoe` and `tictactoe play`.
+    static let defaults = PlayOptions()
+
+    /// `play`'s checks of its options (argument-parser's `validate()`: a `ValidationError` is a usage error).
     func validate() throws {
         try MatchArguments.validate(name: name)
         if let problem = computer.usageProblem { throw ValidationError("--computer \(problem)") }

@@ -6,6 +6,9 @@ import TicTacToeApp
 /// `String(describing:)`, whose dynamic casts each scan every protocol conformance of the binary (about a tenth of
 /// `--version`'s time: issue 15).
 struct TicTacToe: AsyncParsableCommand {
+    /// The version `--version` prints: argument-parser's (the configuration's) and the fast path's (`Entry`, issue 15).
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",
         abstract: "Terminal tic-tac-toe for two players on a LAN.",
@@ -22,7 +25,7 @@ struct TicTacToe: AsyncParsableCommand {
 
             \(ExitStatus.helpTable)
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [Play.self, Host.self, Join.self, Watch.self, Browse.self, Lobby.self, Match.self, Replay.self, Privacy.self,
                       Manifest.self],
         defaultSubcommand: Play.self
