@@ -22,6 +22,10 @@ struct MatchRun {
     var games = 0
     var host: Exit
     var joiner: Exit
+    /// Peak RSS (VmHWM) of each, kB, read while they run: not wait4's ru_maxrss, which a process spawned by this
+    /// driver starts with the driver's own (exec carries the spawning memory's high-water mark over).
+    var hostPeakKB = 0
+    var joinerPeakKB = 0
 }
 
 final class Bench {
@@ -159,7 +163,14 @@ final class Bench {
             // Cheap checks first: the stamp was taken when the read returned, parsing comes after.
             guard line.contains("\"event\"") else { continue }
             if line.contains("\"game-start\"") {
-                game = (jsonObject(line)?["game"] as? Int) ?? game + 1
+                // Kept short: while this reader works, the joiner's next lines wait in the pipe, and lines read
+                // together share one stamp (a round trip of 0, the next one doubled). So the game's number by a
+                // scan, not a JSON parser, and the peaks read every 100 games (a high-water mark: nothing is lost).
+                game = Self.gameNumber(in: line) ?? game + 1
+                if game % 100 == 1 {
+                    run.hostPeakKB = max(run.hostPeakKB, host.vmHWMKB ?? 0)
+                    run.joinerPeakKB = max(run.joinerPeakKB, joiner.vmHWMKB ?? 0)
+                }
                 run.games = max(run.games, game)
                 lastPeerMove = nil
             } else if line.contains("\"move\"") {
@@ -173,6 +184,8 @@ final class Bench {
                 }
             }
         }
+        run.hostPeakKB = max(run.hostPeakKB, host.vmHWMKB ?? 0)
+        run.joinerPeakKB = max(run.joinerPeakKB, joiner.vmHWMKB ?? 0)
         if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
             log("reads \(reader.readCount), moves \(run.moves), rtts \(run.roundTrips.count), zero \(run.roundTrips.filter { $0 == 0 }.count)")
         }
@@ -185,6 +198,13 @@ final class Bench {
         }
         guard run.moves > 0 else { throw BenchError("the joiner printed no move lines") }
         return run
+    }
+
+    /// `N` of `"game":N` in a JSON line, without parsing the line.
+    static func gameNumber(in line: String) -> Int? {
+        guard let key = line.range(of: "\"game\":") else { return nil }
+        let digits = line[key.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        return Int(digits)
     }
 
     // MARK: The C ping-pong

@@ -152,7 +152,7 @@ extension Bench {
                          goal: .atMost(12))
         for plaintext in [false, true] {
             guard let first = runs[plaintext]?.first else { continue }
-            let host = Double(first.host.maxRSSKB) / 1024, joiner = Double(first.joiner.maxRSSKB) / 1024
+            let host = Double(first.hostPeakKB) / 1024, joiner = Double(first.joinerPeakKB) / 1024
             let measure = Measure(value: max(host, joiner), note: "host \(format(host)), joiner \(format(joiner))")
             if plaintext { memory.oursPlain = measure } else { memory.ours = measure }
         }
@@ -273,7 +273,7 @@ extension Bench {
             labRTT.missing = reason
             discoveryUp.missing = reason
             discoveryDown.missing = reason
-            memory.note = "peak RSS (wait4 ru_maxrss = VmHWM at exit) over a whole match; the anchor (avahi-browse) "
+            memory.note = "peak RSS (VmHWM, read at each game's start and at the end) over a whole match; the anchor (avahi-browse) "
                 + "needs the lab: \(reason)"
         } else {
             do {
@@ -287,7 +287,8 @@ extension Bench {
                 log("lab failed: \(error)")
             }
             labDown()
-            memory.note = "peak RSS (wait4 ru_maxrss = VmHWM at exit) over a whole loopback match"
+            memory.note = "peak RSS (VmHWM, read at each game's start and at the end; not wait4's ru_maxrss, which counts "
+                + "this driver's own RSS: a spawned process's high-water mark starts with its parent's) over a whole loopback match"
                 + (labMemory.map { "; \($0)" } ?? "")
         }
         rows.insert(labRTT, at: 1)

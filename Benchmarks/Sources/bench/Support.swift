@@ -47,8 +47,6 @@ struct Exit {
             + UInt64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1000
     }
     var contextSwitches: Int { usage.ru_nvcsw + usage.ru_nivcsw }
-    /// Peak resident set size (VmHWM at exit), kB.
-    var maxRSSKB: Int { usage.ru_maxrss }
     var exitCode: Int32 { (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f) }
 }
 
