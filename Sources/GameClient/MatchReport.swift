@@ -60,15 +60,6 @@ public struct MatchSummary: Sendable, Hashable {
 /// Where reports go: a readable transcript or JSON lines.
 public protocol MatchReporter: Sendable {
     func report(_ report: MatchReport)
-    /// Reports that happened together, in order (one step of a match: the peer's move, ours, the game's end). A
-    /// reporter that writes may write them at once; by default each is reported in turn.
-    func report(batch reports: [MatchReport])
-}
-
-extension MatchReporter {
-    public func report(batch reports: [MatchReport]) {
-        for report in reports { self.report(report) }
-    }
 }
 
 extension Board {

@@ -238,10 +238,6 @@ private final class MatchDriver {
     /// The peer's side ended (closed, failed, went silent).
     private var peerEnded = false
     private var finished = false
-    /// The reports of the input being handled, given to the reporter together when it is done (`flushReports`): a
-    /// `--json` match then writes one line group per step, with one write(2), instead of a write per line (issue 15:
-    /// each write to a pipe wakes its reader, which cost more than the rest of the line). The frames go out first.
-    private var pendingReports: [MatchReport] = []
 
     init(runner: MatchRunner, writer: PeerWriter, done: EventLoopPromise<MatchSession.End>) {
         session = runner.session
@@ -255,7 +251,6 @@ private final class MatchDriver {
     }
 
     func start() {
-        defer { flushReports() }
         if let elapsed { session.clockTime(elapsed()) }
         var actions = session.begin()
         step(&actions)
@@ -263,7 +258,6 @@ private final class MatchDriver {
 
     func handle(_ input: Input) {
         guard !finished else { return }
-        defer { flushReports() }
         if case .closed = input { peerEnded = true }
         if lingering {
             // Draining until the peer closes: the match is decided.
@@ -307,8 +301,6 @@ private final class MatchDriver {
         finished = true
         timer?.stop()
         writer.closeNow()
-        // Before the match's end is known: whatever reports next (the run's summary) comes after these.
-        flushReports()
         done.succeed(session.end ?? .peerLeft(nil))
     }
 
@@ -333,7 +325,7 @@ private final class MatchDriver {
                 writer.write(message)
                 unflushed = true
             case .emit(let event):
-                report(.session(event))
+                reporter.report(.session(event))
                 tellEngine(event)
                 if case .rematchOffered = event, policy == .followPeer, decidesAlone {
                     actions += session.decideRematch(true)
@@ -361,24 +353,13 @@ private final class MatchDriver {
     }
 
 
-    private func report(_ report: MatchReport) {
-        pendingReports.append(report)
-    }
-
-    private func flushReports() {
-        guard !pendingReports.isEmpty else { return }
-        let reports = pendingReports
-        pendingReports.removeAll(keepingCapacity: true)
-        reporter.report(batch: reports)
-    }
-
     private func handle(_ command: LocalCommand) -> [MatchSession.Action] {
         switch command {
         case .move(let cell):
             do {
                 return try session.playLocalMove(cell)
             } catch {
-                report(.localMoveRejected("\(error)"))
+                reporter.report(.localMoveRejected("\(error)"))
                 return []
             }
         case .resign: return session.resign()
@@ -408,7 +389,7 @@ private final class MatchDriver {
     private func handle(_ outcome: EngineWorker.Outcome) -> [MatchSession.Action] {
         switch outcome {
         case .started(let name, let pid, let log):
-            report(.engineStarted(name: name, pid: pid, log: log))
+            reporter.report(.engineStarted(name: name, pid: pid, log: log))
             return []
         case .moved(let game, let cell):
             engineMoveAwaited = false
@@ -419,13 +400,13 @@ private final class MatchDriver {
                 return try session.playLocalMove(cell)
             } catch {
                 // The engine's move was checked against the same game: this cannot happen; resign rather than hang.
-                report(.engineFailed(game: game, engine: engineSeat?.command ?? "", kind: "illegal-move",
+                reporter.report(.engineFailed(game: game, engine: engineSeat?.command ?? "", kind: "illegal-move",
                                               reason: "played an illegal move \"\(cell + 1)\": \(error)", log: ""))
                 return session.resign()
             }
         case .failed(let game, let failure):
             engineMoveAwaited = false
-            report(.engineFailed(game: game, engine: failure.engine, kind: failure.kind,
+            reporter.report(.engineFailed(game: game, engine: failure.engine, kind: failure.kind,
                                           reason: failure.reasonText, log: failure.logPath))
             guard game == gameNumber, session.currentGame != nil else { return [] }
             return session.resign()

@@ -20,23 +20,11 @@ final class SpectatorFeed: MatchReporter {
 
     func report(_ report: MatchReport) {
         reporter.report(report)
-        publish([report])
-    }
-
-    func report(batch reports: [MatchReport]) {
-        reporter.report(batch: reports)
-        publish(reports)
-    }
-
-    /// Each position `reports` lead to, in turn, to the spectators (those that change what a spectator sees).
-    private func publish(_ reports: [MatchReport]) {
-        for report in reports {
-            let changed = match.withLock { match -> WatchedMatch? in
-                guard Self.apply(report, to: &match) else { return nil }
-                return match
-            }
-            if let changed { hub.publish(changed) }
+        let changed = match.withLock { match -> WatchedMatch? in
+            guard Self.apply(report, to: &match) else { return nil }
+            return match
         }
+        if let changed { hub.publish(changed) }
     }
 
     /// What `report` changes in `match`; false if nothing a spectator sees.

@@ -274,23 +274,4 @@ final class JSONLinesTests: XCTestCase {
         reporter.report(.discovery(.withdrawn))
         XCTAssertEqual(lines.all, [#"{"event":"seed","seed":1}"#, #"{"event":"withdrawn"}"#])
     }
-
-    /// A step's reports (`report(batch:)`, what a match's driver gives after each input) are written at once, in
-    /// order, each line as it would be alone; a lone report, and a reporter without a joint writer, write line by line.
-    func testABatchIsWrittenAtOnceInOrder() {
-        let lines = Recorder<String>(), chunks = Recorder<String>()
-        let reporter = JSONLinesReporter(write: { lines.append($0) }, writeTogether: { chunks.append($0) })
-        reporter.report(batch: [.seed(1), .discovery(.withdrawn), .seed(2)])
-        XCTAssertEqual(chunks.all, [#"{"event":"seed","seed":1}"# + "\n" + #"{"event":"withdrawn"}"# + "\n"
-                                    + #"{"event":"seed","seed":2}"#])
-        XCTAssertEqual(lines.all, [])
-        reporter.report(batch: [.seed(3)])
-        reporter.report(batch: [])
-        XCTAssertEqual(lines.all, [#"{"event":"seed","seed":3}"#])
-        XCTAssertEqual(chunks.all.count, 1)
-
-        let alone = Recorder<String>()
-        JSONLinesReporter(write: { alone.append($0) }).report(batch: [.seed(1), .discovery(.withdrawn)])
-        XCTAssertEqual(alone.all, [#"{"event":"seed","seed":1}"#, #"{"event":"withdrawn"}"#])
-    }
 }
