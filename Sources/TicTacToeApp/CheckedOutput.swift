@@ -39,11 +39,18 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// later). Text that comes while the descriptor cannot take any waits in a backlog, written in order by a drain on
 /// its own queue; later text queues behind it; the process waits for the backlog when it exits (nothing is lost). A
 /// failure found by the drain reaches the failure handlers, as any other.
+///
+/// Standard output gathers its text when it is not a terminal (`OutputGathering`): a line after a pause goes out at
+/// once, lines that follow it within 2 ms go out together when that window closes (a reader is woken once for them,
+/// not once a line), before anything written to standard error, and before the process exits.
 public final class CheckedOutput: Sendable {
-    /// Standard output (`--json` events, transcripts, line-mode games).
-    public static let standardOutput = CheckedOutput(descriptor: STDOUT_FILENO, name: "standard output")
-    /// Standard error (problems, warnings).
-    public static let standardError = CheckedOutput(descriptor: STDERR_FILENO, name: "standard error")
+    /// Standard output (`--json` events, transcripts, line-mode games); gathered when it is not a terminal.
+    public static let standardOutput = CheckedOutput(
+        descriptor: STDOUT_FILENO, name: "standard output",
+        gatheringWindow: isatty(STDOUT_FILENO) == 1 ? nil : .milliseconds(2))
+    /// Standard error (problems, warnings): written at once, after what standard output holds.
+    public static let standardError = CheckedOutput(
+        descriptor: STDERR_FILENO, name: "standard error", before: CheckedOutput.standardOutput)
 
     private struct State {
         var failure: OutputError?
@@ -52,6 +59,8 @@ public final class CheckedOutput: Sendable {
         var backlog: [UInt8] = []
         /// The drain is writing or about to: new text goes into the backlog behind what it writes.
         var draining = false
+        /// Text held back to be written with what follows (nil: every text is written when it comes).
+        var gathering: OutputGathering?
     }
 
     /// Writes the backlog, blocking on the descriptor as long as it needs.
@@ -65,15 +74,25 @@ public final class CheckedOutput: Sendable {
     public let name: String
     /// Held for a whole write, so that text written from different tasks never interleaves.
     private let state: Mutex<State>
+    /// An output whose held text is written before each text of this one (standard output, for standard error).
+    private let precededBy: CheckedOutput?
 
-    /// Writes to `descriptor`; it is closed when this output goes away if `ownsDescriptor`.
-    public init(descriptor: Int32, name: String, ownsDescriptor: Bool = false) {
+    /// Writes to `descriptor`; it is closed when this output goes away if `ownsDescriptor`. With `gatheringWindow`,
+    /// text that comes within that time of the last write is held and written with what follows (`OutputGathering`);
+    /// `before`'s held text is written before each of this output's.
+    public init(
+        descriptor: Int32, name: String, ownsDescriptor: Bool = false, gatheringWindow: Duration? = nil,
+        before: CheckedOutput? = nil
+    ) {
         self.descriptor = descriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor
+        self.precededBy = before
         var status = stat()
         self.isRegularFile = descriptor >= 0 && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        self.state = Mutex(State())
+        let window = gatheringWindow.map { UInt64($0.components.seconds) * 1_000_000_000
+            + UInt64($0.components.attoseconds / 1_000_000_000) }
+        self.state = Mutex(State(gathering: window.map { OutputGathering(window: $0) }))
         drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
 
@@ -83,6 +102,7 @@ public final class CheckedOutput: Sendable {
         self.name = error.stream
         self.ownsDescriptor = false
         self.isRegularFile = false
+        self.precededBy = nil
         self.state = Mutex(State(failure: error))
         drainQueue.setSpecific(key: Self.drainKey, value: ObjectIdentifier(self))
     }
@@ -105,31 +125,70 @@ public final class CheckedOutput: Sendable {
     }
 
     /// Writes all of `text`, or throws why it could not (then, and from then on, nothing more is written). Text the
-    /// descriptor cannot take without blocking is queued instead (see the type's notes) and this returns at once.
+    /// descriptor cannot take without blocking is queued instead (see the type's notes) and this returns at once; so is
+    /// text that this output gathers (its failure, if any, is then heard by the handlers and the next write).
     public func write(_ text: String) throws(OutputError) {
+        precededBy?.writeHeld()
         let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
             if let failure = state.failure { return (failure, []) }
-            var text = text
-            if state.draining || !(isRegularFile || Self.takesAtOnce(descriptor)) {
-                state.backlog.append(contentsOf: text.utf8)
-                if !state.draining {
-                    state.draining = true
+            guard state.gathering != nil else {
+                var text = text
+                return text.withUTF8 { emit($0, &state) }
+            }
+            switch state.gathering!.take(text.utf8, at: Self.now()) {
+            case .write(let bytes):
+                return bytes.withUnsafeBufferPointer { emit($0, &state) }
+            case .hold(let flushAt):
+                if let flushAt {
                     Self.waitForBacklogsAtExit()
-                    drainQueue.async { self.drain() }
+                    let delay = flushAt &- min(flushAt, Self.now())
+                    drainQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { self.writeHeld() }
                 }
                 return (nil, [])
             }
-            guard let code = text.withUTF8({ Self.writeAll($0, to: descriptor) }) else { return (nil, []) }
-            return (fail(&state, code), takeHandlers(&state))
         }
         guard let error else { return }
         for handler in handlers { handler(error) }
         throw error
     }
 
-    /// Blocks until the backlog is written (or the output failed). Returns at once on the drain itself (a failure
-    /// handler that exits).
+    /// Writes what this output holds (`OutputGathering`) now; failures go to the handlers.
+    private func writeHeld() {
+        let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
+            guard state.failure == nil, let held = state.gathering?.takeHeld(at: Self.now()), !held.isEmpty else {
+                return (nil, [])
+            }
+            return held.withUnsafeBufferPointer { emit($0, &state) }
+        }
+        guard let error else { return }
+        for handler in handlers { handler(error) }
+    }
+
+    /// Writes `bytes` now, or queues them behind the backlog (or as one, if the descriptor cannot take them without
+    /// blocking). Returns the failure and the handlers to tell, if write(2) failed.
+    private func emit(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ state: inout State
+    ) -> (OutputError?, [@Sendable (OutputError) -> Void]) {
+        if state.draining || !(isRegularFile || Self.takesAtOnce(descriptor)) {
+            state.backlog.append(contentsOf: bytes)
+            if !state.draining {
+                state.draining = true
+                Self.waitForBacklogsAtExit()
+                drainQueue.async { self.drain() }
+            }
+            return (nil, [])
+        }
+        guard let code = Self.writeAll(bytes, to: descriptor) else { return (nil, []) }
+        return (fail(&state, code), takeHandlers(&state))
+    }
+
+    /// Nanoseconds on the monotonic clock.
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Writes what is held and blocks until the backlog is written (or the output failed). Returns once the held
+    /// text is written on the drain itself (a failure handler that exits).
     public func waitUntilWritten() {
+        writeHeld()
         guard DispatchQueue.getSpecific(key: Self.drainKey) != ObjectIdentifier(self) else { return }
         drainQueue.sync {}
     }

@@ -33,6 +33,28 @@ final class HeadlessMatchTests: ProcessTestCase {
         XCTAssertGreaterThanOrEqual(hostMoves.count, 900)
     }
 
+    /// Standard output to a pipe is gathered (issue 15: lines that follow each other within 2 ms go out in one write):
+    /// every line of a fast match still arrives, in order, by the joiner's exit. With `TICTACTOE_JSON_STAMPS=1` each
+    /// line starts with the monotonic clock when it was made (what `make bench` times moves by); without, none does.
+    func testEveryLineOfAFastMatchArrivesInOrderAndStampsWhenAsked() throws {
+        let (host, port) = try startHost(["--games", "30", "--seed", "5"])
+        _ = track(host)
+        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--seed", "6"],
+                                                environment: ["TICTACTOE_JSON_STAMPS": "1"]))
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
+        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
+        for side in [host, joiner] {
+            XCTAssertEqual(side.events(named: "game-over").compactMap { $0["game"] as? Int }, Array(1...30))
+            XCTAssertEqual(side.events(named: "summary").count, 1)
+            XCTAssertEqual(side.events.last?["event"] as? String, "summary", "the last line is the last written")
+        }
+        let stamps = joiner.events.compactMap { $0["_mono_ns"] as? Int }
+        XCTAssertEqual(stamps.count, joiner.events.count, "every line stamped")
+        XCTAssertEqual(stamps, stamps.sorted(), "in the order they were made")
+        XCTAssertTrue(joiner.output.allSatisfy { $0.hasPrefix(#"{"_mono_ns":"#) })
+        XCTAssertFalse(host.output.contains { $0.contains("_mono_ns") }, "no stamps unless asked")
+    }
+
     func testPerfectNeverLosesToRandom() throws {
         for (hostPlayer, joinerPlayer, seed) in [("perfect", "random", "3"), ("random", "perfect", "4")] {
             let (host, port) = try startHost(["--player", hostPlayer, "--games", "40", "--seed", seed])

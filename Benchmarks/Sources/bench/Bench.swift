@@ -147,8 +147,13 @@ final class Bench {
         let joinErrFD = openForWriting(joinErr)
         defer { close(joinErrFD) }
         let joinStart = monotonicNS()
+        // Lines stamped by the joiner as it makes them: a tictactoe whose standard output to a pipe is gathered
+        // (2 ms windows) delivers them in bunches, so their arrival no longer says when they were made. An older
+        // binary ignores the variable; its lines are timed by their arrival, as they were written one by one.
+        var joinerEnvironment = joinerEnvironment ?? appEnvironment("join")
+        joinerEnvironment["TICTACTOE_JSON_STAMPS"] = "1"
         let joiner = try spawn([bin, "join", "\(address):\(port)", "--headless", "--seed", "2", "--json"] + security,
-                               on: joinerPlace, environment: joinerEnvironment ?? appEnvironment("join"),
+                               on: joinerPlace, environment: joinerEnvironment,
                                stdout: reader.writeFD, stderr: joinErrFD)
         reader.closeWriteEnd()
         var run = MatchRun(host: Exit(status: 0, usage: rusage()), joiner: Exit(status: 0, usage: rusage()))
@@ -159,9 +164,10 @@ final class Bench {
         // frame's send has completed, which on a shared core may come after the peer has already answered.
         var lastPeerMove: UInt64?
         var movedSince = false
-        while let (line, at) = reader.next(timeout: 120) {
-            // Cheap checks first: the stamp was taken when the read returned, parsing comes after.
+        while let (line, arrival) = reader.next(timeout: 120) {
+            // Cheap checks first: the arrival stamp was taken when the read returned, parsing comes after.
             guard line.contains("\"event\"") else { continue }
+            let at = Self.stamp(in: line) ?? arrival
             if line.contains("\"game-start\"") {
                 // Kept short: while this reader works, the joiner's next lines wait in the pipe, and lines read
                 // together share one stamp (a round trip of 0, the next one doubled). So the game's number by a
@@ -198,6 +204,13 @@ final class Bench {
         }
         guard run.moves > 0 else { throw BenchError("the joiner printed no move lines") }
         return run
+    }
+
+    /// The joiner's own stamp of a line (`"_mono_ns":N`, CLOCK_MONOTONIC like `monotonicNS`), if it has one.
+    static func stamp(in line: String) -> UInt64? {
+        guard line.hasPrefix("{\"_mono_ns\":") else { return nil }
+        let digits = line.utf8.dropFirst(12).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return UInt64(String(decoding: digits, as: UTF8.self))
     }
 
     /// `N` of `"game":N` in a JSON line, without parsing the line.

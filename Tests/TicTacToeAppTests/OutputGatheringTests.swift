@@ -1,0 +1,153 @@
+import Foundation
+import TicTacToeTestSupport
+import XCTest
+
+@testable import TicTacToeApp
+
+/// Standard output to a pipe or a file gathers lines that come fast one after the other (issue 15: each write(2) to a
+/// pipe wakes its reader): the first line after a pause goes out at once, the others within the window, in order,
+/// nothing lost — before standard error's text and before the process exits. Time is the test's (nanoseconds given).
+final class OutputGatheringTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        signal(SIGPIPE, SIG_IGN)  // as the executable does first thing: a closed pipe is EPIPE, not death
+    }
+
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    func testTheFirstTextAndTextAfterAPauseGoOutAtOnce() {
+        var gathering = OutputGathering(window: 1_000)
+        XCTAssertEqual(gathering.take(bytes("a\n"), at: 5_000), .write(bytes("a\n")))
+        XCTAssertEqual(gathering.take(bytes("b\n"), at: 6_000), .write(bytes("b\n")), "a window after the last write")
+        XCTAssertEqual(gathering.take(bytes("c\n"), at: 9_999), .write(bytes("c\n")))
+        XCTAssertTrue(gathering.held.isEmpty)
+        XCTAssertNil(gathering.deadline)
+    }
+
+    func testTextWithinTheWindowIsHeldUntilItClosesInOrder() {
+        var gathering = OutputGathering(window: 1_000)
+        XCTAssertEqual(gathering.take(bytes("1\n"), at: 0), .write(bytes("1\n")))
+        XCTAssertEqual(gathering.take(bytes("2\n"), at: 10), .hold(flushAt: 1_000), "a flush is arranged once")
+        XCTAssertEqual(gathering.take(bytes("3\n"), at: 20), .hold(flushAt: nil))
+        XCTAssertEqual(gathering.take(bytes("4\n"), at: 999), .hold(flushAt: nil))
+        XCTAssertEqual(gathering.deadline, 1_000)
+        XCTAssertEqual(gathering.takeHeld(at: 1_000), bytes("2\n3\n4\n"), "all of it, in order, in one piece")
+        XCTAssertNil(gathering.deadline)
+        XCTAssertEqual(gathering.takeHeld(at: 1_001), [], "nothing twice")
+        // The flush was a write: what follows within the window is held again, until 2_000.
+        XCTAssertEqual(gathering.take(bytes("5\n"), at: 1_500), .hold(flushAt: 2_000))
+        XCTAssertEqual(gathering.takeHeld(at: 2_000), bytes("5\n"))
+    }
+
+    func testALateFlushIsOvertakenByNothing() {
+        var gathering = OutputGathering(window: 1_000)
+        _ = gathering.take(bytes("1\n"), at: 0)
+        XCTAssertEqual(gathering.take(bytes("2\n"), at: 500), .hold(flushAt: 1_000))
+        // The flush has not run yet at 1_200 (a busy machine): the next text goes out with the held text, after it.
+        XCTAssertEqual(gathering.take(bytes("3\n"), at: 1_200), .write(bytes("2\n3\n")))
+        XCTAssertEqual(gathering.takeHeld(at: 1_300), [], "the late flush finds nothing")
+        XCTAssertEqual(gathering.take(bytes("4\n"), at: 1_400), .hold(flushAt: 2_200))
+    }
+
+    func testAFullHoldGoesOutAtOnce() {
+        var gathering = OutputGathering(window: 1_000, limit: 8)
+        _ = gathering.take(bytes("1\n"), at: 0)
+        XCTAssertEqual(gathering.take(bytes("abc\n"), at: 1), .hold(flushAt: 1_000))
+        XCTAssertEqual(gathering.take(bytes("defg\n"), at: 2), .write(bytes("abc\ndefg\n")))
+        XCTAssertNil(gathering.deadline)
+    }
+
+    // MARK: CheckedOutput with a window
+
+    private func makePipe() -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        return (fds[0], fds[1])
+    }
+
+    /// What the pipe holds now (without waiting).
+    private func available(_ fd: Int32) -> String {
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            text += chunk[..<n]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    func testAGatheringOutputWritesTheFirstLineAtOnceAndTheRestByExitInOrder() {
+        let fds = makePipe()
+        defer { close(fds.read); close(fds.write) }
+        // A window far longer than the test: the held lines go out only when asked (as at exit).
+        let output = CheckedOutput(descriptor: fds.write, name: "a pipe", gatheringWindow: .seconds(600))
+        XCTAssertTrue(output.writeLine("listening"))
+        XCTAssertEqual(available(fds.read), "listening\n", "the first line is not held")
+        for number in 1...100 { XCTAssertTrue(output.writeLine("line \(number)")) }
+        XCTAssertEqual(available(fds.read), "", "lines that follow at once are held")
+        output.waitUntilWritten()
+        XCTAssertEqual(available(fds.read), (1...100).map { "line \($0)\n" }.joined())
+    }
+
+    func testHeldTextGoesOutWhenTheWindowCloses() {
+        let fds = makePipe()
+        defer { close(fds.read); close(fds.write) }
+        let output = CheckedOutput(descriptor: fds.write, name: "a pipe", gatheringWindow: .milliseconds(2))
+        XCTAssertTrue(output.writeLine("first"))
+        XCTAssertTrue(output.writeLine("second"))
+        var seen = available(fds.read)
+        // No timing asserted: the held line arrives by itself, whenever the window's flush runs.
+        for _ in 0..<5_000 where seen != "first\nsecond\n" {
+            usleep(1_000)
+            seen += available(fds.read)
+        }
+        XCTAssertEqual(seen, "first\nsecond\n")
+    }
+
+    func testStandardErrorTextComesAfterWhatStandardOutputHeld() {
+        let fds = makePipe()  // both outputs on one pipe, as with 2>&1
+        defer { close(fds.read); close(fds.write) }
+        let out = CheckedOutput(descriptor: fds.write, name: "standard output", gatheringWindow: .seconds(600))
+        let err = CheckedOutput(descriptor: fds.write, name: "standard error", before: out)
+        out.writeLine("one")
+        out.writeLine("two")
+        err.writeLine("warning")
+        out.writeLine("three")
+        out.waitUntilWritten()
+        XCTAssertEqual(available(fds.read), "one\ntwo\nwarning\nthree\n")
+    }
+
+    func testAReaderThatWentAwayIsHeardAtTheFlush() throws {
+        let fds = makePipe()
+        defer { close(fds.write) }
+        let output = CheckedOutput(descriptor: fds.write, name: "standard output", gatheringWindow: .seconds(600))
+        let failures = Recorder<Int32>()
+        output.onFailure { failures.append($0.code) }
+        XCTAssertTrue(output.writeLine("read"))
+        close(fds.read)
+        XCTAssertTrue(output.writeLine("held, then refused"), "held: the failure is not known yet")
+        output.waitUntilWritten()
+        XCTAssertEqual(failures.all, [EPIPE])
+        XCTAssertEqual(output.failure?.code, EPIPE)
+        XCTAssertFalse(output.writeLine("after"), "dead from then on")
+    }
+
+    // MARK: Stamped JSON lines
+
+    func testAStampIsTheFirstKey() {
+        XCTAssertEqual(JSONLinesReporter.stamp(#"{"by":"peer","cell":5,"event":"move","mark":"X"}"#, at: 42),
+                       #"{"_mono_ns":42,"by":"peer","cell":5,"event":"move","mark":"X"}"#)
+        XCTAssertEqual(JSONLinesReporter.stamp("{}", at: 7), #"{"_mono_ns":7}"#)
+        let lines = Recorder<String>()
+        let reporter = JSONLinesReporter(stamped: true, write: { lines.append($0) })
+        reporter.report(.session(.rematchOffered))
+        let object = try? JSONSerialization.jsonObject(with: Data(lines.all[0].utf8)) as? [String: Any]
+        XCTAssertEqual(object?["event"] as? String, "rematch-offered")
+        XCTAssertGreaterThan((object?["_mono_ns"] as? Int) ?? 0, 0)
+        let unstamped = Recorder<String>()
+        JSONLinesReporter(stamped: false, write: { unstamped.append($0) }).report(.session(.rematchOffered))
+        XCTAssertEqual(unstamped.all, [#"{"event":"rematch-offered"}"#])
+    }
+}
