@@ -140,10 +140,11 @@ public struct MatchRunner {
         let deliver: @Sendable (Input) -> Void = { input in
             loop.execute { bound.value.handle(input) }
         }
-        // On the real clock the turn timer is the event loop's own (no task and no thread woken per turn); a clock
-        // that tests advance keeps the clock's sleep.
+        // On the real clock the turn timer is the event loop's own, re-armed lazily (no task and no thread woken per
+        // turn, no scheduled task per turn); a clock that tests advance keeps the clock's sleep.
         driver.timer = clock is ContinuousClock
-            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) }) { deliver(.turnTimeUp($0)) }
+            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) },
+                        now: { .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds)) }) { deliver(.turnTimeUp($0)) }
             : TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
         // The engine's jobs run off the event loop (the global executor): its process is spoken to by a task of its
         // own, whose outcomes are delivered like every other input.
@@ -299,7 +300,7 @@ private final class MatchDriver {
 
     private func finish() {
         finished = true
-        timer?.stop()
+        timer?.cancel()
         writer.closeNow()
         done.succeed(session.end ?? .peerLeft(nil))
     }

@@ -217,6 +217,94 @@ final class MoveTimeoutTests: XCTestCase {
     }
 }
 
+/// The event loop's turn timer re-arms lazily (issue 15): a turn costs a clock read, not a scheduled task; it still
+/// reports exactly the turn that ran out, when it runs out. Time and the scheduler are the test's.
+final class LazyTurnTimerTests: XCTestCase {
+    /// A scheduler whose time the test moves: `advance` runs what came due, in order of due time.
+    private final class FakeScheduler: @unchecked Sendable {  // used from the test's thread only
+        var time: Duration = .zero
+        var pending: [(id: Int, at: Duration, body: @Sendable () -> Void)] = []
+        var scheduled = 0
+        var cancelled = 0
+        private var nextID = 0
+
+        func schedule(_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+            nextID += 1
+            scheduled += 1
+            let id = nextID
+            pending.append((id, time + delay, body))
+            return { [self] in
+                if let index = pending.firstIndex(where: { $0.id == id }) {
+                    pending.remove(at: index)
+                    cancelled += 1
+                }
+            }
+        }
+
+        func advance(by amount: Duration) {
+            let target = time + amount
+            while let next = pending.filter({ $0.at <= target }).min(by: { $0.at < $1.at }) {
+                pending.removeAll { $0.id == next.id }
+                time = next.at
+                next.body()
+            }
+            time = target
+        }
+    }
+
+    private func makeTimer(_ scheduler: FakeScheduler, _ expired: Recorder<MatchSession.PeerTurn>) -> TurnTimer {
+        TurnTimer(schedule: { scheduler.schedule($0, $1) }, now: { scheduler.time }) { expired.append($0) }
+    }
+
+    func testTurnsThatEndInTimeScheduleNothingMoreAndTheLastOneRunsOutOnTime() {
+        let scheduler = FakeScheduler()
+        let expired = Recorder<MatchSession.PeerTurn>()
+        let timer = makeTimer(scheduler, expired)
+        // Forty turns of 10 s, each answered after 1 s: one timer armed, none cancelled.
+        for played in 0..<40 {
+            timer.start(.move(game: 1, played: played), limit: .seconds(10))
+            scheduler.advance(by: .seconds(1))
+            timer.stop()
+        }
+        XCTAssertTrue(expired.all.isEmpty)
+        XCTAssertLessThanOrEqual(scheduler.scheduled, 5, "re-armed every 10 s at most, not once a turn")
+        XCTAssertEqual(scheduler.cancelled, 0)
+        // The next turn is not answered: it runs out 10 s after it started, not earlier, not later.
+        timer.start(.move(game: 1, played: 40), limit: .seconds(10))
+        scheduler.advance(by: .milliseconds(9_999))
+        XCTAssertTrue(expired.all.isEmpty, "not before its limit")
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 40)])
+        scheduler.advance(by: .seconds(60))
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 40)], "reported once")
+    }
+
+    func testAShorterLimitArmsEarlierAndAStoppedTurnIsNeverReported() {
+        let scheduler = FakeScheduler()
+        let expired = Recorder<MatchSession.PeerTurn>()
+        let timer = makeTimer(scheduler, expired)
+        timer.start(.move(game: 1, played: 0), limit: .seconds(30))
+        scheduler.advance(by: .seconds(1))
+        // A rematch answer with a 5 s limit: due before the armed timer, so the timer is re-armed for it.
+        timer.start(.rematchAnswer(afterGame: 1), limit: .seconds(5))
+        XCTAssertEqual(scheduler.cancelled, 1)
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(expired.all, [.rematchAnswer(afterGame: 1)])
+        // Stopped in time: nothing, ever.
+        timer.start(.move(game: 2, played: 0), limit: .seconds(2))
+        scheduler.advance(by: .seconds(1))
+        timer.stop()
+        scheduler.advance(by: .seconds(60))
+        XCTAssertEqual(expired.all, [.rematchAnswer(afterGame: 1)])
+        // The match over: nothing stays scheduled.
+        timer.start(.move(game: 3, played: 0), limit: .seconds(2))
+        timer.cancel()
+        XCTAssertTrue(scheduler.pending.isEmpty)
+        scheduler.advance(by: .seconds(60))
+        XCTAssertEqual(expired.all, [.rematchAnswer(afterGame: 1)])
+    }
+}
+
 /// The `--json` lines of a timeout and of a joiner waiting for a busy host, pinned.
 final class TimeoutJSONLinesTests: XCTestCase {
     private func assertLine(_ report: MatchReport, _ expected: String, file: StaticString = #filePath, line: UInt = #line)
