@@ -136,6 +136,12 @@ public struct MatchRunner {
         let driver = MatchDriver(runner: self, writer: writer, done: done)
         if session.gameTime != nil { driver.elapsed = Self.stopwatch(clock) }
         let bound = NIOLoopBound(driver, eventLoop: loop)
+        // Standard output's held lines are flushed by this event loop while the match runs (it wakes anyway; a timer
+        // of the output's own would wake two more threads each 2 ms window).
+        let flushes = CheckedOutput.standardOutput.scheduleFlushes { delay, body in
+            loop.scheduleTask(in: .nanoseconds(Int64(clamping: delay))) { body() }
+        }
+        defer { CheckedOutput.standardOutput.endFlushes(flushes) }
         // Inputs from elsewhere are carried onto the event loop.
         let deliver: @Sendable (Input) -> Void = { input in
             loop.execute { bound.value.handle(input) }

@@ -134,6 +134,30 @@ final class OutputGatheringTests: XCTestCase {
         XCTAssertFalse(output.writeLine("after"), "dead from then on")
     }
 
+    func testALentSchedulerFlushesAndItsEndWritesWhatIsHeld() {
+        let fds = makePipe()
+        defer { close(fds.read); close(fds.write) }
+        let output = CheckedOutput(descriptor: fds.write, name: "a pipe", gatheringWindow: .seconds(600))
+        let flushes = Recorder<@Sendable () -> Void>()
+        let lent = output.scheduleFlushes { delay, body in
+            XCTAssertLessThanOrEqual(delay, 600_000_000_000)
+            flushes.append(body)
+        }
+        output.writeLine("first")
+        output.writeLine("second")
+        output.writeLine("third")
+        XCTAssertEqual(flushes.all.count, 1, "one flush a window, asked of the lent scheduler")
+        XCTAssertEqual(available(fds.read), "first\n")
+        flushes.all[0]()  // the window closes: the scheduler runs the flush
+        XCTAssertEqual(available(fds.read), "second\nthird\n")
+        output.writeLine("fourth")
+        XCTAssertEqual(flushes.all.count, 2)
+        output.endFlushes(lent)  // the match is over (its event loop may never run the flush it owes)
+        XCTAssertEqual(available(fds.read), "fourth\n")
+        flushes.all[1]()
+        XCTAssertEqual(available(fds.read), "", "nothing twice")
+    }
+
     // MARK: Stamped JSON lines
 
     func testAStampIsTheFirstKey() {
