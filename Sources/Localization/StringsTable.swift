@@ -23,8 +23,13 @@ public struct StringsTable: Sendable, Hashable {
         try self.init(path: path, data: data)
     }
 
-    /// Parses `data` read from `path`.
+    /// Parses `data` read from `path`: the plain form this app ships without the property-list decoder
+    /// (`PlainStringsParser`), anything else with it.
     public init(path: String, data: Data) throws {
+        if let values = PlainStringsParser.parse(Array(data)) {
+            self.init(path: path, values: values)
+            return
+        }
         let parsed: [String: Entry]
         do {
             parsed = try PropertyListDecoder().decode([String: Entry].self, from: data)
