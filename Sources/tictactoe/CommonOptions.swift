@@ -96,7 +96,7 @@ struct MatchArguments: ParsableArguments {
 
     /// USER@HOSTNAME (short host name) in NFC, cut to `PlayerName.maximumBytes` at a character boundary.
     static func defaultName() -> String {
-        let user = ProcessInfo.processInfo.environment["USER"] ?? "player"
+        let user = getenv("USER").map { String(cString: $0) } ?? "player"  // one variable, not a copy of them all
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         return PlayerName.fitted(host.isEmpty ? user : "\(user)@\(host)")
     }

@@ -99,7 +99,9 @@ struct PlayOptions: Sendable {
     }
 
     func run() throws {
-        AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
+        // Read once: each read copies the whole environment into a dictionary.
+        let environment = ProcessInfo.processInfo.environment
+        AppManifest.useLanguage(explicitPath: infoPlist, environment: environment)
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if plain || !interactive || computer.engineCommand != nil {
@@ -114,7 +116,6 @@ struct PlayOptions: Sendable {
         }
         let logPath = logFile ?? FileLogHandler.defaultPath
         let log = FileLogHandler.bootstrap(path: logPath, level: .debug)
-        let environment = ProcessInfo.processInfo.environment
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         // The settings of the last launch (settings.json); --name overrides the name.
         let settingsStore = SettingsFile(directory: AppDirectories.config(environment: environment)).client()
