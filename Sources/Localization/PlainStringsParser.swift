@@ -4,11 +4,14 @@
 /// Every command reads a strings table at start (the manifest's `InfoPlist.strings`, the app's messages); through
 /// `PropertyListDecoder` that was a tenth of the full-screen game's first frame (issue 15: the decoder's first use
 /// instantiates its generic machinery and scans the binary's protocol conformances). Anything else the format allows
-/// (unquoted words, `"key";` alone, other escapes, a byte-order mark, UTF-16, XML or binary property lists, a key
-/// written twice, a file with no entry) makes `parse` return nil, and `StringsTable` reads the file with the
+/// (unquoted words, `"key";` alone, other escapes, a byte-order mark, UTF-16 or other bytes that are not UTF-8, XML
+/// or binary property lists, a key written twice, a file with no entry, a `//` comment with a carriage return, U+2028 or
+/// U+2029 in it) makes `parse` return nil, and `StringsTable` reads the file with the
 /// decoder as before, with the same results and the same errors.
 enum PlainStringsParser {
     static func parse(_ bytes: [UInt8]) -> [String: String]? {
+        // The decoder reads the whole file as UTF-8 (comments too) and refuses it otherwise.
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var index = 0
         var values: [String: String] = [:]
 
@@ -26,7 +29,13 @@ enum PlainStringsParser {
                     guard index + 1 < bytes.count else { return false }
                     index += 2
                 case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                    // The decoder also ends this comment at CR, U+2028 and U+2029: such a file goes to it.
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+                        if bytes[index] == UInt8(ascii: "\r") { return false }
+                        if bytes[index] == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                           bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return false }
+                        index += 1
+                    }
                 default:
                     return true
                 }

@@ -200,18 +200,31 @@ public final class CheckedOutput: Sendable {
     private func emit(
         _ bytes: UnsafeBufferPointer<UInt8>, _ state: inout State
     ) -> (OutputError?, [@Sendable (OutputError) -> Void]) {
-        if state.draining || !(isRegularFile || Self.takesAtOnce(descriptor)) {
-            state.backlog.append(contentsOf: bytes)
-            if !state.draining {
-                state.draining = true
-                Self.waitForBacklogsAtExit()
-                drainQueue.async { self.drain() }
+        // A pipe or terminal that polls writable takes PIPE_BUF (4 KB) without blocking, whatever the reader does:
+        // so that much at a time, while it does (gathered text is often more); the rest waits in the backlog.
+        let chunk = isRegularFile ? max(bytes.count, 1) : Self.pipeBuffer
+        var offset = 0
+        while offset < bytes.count {
+            guard !state.draining, isRegularFile || Self.takesAtOnce(descriptor) else {
+                state.backlog.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...]))
+                if !state.draining {
+                    state.draining = true
+                    Self.waitForBacklogsAtExit()
+                    drainQueue.async { self.drain() }
+                }
+                return (nil, [])
             }
-            return (nil, [])
+            let end = min(bytes.count, offset + chunk)
+            if let code = Self.writeAll(UnsafeBufferPointer(rebasing: bytes[offset..<end]), to: descriptor) {
+                return (fail(&state, code), takeHandlers(&state))
+            }
+            offset = end
         }
-        guard let code = Self.writeAll(bytes, to: descriptor) else { return (nil, []) }
-        return (fail(&state, code), takeHandlers(&state))
+        return (nil, [])
     }
+
+    /// PIPE_BUF: what a writable pipe takes at once.
+    static let pipeBuffer = 4096
 
     /// Nanoseconds on the monotonic clock.
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -275,8 +288,13 @@ public final class CheckedOutput: Sendable {
         _ = exitHook
     }
 
+    /// Set when the process has begun to exit (the hook below runs): a failure found now cannot change the exit status.
+    private static let exiting = Atomic<Bool>(false)
+    public static var isExiting: Bool { exiting.load(ordering: .relaxed) }
+
     private static let exitHook: Void = {
         atexit {
+            CheckedOutput.exiting.store(true, ordering: .relaxed)
             CheckedOutput.standardOutput.waitUntilWritten()
             CheckedOutput.standardError.waitUntilWritten()
         }

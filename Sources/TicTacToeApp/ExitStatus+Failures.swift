@@ -52,8 +52,10 @@ func reportFailure(_ error: Error, reporter: MatchReporter, stop: StopSignal?) -
 
 extension ExitStatus {
     /// This status, or 74 (EX_IOERR) when `output` failed during the run: a run whose output was lost did not do
-    /// what it was asked, whatever its match came to.
+    /// what it was asked, whatever its match came to. Writes what `output` still holds first (the last lines of a
+    /// run are often gathered), so that a failure to write them counts too.
     public func unlessOutputFailed(_ output: CheckedOutput = .standardOutput) -> ExitStatus {
-        output.failure == nil ? self : .outputFailed
+        output.waitUntilWritten()
+        return output.failure == nil ? self : .outputFailed
     }
 }

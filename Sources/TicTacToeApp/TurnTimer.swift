@@ -94,14 +94,17 @@ final class TurnTimer: Sendable {
 
     /// Arms the lazy timer for `deadline`.
     private func arm(for deadline: Duration, now: @Sendable () -> Duration) {
+        // Armed before it is scheduled, so that a timer that fires at once (a scheduler on another thread) is heard.
         let generation = state.withLock { state in
             state.generation += 1
+            state.armed = ({}, deadline)
             return state.generation
         }
         let delay = max(deadline - now(), .zero)
         let cancel = schedule(delay) { [self] in fired(generation) }
         let stale = state.withLock { state -> Bool in
-            guard state.generation == generation else { return true }
+            // Replaced since, or fired already: nothing to keep (cancelling a timer that fired does nothing).
+            guard state.generation == generation, state.armed != nil else { return true }
             state.armed = (cancel, deadline)
             return false
         }

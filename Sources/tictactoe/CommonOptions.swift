@@ -128,6 +128,8 @@ func bootstrapHeadlessLogging(path: String?) {
 enum OutputFailure {
     static func endRun(stopping stop: StopSignal?) {
         CheckedOutput.standardOutput.onFailure { error in
+            // Found by the exit's last flush: the status is decided (and exit() must not run again).
+            guard !CheckedOutput.isExiting else { return printError("tictactoe: \(error)") }
             printError("tictactoe: \(error); stopping, exit code \(ExitStatus.outputFailed.rawValue)")
             guard stop != nil else { exit(ExitStatus.outputFailed.rawValue) }
             DispatchQueue.global().asyncAfter(deadline: .now() + 3) { exit(ExitStatus.outputFailed.rawValue) }

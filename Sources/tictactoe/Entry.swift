@@ -34,12 +34,7 @@ enum Entry {
             let options = PlayOptions.defaults
             // The defaults are valid; were they not, argument-parser below would report it as `play` does.
             guard (try? options.validate()) != nil else { break }
-            do {
-                try options.run()
-            } catch {
-                TicTacToe.exit(withError: error)
-            }
-            exit(0)
+            runThenExit { try options.run() }
         case nil:
             break
         }
@@ -51,15 +46,10 @@ enum Entry {
         do {
             command = try TicTacToe.parseAsRoot()
         } catch {
-            TicTacToe.exit(withError: error)
+            fail(error)
         }
         guard let asyncCommand = command as? any AsyncParsableCommand else {
-            do {
-                try command.run()
-            } catch {
-                TicTacToe.exit(withError: error)
-            }
-            exit(0)
+            runThenExit { try command.run() }
         }
         // The command is handed over to the task (a `sending` closure; detached, for `main` is on the main actor and
         // `run()` is nonisolated): this thread only drains the main queue from now on.
@@ -68,10 +58,27 @@ enum Entry {
             do {
                 try await command.run()
             } catch {
-                TicTacToe.exit(withError: error)
+                fail(error)
             }
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// Runs `body`, then exits: 0, or as argument-parser does for what it threw.
+    private static func runThenExit(_ body: () throws -> Void) -> Never {
+        do {
+            try body()
+        } catch {
+            fail(error)
+        }
+        exit(0)
+    }
+
+    /// Exits as argument-parser does for `error` (its message on standard error, its exit code), after the lines
+    /// standard output still holds (gathered output: they came first).
+    private static func fail(_ error: Error) -> Never {
+        CheckedOutput.standardOutput.writeHeld()
+        TicTacToe.exit(withError: error)
     }
 }

@@ -107,7 +107,9 @@ struct PlayOptions: Sendable {
         if plain || !interactive || computer.engineCommand != nil {
             var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
             _ = game.run()
-            // The game ends at its next prompt once standard output fails (a closed pipe, a full disk).
+            // The game ends at its next prompt once standard output fails (a closed pipe, a full disk); its last
+            // lines may still be held (gathered output): written first, so that their failure counts too.
+            CheckedOutput.standardOutput.waitUntilWritten()
             if let failure = CheckedOutput.standardOutput.failure {
                 printError("tictactoe: \(failure)")
                 throw ExitCode(ExitStatus.outputFailed.rawValue)

@@ -58,6 +58,9 @@ final class PlainStringsParserTests: XCTestCase {
             ("no semicolon", #""k" = "v""#),
             ("an unterminated comment", #""k" = "v"; /* no end"#),
             ("an unterminated string", #""k" = "v;"#),
+            ("a line comment the decoder ends at CR", "\"a\" = \"1\"; // c\r\"b\" = \"2\";\n"),
+            ("a line comment the decoder ends at U+2028", "\"a\" = \"1\"; // c\u{2028}\"b\" = \"2\";\n"),
+            ("a line comment the decoder ends at U+2029", "\"a\" = \"1\"; // c\u{2029}\"b\" = \"2\";\n"),
         ]
         for (what, text) in others {
             XCTAssertNil(PlainStringsParser.parse(Array(text.utf8)), what)
@@ -66,6 +69,13 @@ final class PlainStringsParserTests: XCTestCase {
             XCTAssertEqual(table?.values, try? decoded(text), what)
         }
         XCTAssertNil(PlainStringsParser.parse(Array(#""k" = "\#u{FF}";"#.utf8) + [0xFF]), "not UTF-8")
+        // A byte that is not UTF-8 in a comment: the decoder refuses the whole file, and so does StringsTable.
+        let latin1 = Array("/* caf".utf8) + [0xE9] + Array(" */ \"k\" = \"v\";".utf8)
+        XCTAssertNil(PlainStringsParser.parse(latin1))
+        XCTAssertThrowsError(try StringsTable(path: "x.strings", data: Data(latin1)))
+        // Other characters of U+2000-U+2FFF in a line comment are fine (“quotes”, dashes — and …).
+        let quotes = "// “a” — b…\n\"k\" = \"v\";"
+        XCTAssertEqual(PlainStringsParser.parse(Array(quotes.utf8)), try decoded(quotes))
         XCTAssertNil(PlainStringsParser.parse([0x22, 0x6B, 0x22, 0x20, 0x3D, 0x20, 0x22, 0xC3, 0x22, 0x3B]), "not UTF-8")
     }
 }

@@ -58,8 +58,9 @@ final class CheckedOutputTests: XCTestCase {
         }
     }
 
-    /// A non-blocking descriptor that is full answers EAGAIN: the write waits until the reader makes room, and every
-    /// byte arrives in order.
+    /// A non-blocking descriptor that is full answers EAGAIN: what it cannot take waits in the backlog (the writer
+    /// goes on; a text is written 4 KB at a time while the pipe polls writable), and every byte arrives in order once
+    /// the reader makes room (the process waits for the backlog at exit, as here).
     func testANonBlockingPipeThatFillsUpIsWaitedFor() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
@@ -80,6 +81,7 @@ final class CheckedOutputTests: XCTestCase {
         reader.start()
         let output = CheckedOutput(descriptor: fds[1], name: "a non-blocking pipe")
         XCTAssertNoThrow(try output.write(text))
+        output.waitUntilWritten()
         close(fds[1])
         while !reader.isFinished { usleep(1000) }
         XCTAssertEqual(ReceivedBytes.count.withLock { $0 }, text.utf8.count)

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import GameTransport
 import Logging
+import Synchronization
 import NIOCore
 @testable import TicTacToeApp
 import TicTacToeTestSupport
@@ -277,6 +278,22 @@ final class LazyTurnTimerTests: XCTestCase {
         XCTAssertEqual(expired.all, [.move(game: 1, played: 40)])
         scheduler.advance(by: .seconds(60))
         XCTAssertEqual(expired.all, [.move(game: 1, played: 40)], "reported once")
+    }
+
+    /// A scheduler that runs a due timer at once, inside `schedule` (as one on another thread might before the
+    /// timer is recorded): the turn is still reported, and the next one is timed.
+    func testATimerThatFiresBeforeItIsRecordedIsHeard() {
+        let expired = Recorder<MatchSession.PeerTurn>()
+        let time = Mutex<Duration>(.zero)
+        let timer = TurnTimer(schedule: { delay, fire in
+            if delay == .zero { fire() }
+            return {}
+        }, now: { time.withLock { $0 } }) { expired.append($0) }
+        timer.start(.move(game: 1, played: 0), limit: .zero)
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 0)])
+        time.withLock { $0 = .seconds(1) }
+        timer.start(.move(game: 1, played: 2), limit: .zero)
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 0), .move(game: 1, played: 2)])
     }
 
     func testAShorterLimitArmsEarlierAndAStoppedTurnIsNeverReported() {

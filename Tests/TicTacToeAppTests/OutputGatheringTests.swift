@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
@@ -156,6 +157,70 @@ final class OutputGatheringTests: XCTestCase {
         XCTAssertEqual(available(fds.read), "fourth\n")
         flushes.all[1]()
         XCTAssertEqual(available(fds.read), "", "nothing twice")
+    }
+
+    /// The last lines of a run are often held when its status is decided: a failure to write them still makes the
+    /// run exit 74.
+    func testAFailureFoundWhenHeldLinesAreWrittenStillCountsForTheExitStatus() {
+        let fds = makePipe()
+        defer { close(fds.write) }
+        let output = CheckedOutput(descriptor: fds.write, name: "standard output", gatheringWindow: .seconds(600))
+        XCTAssertTrue(output.writeLine("seed"))
+        close(fds.read)  // the reader leaves (`| head -n 1`)
+        XCTAssertTrue(output.writeLine("summary"), "held")
+        XCTAssertEqual(ExitStatus.success.unlessOutputFailed(output), .outputFailed)
+    }
+
+    /// A pipe that polls writable promises room for 4 KB only: gathered text (often more) goes out 4 KB at a time
+    /// while the pipe takes it, and the rest waits in the backlog, so the writer (a match's event loop) never blocks
+    /// on a reader that paused.
+    func testMoreThanAPipeTakesWaitsInTheBacklogInsteadOfBlocking() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd); close(writeEnd) }
+        // Fill the pipe, then make room for one page: writable, but not for more than 4 KB.
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        var filled = 0
+        while true {
+            let n = filler.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            filled += n
+        }
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) & ~O_NONBLOCK)  // blocking, as standard output is
+        var page = [UInt8](repeating: 0, count: 4096)
+        XCTAssertEqual(page.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }, 4096)
+        filled -= 4096
+        let output = CheckedOutput(descriptor: writeEnd, name: "a paused reader's pipe", gatheringWindow: .seconds(600))
+        let lines = (1...400).map { "line \($0) of a fast match" }  // about 10 KB, gathered
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            for line in lines { output.writeLine(line) }
+            output.writeHeld()  // the window closes
+            done.signal()
+        }
+        writer.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the writer blocked on the full pipe")
+        // The reader comes back: everything arrives, in order, after the filler.
+        let expected = filled + lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        let bytes = Mutex<[UInt8]>([])
+        let reader = Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while bytes.withLock({ $0.count }) < expected {
+                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                guard n > 0 else { break }
+                bytes.withLock { $0 += chunk[..<n] }
+            }
+            done.signal()
+        }
+        reader.start()
+        output.waitUntilWritten()
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
+        let received = bytes.withLock { $0 }
+        XCTAssertEqual(received.count, expected)
+        XCTAssertEqual(String(decoding: received.dropFirst(filled), as: UTF8.self),
+                       lines.map { $0 + "\n" }.joined())
     }
 
     // MARK: Stamped JSON lines
