@@ -42,7 +42,8 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// Standard output gathers its text when it is not a terminal (`OutputGathering`): a line after a pause goes out at
 /// once, lines that follow it within 2 ms go out together when that window closes (a reader is woken once for them,
-/// not once a line), before anything written to standard error, and before the process exits.
+/// not once a line), before anything written to standard error (unless its reader fell behind: then the backlog
+/// keeps standard output's order, and standard error's text does not wait for it), and before the process exits.
 public final class CheckedOutput: Sendable {
     /// Standard output (`--json` events, transcripts, line-mode games); gathered when it is not a terminal.
     public static let standardOutput = CheckedOutput(
@@ -200,8 +201,9 @@ public final class CheckedOutput: Sendable {
     private func emit(
         _ bytes: UnsafeBufferPointer<UInt8>, _ state: inout State
     ) -> (OutputError?, [@Sendable (OutputError) -> Void]) {
-        // A pipe or terminal that polls writable takes PIPE_BUF (4 KB) without blocking, whatever the reader does:
-        // so that much at a time, while it does (gathered text is often more); the rest waits in the backlog.
+        // A pipe that polls writable takes PIPE_BUF (4 KB) without blocking, whatever the reader does: so that much
+        // at a time, while it does (gathered text is often more); the rest waits in the backlog. (A terminal that
+        // polls writable may have less room; it is never gathered, and a line rarely comes near 4 KB.)
         let chunk = isRegularFile ? max(bytes.count, 1) : Self.pipeBuffer
         var offset = 0
         while offset < bytes.count {

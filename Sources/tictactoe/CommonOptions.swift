@@ -132,7 +132,10 @@ enum OutputFailure {
             guard !CheckedOutput.isExiting else { return printError("tictactoe: \(error)") }
             printError("tictactoe: \(error); stopping, exit code \(ExitStatus.outputFailed.rawValue)")
             guard stop != nil else { exit(ExitStatus.outputFailed.rawValue) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 3) { exit(ExitStatus.outputFailed.rawValue) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+                guard !CheckedOutput.isExiting else { return }  // exiting already (waiting for a paused reader)
+                exit(ExitStatus.outputFailed.rawValue)
+            }
         }
         stop?.raiseWhenFailing(.standardOutput)
     }

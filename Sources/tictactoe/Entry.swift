@@ -60,25 +60,37 @@ enum Entry {
             } catch {
                 fail(error)
             }
-            exit(0)
+            exitWhenWritten()
         }
         dispatchMain()
     }
 
-    /// Runs `body`, then exits: 0, or as argument-parser does for what it threw.
+    /// Runs `body`, then exits: as `exitWhenWritten`, or as argument-parser does for what it threw.
     private static func runThenExit(_ body: () throws -> Void) -> Never {
         do {
             try body()
         } catch {
             fail(error)
         }
+        exitWhenWritten()
+    }
+
+    /// Exits 0 once standard output's last lines are written (gathered output often still holds them), or 74 with
+    /// the reason when they could not be: a run whose output was lost did not do what it was asked.
+    private static func exitWhenWritten() -> Never {
+        let output = CheckedOutput.standardOutput
+        output.waitUntilWritten()
+        if let failure = output.failure {
+            printError("tictactoe: \(failure)")
+            exit(ExitStatus.outputFailed.rawValue)
+        }
         exit(0)
     }
 
-    /// Exits as argument-parser does for `error` (its message on standard error, its exit code), after the lines
-    /// standard output still holds (gathered output: they came first).
+    /// Exits as argument-parser does for `error` (its message on standard error, its exit code), once the lines
+    /// standard output still holds are written (gathered output: they came first).
     private static func fail(_ error: Error) -> Never {
-        CheckedOutput.standardOutput.writeHeld()
+        CheckedOutput.standardOutput.waitUntilWritten()
         TicTacToe.exit(withError: error)
     }
 }

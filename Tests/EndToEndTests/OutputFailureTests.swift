@@ -101,6 +101,20 @@ final class OutputFailureTests: XCTestCase {
 
     /// The debug log on a full disk, or on a path that cannot be opened: one warning on stderr, and the match is
     /// played to its end as if nothing happened.
+    /// A command's last lines can still be waiting when it returns (a reader that fell behind; gathered output): the
+    /// process waits for them as it exits, and when they cannot be written (the reader left), it exits 74 saying
+    /// why, never a silent 0.
+    func testLinesStillWaitingAtExitThatCannotBeWrittenExit74() throws {
+        let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let status = track(try PipedProcess(
+            ["privacy", "status"], output: .fullPipe, environment: ["TICTACTOE_CONFIG_DIR": config]))
+        // Its text waits behind 64 KB nobody reads; once it is blocked writing it, the reader leaves.
+        XCTAssertTrue(status.waitUntilBlockedWritingOutput(), status.standardError)
+        status.closeOutput()
+        assertExit74(status, saying: "Broken pipe")
+    }
+
     func testAFailingLogFileIsOneWarningAndTheMatchCompletes() throws {
         for logFile in ["/dev/full", "/proc/tictactoe-no-such-dir/tictactoe.log"] {
             let (host, port) = try startHost(["--games", "3", "--log-file", logFile])

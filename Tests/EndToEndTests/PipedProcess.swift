@@ -14,6 +14,8 @@ final class PipedProcess {
         case pipe
         /// A file opened for writing (e.g. /dev/full).
         case file(String)
+        /// A pipe already holding as much as it takes (64 KB nobody has read): the process's first write waits.
+        case fullPipe
     }
 
     let pid: pid_t
@@ -34,9 +36,16 @@ final class PipedProcess {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         var outputPipe: [Int32] = [-1, -1]
         switch output {
-        case .pipe:
+        case .pipe, .fullPipe:
             guard pipe(&outputPipe) == 0 else { throw RawPeerError.system("pipe", errno) }
             for fd in outputPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            if case .fullPipe = output {
+                let flags = fcntl(outputPipe[1], F_GETFL)
+                _ = fcntl(outputPipe[1], F_SETFL, flags | O_NONBLOCK)
+                let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+                while filler.withUnsafeBytes({ write(outputPipe[1], $0.baseAddress, $0.count) }) > 0 {}
+                _ = fcntl(outputPipe[1], F_SETFL, flags)
+            }
             posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         case .file(let path):
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
@@ -72,6 +81,20 @@ final class PipedProcess {
         if outputRead >= 0 { close(outputRead) }
         if inputWrite >= 0 { close(inputWrite) }
         unlink(errorPath)
+    }
+
+    /// Waits until a thread of the process is blocked writing to a pipe (its standard output, full), or `timeout`.
+    func waitUntilBlockedWritingOutput(timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            if tasks.contains(where: { task in
+                ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? "")
+                    .contains("pipe_write")
+            }) { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     /// Reads standard output until `count` lines have come (or `timeout` seconds passed, or it ended).
