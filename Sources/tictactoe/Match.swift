@@ -231,9 +231,8 @@ struct Match: AsyncParsableCommand {
                 ? report.finalJSON(outcome, elapsed: elapsed, exit: status)
                 : report.finalText(outcome, elapsed: elapsed)
             for line in lines { output.writeLine(line) }
-            status = status.unlessOutputFailed(output)
+            status = status.unlessOutputFailed(output)  // after the last lines are written (or failed)
         }
-        output.waitUntilWritten()
         if let failure = outcome.failure { printError("tictactoe: \(failure)") }
         if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
         if let failure = output.failure { printError("tictactoe: \(failure)") }

@@ -107,9 +107,8 @@ struct PlayOptions: Sendable {
         if plain || !interactive || computer.engineCommand != nil {
             var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
             _ = game.run()
-            // The game ends at its next prompt once standard output fails (a closed pipe, a full disk); its last
-            // lines may still be held (gathered output): written first, so that their failure counts too.
-            CheckedOutput.standardOutput.waitUntilWritten()
+            // The game ends at its next prompt once standard output fails (a closed pipe, a full disk). Lines still
+            // held when it returns are `Entry`'s to write, and a failure then is exit 74 too.
             if let failure = CheckedOutput.standardOutput.failure {
                 printError("tictactoe: \(failure)")
                 throw ExitCode(ExitStatus.outputFailed.rawValue)
