@@ -49,11 +49,8 @@ extension Channel {
         case .joiner(let joiner):
             try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: timeouts.linger)
         }
-        try operations.addHandler(ByteToMessageHandler(GameMessageDecoder(maximumFrameLength: maximumFrameLength)))
-        try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
-        try operations.addHandler(ProtocolErrorHandler(linger: timeouts.linger))
-        try operations.addHandler(LivenessHandler(timeouts: timeouts, stats: stats))
-        try operations.addHandler(InboundRelay())
+        try operations.addHandler(
+            GameFrameHandler(timeouts: timeouts, stats: stats, maximumFrameLength: maximumFrameLength))
         return try GameAsyncChannel(
             wrappingChannelSynchronously: self,
             configuration: .init(inboundType: GameMessage.self, outboundType: GameMessage.self)

@@ -84,7 +84,7 @@ public struct PeerLink {
         // A connection that closed already has had its handlers removed, the relay too (a fast peer's last frames,
         // `bye` then its close, can come before the match begins): everything it read went to the inbound stream,
         // which holds it, then its end. The stream is read to that end.
-        let relay = try? channel.pipeline.syncOperations.handler(type: InboundRelay.self)
+        let relay = try? channel.pipeline.syncOperations.handler(type: GameFrameHandler.self)
         let diverted = relay?.divert { event in
             if holding.held { holding.events.append(event) } else { sink(event) }
         } ?? (passedOn: consumed, endedAlready: true)

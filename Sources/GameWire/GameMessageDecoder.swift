@@ -5,7 +5,7 @@ import NIOCore
 ///
 /// The length header is checked before any of the body is buffered: a header above `maximumFrameLength` (or zero)
 /// fails at once, so a peer cannot make us hold megabytes. Any violation throws a `GameProtocolError`; the
-/// pipeline then answers with an `error` frame and closes (see `GameProtocolErrorHandler`).
+/// pipeline then answers with an `error` frame and closes (see `GameFrameHandler` in GameTransport).
 public struct GameMessageDecoder: NIOSingleStepByteToMessageDecoder {
     public typealias InboundOut = GameMessage
 

@@ -14,9 +14,7 @@ final class HandshakeDeadlineTests: XCTestCase {
     private func connectedChannel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         let operations = channel.pipeline.syncOperations
-        try operations.addHandler(ByteToMessageHandler(GameMessageDecoder()))
-        try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
-        try operations.addHandler(LivenessHandler(timeouts: .default, stats: ConnectionStats()))
+        try operations.addHandler(GameFrameHandler(timeouts: .default, stats: ConnectionStats()))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7878)).wait()
         return channel
     }

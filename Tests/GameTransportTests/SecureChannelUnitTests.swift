@@ -94,9 +94,7 @@ final class SecureChannelUnitTests: XCTestCase {
         let operations = channel.pipeline.syncOperations
         let host = SecureHost(makeExchange: { TestHostExchange(code: "1") })
         try operations.addHostSecurityHandlers(host, stats: ConnectionStats(), linger: .seconds(2))
-        try operations.addHandler(ByteToMessageHandler(GameMessageDecoder()))
-        try operations.addHandler(MessageToByteHandler(GameMessageEncoder()))
-        try operations.addHandler(LivenessHandler(timeouts: .default, stats: ConnectionStats()))
+        try operations.addHandler(GameFrameHandler(timeouts: .default, stats: ConnectionStats()))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7878)).wait()
 
         channel.embeddedEventLoop.advanceTime(by: .nanoseconds(5_000_000_000 - 1))
