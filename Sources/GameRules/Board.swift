@@ -60,19 +60,35 @@ public struct Board: Sendable, Hashable, CustomStringConvertible {
         (0..<Board.cellCount).filter { self[$0] == nil }
     }
 
+    /// The low bit of every cell's two: a cell holds a mark when either of its bits is set.
+    private static let lowBits: UInt32 = 0b01_0101_0101_0101_0101
+
     /// Whether every cell holds a mark.
     public var isFull: Bool {
-        (0..<Board.cellCount).allSatisfy { self[$0] != nil }
+        (storage | storage >> 1) & Board.lowBits == Board.lowBits
     }
+
+    /// `Board.lines` as the storage bits of an X in each of the line's cells (an O's are one bit up): the winning
+    /// line is looked for on every move of a game and of the computer's search, so with masks, not arrays.
+    private static let lineBits: [UInt32] = lines.map { line in line.reduce(0) { $0 | 1 << UInt32(2 * $1) } }
 
     /// The first line of three (in the order of `Board.lines`) filled with one mark, if any.
     public var winningLine: WinningLine? {
-        for line in Board.lines {
-            if let mark = self[line[0]], self[line[1]] == mark, self[line[2]] == mark {
-                return WinningLine(mark: mark, cells: line)
-            }
+        for (index, xBits) in Board.lineBits.enumerated() {
+            let cells = storage & (xBits * 3)
+            if cells == xBits { return WinningLine(mark: .x, cells: Board.lines[index]) }
+            if cells == xBits << 1 { return WinningLine(mark: .o, cells: Board.lines[index]) }
         }
         return nil
+    }
+
+    /// Whether some line of three is filled with one mark (`winningLine != nil`, without making the line).
+    public var hasWinningLine: Bool {
+        for xBits in Board.lineBits {
+            let cells = storage & (xBits * 3)
+            if cells == xBits || cells == xBits << 1 { return true }
+        }
+        return false
     }
 
     /// The board as three text rows separated by rules; empty cells show their user number 1-9:

@@ -29,28 +29,40 @@ public enum Minimax {
     /// The minimax value of every legal move for the side to move (positive = good for the mover), by ascending
     /// cell. Empty if the game is over.
     public static func moveValues(for game: Game) -> [(cell: Int, value: Int)] {
+        var values: [(cell: Int, value: Int)] = []
+        forEachMoveValue(in: game) { values.append(($0, $1)) }
+        return values
+    }
+
+    /// The cells (ascending) whose minimax value is the best for the side to move. Empty if the game is over.
+    public static func bestMoves(for game: Game) -> [Int] {
+        // One pass and one array (this runs for every move the computer makes).
+        var best = Int.min
+        var cells: [Int] = []
+        forEachMoveValue(in: game) { cell, value in
+            if value > best {
+                best = value
+                cells.removeAll(keepingCapacity: true)
+            }
+            if value == best { cells.append(cell) }
+        }
+        return cells
+    }
+
+    /// Calls `body` with the minimax value of every legal move for the side to move, by ascending cell; not at all
+    /// if the game is over.
+    private static func forEachMoveValue(in game: Game, _ body: (_ cell: Int, _ value: Int) -> Void) {
         guard !game.isOver else {
-            return []
+            return
         }
         var board = game.board
         let code = board.base3Code
         // A copy that is only written to (and so only really copied) for a position outside the table,
         // which a `Game` cannot reach.
         var table = Minimax.table
-        var values: [(cell: Int, value: Int)] = []
         for cell in 0..<Board.cellCount where board[cell] == nil {
-            values.append((cell, value(of: cell, on: &board, code: code, mover: game.turn, table: &table)))
+            body(cell, value(of: cell, on: &board, code: code, mover: game.turn, table: &table))
         }
-        return values
-    }
-
-    /// The cells (ascending) whose minimax value is the best for the side to move. Empty if the game is over.
-    public static func bestMoves(for game: Game) -> [Int] {
-        let values = moveValues(for: game)
-        guard let best = values.map(\.value).max() else {
-            return []
-        }
-        return values.filter { $0.value == best }.map(\.cell)
     }
 
     private static func index(code: Int, mover: Mark) -> Int {
@@ -76,7 +88,7 @@ public enum Minimax {
                               table: inout [Int8]) -> Int {
         board[cell] = mover
         defer { board[cell] = nil }
-        if board.winningLine != nil {
+        if board.hasWinningLine {
             return winScore - 1
         }
         if board.isFull {

@@ -64,6 +64,27 @@ final class BoardTests: XCTestCase {
         XCTAssertEqual(Board("XOX\nXOO\nOX.")?.emptyCells, [8])
     }
 
+    /// `winningLine`, `hasWinningLine` and `isFull` read the board's bits with masks: on all 3^9 grids (reachable or
+    /// not) they say what a cell-by-cell reading of `Board.lines` says.
+    func testLineAndFullnessMasksAgreeWithTheCellsOnEveryGrid() {
+        let marks: [Mark?] = [nil, .x, .o]
+        for code in 0..<19_683 {
+            var board = Board()
+            var rest = code
+            for cell in 0..<Board.cellCount {
+                board[cell] = marks[rest % 3]
+                rest /= 3
+            }
+            let expected = Board.lines.lazy.compactMap { line -> WinningLine? in
+                guard let mark = board[line[0]], board[line[1]] == mark, board[line[2]] == mark else { return nil }
+                return WinningLine(mark: mark, cells: line)
+            }.first
+            XCTAssertEqual(board.winningLine, expected, "\(board)")
+            XCTAssertEqual(board.hasWinningLine, expected != nil, "\(board)")
+            XCTAssertEqual(board.isFull, (0..<Board.cellCount).allSatisfy { board[$0] != nil }, "\(board)")
+        }
+    }
+
     func testParsingCompactAndMultiLineForms() throws {
         let board = try XCTUnwrap(Board("XO.\n.X.\n..O"))
         XCTAssertEqual(board[0], .x)
