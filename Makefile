@@ -180,11 +180,18 @@ man: check-swift
 	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
+# The man pages first: the generate-manual plugin builds the release product again without RELEASE_FLAGS (swift
+# package takes no --static-swift-stdlib), and the binary installed must be the one RELEASE_BUILD links last. The check
+# after it keeps it so: a binary that loads the Swift runtime as a shared library is not the one issue 15 measures.
 install: check-swift
-	$(RELEASE_BUILD)
 	@$(MAKE) --no-print-directory man CONFIG=release
-	@$(MAKE) --no-print-directory install-files INSTALL_BIN="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe" \
-	  MANPAGES=.build/man/release
+	$(RELEASE_BUILD)
+	@bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; \
+	case " $(RELEASE_FLAGS) " in *" --static-swift-stdlib "*) \
+	  if readelf -d "$$bin" | grep -q 'libswiftCore\.so'; then \
+	    echo "make install: $$bin loads libswiftCore.so, though RELEASE_FLAGS link the Swift runtime statically;" \
+	      "run make install again (the release build was replaced after it was linked)"; exit 1; fi;; esac; \
+	$(MAKE) --no-print-directory install-files INSTALL_BIN="$$bin" MANPAGES=.build/man/release
 
 # No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
 install-files:
