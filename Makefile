@@ -4,14 +4,14 @@
 #   make play       install what is missing, build, and play
 #   make test       install what is missing, build, make man CONFIG=debug (for InstallTests), and run every test
 #   make deps       install the Debian packages the build and the tests need (sudo when not root)
-#   make install    release build, then install-files: PREFIX (default /usr/local; DESTDIR honoured) gets
+#   make install    man pages (debug build), release build, then install-files: PREFIX (default /usr/local; DESTDIR honoured) gets
 #                   bin/tictactoe, share/tictactoe/ (a copy of Assets/), share/man/man1/tictactoe*.1 (from the
 #                   argument-parser definitions) and the bash, zsh and fish completions in Debian's places
 #   make install-files  copies INSTALL_BIN and the man pages in MANPAGES without building (what InstallTests runs
 #                   into a temporary prefix, with the debug binary and .build/man/debug)
 #   make uninstall  removes exactly what install put there, and the directories it created if they are empty
 #   make man        man pages from the argument-parser definitions (its generate-manual plugin) in .build/man/CONFIG
-#                   (CONFIG=release, or debug as make test does)
+#                   (CONFIG=debug, as make test and make install do, or release)
 #   make bench      release build, then one table of the app's figures against anchors measured in the same run
 #                   (move round trip vs a C ping-pong, loopback and the LAN lab; throughput; CPU per move; discovery
 #                   vs avahi-publish/avahi-browse; cold start vs /bin/true; first TUI frame vs dialog; memory; idle
@@ -180,18 +180,20 @@ man: check-swift
 	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
-# The man pages first: the generate-manual plugin builds the release product again without RELEASE_FLAGS (swift
-# package takes no --static-swift-stdlib), and the binary installed must be the one RELEASE_BUILD links last. The check
-# after it keeps it so: a binary that loads the Swift runtime as a shared library is not the one issue 15 measures.
+# The man pages come from the debug build (their text does not depend on the configuration): the generate-manual
+# plugin builds its product without RELEASE_FLAGS (swift package takes no --static-swift-stdlib), and in the release
+# directory it replaced the statically linked binary and the C objects built with -ffunction-sections, which the next
+# release build then took as up to date. The check after the build keeps it so: a binary that loads the Swift
+# runtime as a shared library is not the one issue 15 measures.
 install: check-swift
-	@$(MAKE) --no-print-directory man CONFIG=release
+	@$(MAKE) --no-print-directory man CONFIG=debug
 	$(RELEASE_BUILD)
 	@bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; \
 	case " $(RELEASE_FLAGS) " in *" --static-swift-stdlib "*) \
 	  if readelf -d "$$bin" | grep -q 'libswiftCore\.so'; then \
 	    echo "make install: $$bin loads libswiftCore.so, though RELEASE_FLAGS link the Swift runtime statically;" \
 	      "run make install again (the release build was replaced after it was linked)"; exit 1; fi;; esac; \
-	$(MAKE) --no-print-directory install-files INSTALL_BIN="$$bin" MANPAGES=.build/man/release
+	$(MAKE) --no-print-directory install-files INSTALL_BIN="$$bin" MANPAGES=.build/man/debug
 
 # No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
 install-files:
