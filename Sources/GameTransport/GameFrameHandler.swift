@@ -53,8 +53,10 @@ public enum PeerEvent {
 /// A game connection's one handler above the transport (and TLS): framing, protocol errors, liveness and delivery,
 /// in that order, for every frame, with no other handler in between.
 ///
-/// - **Framing**: inbound bytes become `GameMessage`s through `GameMessageDecoder` (NIO's single-step processor,
-///   the decoder tested with NIO's verifier); each outbound `GameMessage` becomes one frame.
+/// - **Framing**: inbound bytes become `GameMessage`s through `GameMessageDecoder` (tested with NIO's decoder
+///   verifier); each outbound `GameMessage` becomes one frame. The bytes read are decoded where they lie, and only
+///   a frame cut across two reads is copied, into a buffer of our own: holding on to the TLS handler's buffer
+///   (as NIO's single-step processor does) makes it copy all 32 KB of it on its next read.
 /// - **Protocol errors**: bytes that are not a valid frame (oversized, empty, truncated, unknown) get the peer an
 ///   `error` frame and a lingering close: our output is shut, the peer's remaining bytes are discarded until it
 ///   closes (NIO closes the channel at its end of stream) or `linger` passes, and only then does the application see
@@ -81,7 +83,9 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeouts: ConnectionTimeouts
     private let stats: ConnectionStats
-    private let processor: NIOSingleStepByteToMessageProcessor<GameMessageDecoder>
+    private var decoder: GameMessageDecoder
+    /// The start of a frame whose rest has not arrived yet, in a buffer of our own.
+    private var partialFrame: ByteBuffer?
 
     // Framing: a read that arrives while frames are being delivered (a handler below reading again from inside our
     // own write) waits here, so frames are delivered one at a time, in order.
@@ -112,7 +116,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     init(timeouts: ConnectionTimeouts, stats: ConnectionStats, maximumFrameLength: Int = GameFrame.defaultMaximumLength) {
         self.timeouts = timeouts
         self.stats = stats
-        self.processor = NIOSingleStepByteToMessageProcessor(GameMessageDecoder(maximumFrameLength: maximumFrameLength))
+        self.decoder = GameMessageDecoder(maximumFrameLength: maximumFrameLength)
     }
 
     /// From now on, frames and the end go to `sink` (on the event loop), and no longer to NIOAsyncChannel. Returns how
@@ -145,7 +149,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // the application has heard why already.
         if pendingError == nil, !failed {
             do {
-                try processor.finishProcessing(seenEOF: true) { deliver($0, context: context) }
+                try decodeLast(context: context)
             } catch let error as GameProtocolError {
                 pendingError = error
             } catch {
@@ -165,7 +169,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .inputClosed? = event as? ChannelEvent, pendingError == nil {
             do {
-                try processor.finishProcessing(seenEOF: true) { deliver($0, context: context) }
+                try decodeLast(context: context)
             } catch {
                 errorCaught(context: context, error: error)
             }
@@ -199,13 +203,40 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var next: ByteBuffer? = bytes
         while let chunk = next {
             do {
-                try processor.process(buffer: chunk) { deliver($0, context: context) }
+                try decode(chunk, context: context)
             } catch {
                 queuedReads = []
                 errorCaught(context: context, error: error)
                 return
             }
             next = queuedReads.isEmpty ? nil : queuedReads.removeFirst()
+        }
+    }
+
+    /// Delivers every whole frame in `bytes` (after a frame's start left by the last read) and keeps a frame cut short.
+    private func decode(_ bytes: ByteBuffer, context: ChannelHandlerContext) throws {
+        var buffer = bytes
+        if var partial = partialFrame {
+            partialFrame = nil
+            partial.writeImmutableBuffer(bytes)
+            buffer = partial
+        }
+        while let message = try decoder.decode(buffer: &buffer) {
+            deliver(message, context: context)
+        }
+        if buffer.readableBytes > 0 {
+            var own = context.channel.allocator.buffer(capacity: buffer.readableBytes)
+            own.writeBuffer(&buffer)
+            partialFrame = own
+        }
+    }
+
+    /// At the end of the stream: what is left must not be the start of a frame.
+    private func decodeLast(context: ChannelHandlerContext) throws {
+        var buffer = partialFrame ?? ByteBuffer()
+        partialFrame = nil
+        while let message = try decoder.decodeLast(buffer: &buffer, seenEOF: true) {
+            deliver(message, context: context)
         }
     }
 
