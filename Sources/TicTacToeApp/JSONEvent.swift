@@ -17,8 +17,8 @@ public struct JSONEvent: Encodable, Sendable {
         // So are the other lines every game writes (its start, its end, a rematch offer): only words, marks and
         // numbers, nothing to escape.
         switch report {
-        case .session(.moved(let mark, let cell, let side)):
-            return #"{"by":"\#(side.rawValue)","cell":\#(cell + 1),"event":"move","mark":"\#(mark.description)"}"#
+        case .session(.moved(let mark, let cell, let side)) where (0..<Board.cellCount).contains(cell):
+            return moveLines[moveLineIndex(mark: mark, cell: cell, side: side)]
         case .session(.gameStarted(let number, let localMark, let firstMover)):
             return #"{"event":"game-start","first":"\#(firstMover.description)","game":\#(number),"#
                 + #""you":"\#(localMark.description)"}"#
@@ -29,6 +29,24 @@ public struct JSONEvent: Encodable, Sendable {
         default:
             return try JSONLine.encode(JSONEvent(report))
         }
+    }
+
+    /// Every move's line, made once (2 sides × 2 marks × 9 cells): a match writes one for each move.
+    private static let moveLines: [String] = {
+        var lines = [String](repeating: "", count: 36)
+        for side in [MatchSession.Side.local, .peer] {
+            for mark in Mark.allCases {
+                for cell in 0..<Board.cellCount {
+                    lines[moveLineIndex(mark: mark, cell: cell, side: side)] =
+                        #"{"by":"\#(side.rawValue)","cell":\#(cell + 1),"event":"move","mark":"\#(mark.description)"}"#
+                }
+            }
+        }
+        return lines
+    }()
+
+    private static func moveLineIndex(mark: Mark, cell: Int, side: MatchSession.Side) -> Int {
+        (side == .local ? 0 : 18) + (mark == .x ? 0 : 9) + cell
     }
 
     /// `game-over`'s line, keys in sorted order as `encode(to:)` writes them.

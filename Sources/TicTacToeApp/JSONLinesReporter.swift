@@ -43,7 +43,12 @@ public final class JSONLinesReporter: MatchReporter, Sendable {
     /// first letter, so the keys stay sorted).
     static func stamp(_ line: String, at nanoseconds: UInt64) -> String {
         guard line.hasPrefix("{") else { return line }
-        let rest = line.dropFirst()
-        return "{\"_mono_ns\":\(nanoseconds)" + (rest.hasPrefix("}") ? "" : ",") + rest
+        let rest = line.utf8.dropFirst()
+        var stamped = "{\"_mono_ns\":"
+        stamped.reserveCapacity(line.utf8.count + 32)  // one allocation for the whole line
+        stamped += String(nanoseconds)
+        if rest.first != UInt8(ascii: "}") { stamped += "," }
+        stamped += Substring(rest)
+        return stamped
     }
 }

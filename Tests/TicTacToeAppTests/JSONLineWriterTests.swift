@@ -45,9 +45,11 @@ final class JSONLineWriterTests: XCTestCase {
             .discovery(.games([GameListing(name: text, security: .private), GameListing(name: "b", security: .open)])),
             .discovery(.games([])),
         ]
-        for cell in 0..<9 {
-            reports.append(.session(.moved(mark: cell.isMultiple(of: 2) ? .x : .o, cell: cell, by: .local)))
-            reports.append(.session(.moved(mark: .o, cell: cell, by: .peer)))
+        for cell in 0..<9 {  // every move line (they are made once, in a table)
+            for mark in Mark.allCases {
+                reports.append(.session(.moved(mark: mark, cell: cell, by: .local)))
+                reports.append(.session(.moved(mark: mark, cell: cell, by: .peer)))
+            }
         }
         let results: [GameResult] = [
             GameResult(winner: .x, reason: .line([0, 1, 2])), GameResult(winner: nil, reason: .draw),
