@@ -105,6 +105,10 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var live = false
     private var failed = false
 
+    /// This handler's place in the pipeline while it is in one: a match on the event loop writes its frames here
+    /// (`LoopFrameWriter`), below NIOAsyncChannel's handlers.
+    private var context: ChannelHandlerContext?
+
     // Delivery.
     /// Frames passed on to NIOAsyncChannel while not diverted.
     private(set) var passedOn = 0
@@ -131,6 +135,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Lifecycle
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { armHandshakeTimer(context: context) }
     }
 
@@ -140,6 +145,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
         stopTimers()
     }
 
@@ -283,6 +289,17 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         writeFrame(unwrapOutboundIn(data), context: context, promise: promise)
     }
 
+    /// A frame from code on the event loop (`LoopFrameWriter`), not yet flushed; dropped once the connection is
+    /// closed or closing for the peer's protocol error, like a write through the pipeline.
+    fileprivate func writeFromLoop(_ message: GameMessage) {
+        guard let context, pendingError == nil else { return }
+        writeFrame(message, context: context)
+    }
+
+    fileprivate func flushFromLoop() {
+        context?.flush()
+    }
+
     private func writeFrame(_ message: GameMessage, context: ChannelHandlerContext, promise: EventLoopPromise<Void>? = nil) {
         var buffer = context.channel.allocator.buffer(capacity: 32)
         buffer.writeGameMessage(message)
@@ -365,5 +382,31 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         handshakeTimer = nil
         heartbeat?.cancel()
         heartbeat = nil
+    }
+}
+
+/// Writes a connection's frames from its event loop straight into the frame handler: no `NIOAny` box for the
+/// message, no pass through the handlers above it (NIOAsyncChannel's), as a match writes a frame for every move.
+/// Only on the connection's event loop (`PeerWriter.loopWriter()` makes one there).
+public struct LoopFrameWriter {
+    fileprivate let handler: GameFrameHandler
+
+    /// Puts one frame into the pipeline without flushing it (see `PeerWriter.write`).
+    public func write(_ message: GameMessage) {
+        handler.writeFromLoop(message)
+    }
+
+    /// Sends what `write` queued.
+    public func flush() {
+        handler.flushFromLoop()
+    }
+}
+
+extension PeerWriter {
+    /// The writer for code that runs on the connection's event loop (a match), called there; nil elsewhere, or when
+    /// the connection has no frame handler any more (it closed): then `write` and `flush` serve.
+    public func loopWriter() -> LoopFrameWriter? {
+        guard channel.eventLoop.inEventLoop else { return nil }
+        return (try? channel.pipeline.syncOperations.handler(type: GameFrameHandler.self)).map(LoopFrameWriter.init)
     }
 }

@@ -238,6 +238,8 @@ private final class MatchDriver {
     private let reporter: MatchReporter
     private let moveDelay: Duration
     private let writer: PeerWriter
+    /// The frames' way into the pipeline from the event loop (nil: through `writer`).
+    private var frames: LoopFrameWriter?
     private let done: EventLoopPromise<MatchSession.End>
     private var moveDue = false
     /// Our last frame is out and our output shut: waiting for the peer to close (or the linger to pass).
@@ -258,6 +260,7 @@ private final class MatchDriver {
     }
 
     func start() {
+        frames = writer.loopWriter()
         if let elapsed { session.clockTime(elapsed()) }
         var actions = session.begin()
         step(&actions)
@@ -324,12 +327,12 @@ private final class MatchDriver {
             let action = actions[index]
             index += 1
             if case .send = action {} else if unflushed {
-                writer.flush()
+                flush()
                 unflushed = false
             }
             switch action {
             case .send(let message):
-                writer.write(message)
+                if let frames { frames.write(message) } else { writer.write(message) }
                 unflushed = true
             case .emit(let event):
                 reporter.report(.session(event))
@@ -354,11 +357,15 @@ private final class MatchDriver {
                 timer?.stop()
             }
         }
-        if unflushed { writer.flush() }
+        if unflushed { flush() }
         actions = []
         return closing
     }
 
+
+    private func flush() {
+        if let frames { frames.flush() } else { writer.flush() }
+    }
 
     private func handle(_ command: LocalCommand) -> [MatchSession.Action] {
         switch command {
