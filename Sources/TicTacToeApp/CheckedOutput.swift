@@ -136,14 +136,21 @@ public final class CheckedOutput: Sendable {
     /// descriptor cannot take without blocking is queued instead (see the type's notes) and this returns at once; so is
     /// text that this output gathers (its failure, if any, is then heard by the handlers and the next write).
     public func write(_ text: String) throws(OutputError) {
+        try write(text, newline: false)
+    }
+
+    /// `write(_:)`, with a newline after `text` in the same write(2) when `newline`.
+    private func write(_ text: String, newline: Bool) throws(OutputError) {
         precededBy?.writeHeld()
         let (error, handlers) = state.withLock { state -> (OutputError?, [@Sendable (OutputError) -> Void]) in
             if let failure = state.failure { return (failure, []) }
             guard state.gathering != nil else {
                 var text = text
+                if newline { text.append("\n") }  // one write(2) for the text and its newline
                 return text.withUTF8 { emit($0, &state) }
             }
-            switch state.gathering!.take(text.utf8, at: Self.now()) {
+            // Gathered: the newline goes in after the text's bytes (a line is not copied to add it).
+            switch state.gathering!.take(text.utf8, newline: newline, at: Self.now()) {
             case .write(let bytes):
                 return bytes.withUnsafeBufferPointer { emit($0, &state) }
             case .hold(let flushAt):
@@ -306,10 +313,8 @@ public final class CheckedOutput: Sendable {
     /// written.
     @discardableResult
     public func writeLine(_ text: String) -> Bool {
-        var line = text
-        line.append("\n")  // one write(2) for the line and its newline
         do {
-            try write(line)
+            try write(text, newline: true)
             return true
         } catch {
             return false

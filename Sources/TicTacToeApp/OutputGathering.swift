@@ -33,13 +33,18 @@ struct OutputGathering: Sendable {
         case hold(flushAt: UInt64?)
     }
 
-    /// `bytes` are to be written at `now`.
-    mutating func take<Bytes: Sequence>(_ bytes: Bytes, at now: UInt64) -> Decision where Bytes.Element == UInt8 {
+    /// `bytes`, and a newline after them with `newline`, are to be written at `now`.
+    mutating func take<Bytes: Sequence>(
+        _ bytes: Bytes, newline: Bool = false, at now: UInt64
+    ) -> Decision where Bytes.Element == UInt8 {
         if held.isEmpty, lastWrite.map({ now &- $0 >= window }) ?? true {
             lastWrite = now
-            return .write(Array(bytes))
+            var text = Array(bytes)
+            if newline { text.append(UInt8(ascii: "\n")) }
+            return .write(text)
         }
         held.append(contentsOf: bytes)
+        if newline { held.append(UInt8(ascii: "\n")) }
         let due = deadline ?? (lastWrite ?? now) &+ window
         if held.count >= limit || now >= due { return .write(takeHeld(at: now)) }
         if deadline == nil {

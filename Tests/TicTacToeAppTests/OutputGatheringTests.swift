@@ -18,7 +18,7 @@ final class OutputGatheringTests: XCTestCase {
 
     func testTheFirstTextAndTextAfterAPauseGoOutAtOnce() {
         var gathering = OutputGathering(window: 1_000)
-        XCTAssertEqual(gathering.take(bytes("a\n"), at: 5_000), .write(bytes("a\n")))
+        XCTAssertEqual(gathering.take(bytes("a"), newline: true, at: 5_000), .write(bytes("a\n")))
         XCTAssertEqual(gathering.take(bytes("b\n"), at: 6_000), .write(bytes("b\n")), "a window after the last write")
         XCTAssertEqual(gathering.take(bytes("c\n"), at: 9_999), .write(bytes("c\n")))
         XCTAssertTrue(gathering.held.isEmpty)
@@ -29,7 +29,7 @@ final class OutputGatheringTests: XCTestCase {
         var gathering = OutputGathering(window: 1_000)
         XCTAssertEqual(gathering.take(bytes("1\n"), at: 0), .write(bytes("1\n")))
         XCTAssertEqual(gathering.take(bytes("2\n"), at: 10), .hold(flushAt: 1_000), "a flush is arranged once")
-        XCTAssertEqual(gathering.take(bytes("3\n"), at: 20), .hold(flushAt: nil))
+        XCTAssertEqual(gathering.take(bytes("3"), newline: true, at: 20), .hold(flushAt: nil), "a newline taken after a text")
         XCTAssertEqual(gathering.take(bytes("4\n"), at: 999), .hold(flushAt: nil))
         XCTAssertEqual(gathering.deadline, 1_000)
         XCTAssertEqual(gathering.takeHeld(at: 1_000), bytes("2\n3\n4\n"), "all of it, in order, in one piece")
