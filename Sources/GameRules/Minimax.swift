@@ -13,15 +13,16 @@ public enum Minimax {
     /// Marks a table entry that has not been computed (never left in `table` for a reachable position).
     private static let unknown = Int8.min
 
-    /// 3^0 ... 3^8.
-    private static let powersOfThree = [1, 3, 9, 27, 81, 243, 729, 2187, 6561]
-
-    /// The value (for the side to move) of each non-terminal position, indexed by `index(code:mover:)`.
+    /// The value (for the side to move) of each non-terminal position, indexed by `index(code:mover:)`. Built once,
+    /// on first use, through a pointer (a few milliseconds through the array's checked accessors, for every process
+    /// whose computer plays).
     private static let table: [Int8] = {
         var table = [Int8](repeating: unknown, count: 19_683 * 2)
-        var board = Board()
-        for mover in Mark.allCases {
-            _ = solve(&board, code: 0, mover: mover, table: &table)
+        table.withUnsafeMutableBufferPointer { table in
+            var board = Board()
+            for mover in Mark.allCases {
+                _ = solve(&board, code: 0, mover: mover, table: table)
+            }
         }
         return table
     }()
@@ -57,11 +58,25 @@ public enum Minimax {
         }
         var board = game.board
         let code = board.base3Code
-        // A copy that is only written to (and so only really copied) for a position outside the table,
-        // which a `Game` cannot reach.
-        var table = Minimax.table
+        let table = Minimax.table
+        let mover = game.turn
         for cell in 0..<Board.cellCount where board[cell] == nil {
-            body(cell, value(of: cell, on: &board, code: code, mover: game.turn, table: &table))
+            board[cell] = mover
+            defer { board[cell] = nil }
+            if let outcome = outcome(for: board) {
+                body(cell, outcome)
+                continue
+            }
+            let childCode = code + Int(mover.rawValue) * powerOfThree(cell)
+            var reply = Int(table[index(code: childCode, mover: mover.opponent)])
+            if reply == Int(unknown) {
+                // A position outside the table, which a `Game` cannot reach: solved in a copy of it.
+                var scratch = table
+                reply = scratch.withUnsafeMutableBufferPointer {
+                    solve(&board, code: childCode, mover: mover.opponent, table: $0)
+                }
+            }
+            body(cell, value(ofReply: reply))
         }
     }
 
@@ -70,14 +85,16 @@ public enum Minimax {
     }
 
     /// The value for `mover` of the non-terminal position `board` (whose base-3 code is `code`).
-    private static func solve(_ board: inout Board, code: Int, mover: Mark, table: inout [Int8]) -> Int {
+    private static func solve(
+        _ board: inout Board, code: Int, mover: Mark, table: UnsafeMutableBufferPointer<Int8>
+    ) -> Int {
         let slot = index(code: code, mover: mover)
         if table[slot] != unknown {
             return Int(table[slot])
         }
         var best = Int.min
         for cell in 0..<Board.cellCount where board[cell] == nil {
-            best = max(best, value(of: cell, on: &board, code: code, mover: mover, table: &table))
+            best = max(best, value(of: cell, on: &board, code: code, mover: mover, table: table))
         }
         table[slot] = Int8(best)
         return best
@@ -85,18 +102,34 @@ public enum Minimax {
 
     /// The value for `mover` of playing the empty `cell` in the non-terminal position `board`.
     private static func value(of cell: Int, on board: inout Board, code: Int, mover: Mark,
-                              table: inout [Int8]) -> Int {
+                              table: UnsafeMutableBufferPointer<Int8>) -> Int {
         board[cell] = mover
         defer { board[cell] = nil }
+        if let outcome = outcome(for: board) {
+            return outcome
+        }
+        let childCode = code + Int(mover.rawValue) * powerOfThree(cell)
+        return value(ofReply: solve(&board, code: childCode, mover: mover.opponent, table: table))
+    }
+
+    /// The value for the side that just moved of a position that ends the game (a win, a draw); nil if it goes on.
+    private static func outcome(for board: Board) -> Int? {
         if board.hasWinningLine {
             return winScore - 1
         }
-        if board.isFull {
-            return 0
-        }
-        let childCode = code + Int(mover.rawValue) * powersOfThree[cell]
-        let reply = solve(&board, code: childCode, mover: mover.opponent, table: &table)
-        // One ply further away: the opponent's win is our loss, and every value moves one step towards 0.
-        return reply > 0 ? -(reply - 1) : reply < 0 ? -(reply + 1) : 0
+        return board.isFull ? 0 : nil
+    }
+
+    /// The value of a move whose reply (the opponent's value of the position after it) is `reply`: one ply further
+    /// away, the opponent's win is our loss, and every value moves one step towards 0.
+    private static func value(ofReply reply: Int) -> Int {
+        reply > 0 ? -(reply - 1) : reply < 0 ? -(reply + 1) : 0
+    }
+
+    /// 3^`exponent` (a cell's weight in a position's base-3 code).
+    private static func powerOfThree(_ exponent: Int) -> Int {
+        var power = 1
+        for _ in 0..<exponent { power *= 3 }
+        return power
     }
 }
