@@ -50,6 +50,33 @@ public enum Minimax {
         return cells
     }
 
+    /// One of the best moves for the side to move, the `pick(count)`-th (ascending) of the `count` best; nil if the
+    /// game is over. `bestMoves(for:)` without its array: the computer asks this for every move it makes.
+    public static func bestMove(for game: Game, pick: (_ count: Int) -> Int) -> Int? {
+        withUnsafeTemporaryAllocation(of: (cell: Int, value: Int).self, capacity: Board.cellCount) { moves in
+            var count = 0
+            var best = Int.min
+            var bestCount = 0
+            forEachMoveValue(in: game) { cell, value in
+                moves[count] = (cell, value)
+                count += 1
+                if value > best {
+                    best = value
+                    bestCount = 1
+                } else if value == best {
+                    bestCount += 1
+                }
+            }
+            guard bestCount > 0 else { return nil }
+            var rank = pick(bestCount)
+            for move in moves[..<count] where move.value == best {
+                if rank == 0 { return move.cell }
+                rank -= 1
+            }
+            return nil
+        }
+    }
+
     /// Calls `body` with the minimax value of every legal move for the side to move, by ascending cell; not at all
     /// if the game is over.
     private static func forEachMoveValue(in game: Game, _ body: (_ cell: Int, _ value: Int) -> Void) {

@@ -19,11 +19,11 @@ public struct PerfectPlayer<RNG: RandomNumberGenerator>: Player {
 
     /// One of the best moves, chosen uniformly with `rng` (one draw): `MediumPlayer`'s perfect move too.
     static func bestMove(in game: Game, using rng: inout RNG) throws -> Int {
-        let best = Minimax.bestMoves(for: game)
-        guard !best.isEmpty else {
+        // The same choice as `Minimax.bestMoves(for:)[uniformIndex(below: count)]`, with no array per move.
+        guard let cell = Minimax.bestMove(for: game, pick: { rng.uniformIndex(below: $0) }) else {
             throw MoveError.gameOver
         }
-        return best[rng.uniformIndex(below: best.count)]
+        return cell
     }
 }
 

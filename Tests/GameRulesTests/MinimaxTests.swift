@@ -59,13 +59,25 @@ final class MinimaxTests: XCTestCase {
                 if game.isOver {
                     XCTAssertTrue(values.isEmpty)
                     XCTAssertTrue(Minimax.bestMoves(for: game).isEmpty)
+                    XCTAssertNil(Minimax.bestMove(for: game) { _ in XCTFail("nothing to pick from"); return 0 })
                     continue
                 }
                 XCTAssertEqual(values.map(\.cell), game.board.emptyCells)
                 let expected = game.board.emptyCells.map { reference.moveValue(game, $0) }
                 XCTAssertEqual(values.map(\.value), expected, "\(game.board)")
                 let best = expected.max()!
-                XCTAssertEqual(Minimax.bestMoves(for: game), values.filter { $0.value == best }.map(\.cell))
+                let bestCells = values.filter { $0.value == best }.map(\.cell)
+                XCTAssertEqual(Minimax.bestMoves(for: game), bestCells)
+                // The computer's choice without the array: the k-th of the same cells, asked with their count.
+                for rank in bestCells.indices {
+                    var asked: [Int] = []
+                    let cell = Minimax.bestMove(for: game) { count in
+                        asked.append(count)
+                        return rank
+                    }
+                    XCTAssertEqual(cell, bestCells[rank], "\(game.board)")
+                    XCTAssertEqual(asked, [bestCells.count], "one pick, among all the best moves")
+                }
                 checked += 1
             }
             XCTAssertEqual(checked, 4_520, "non-terminal reachable positions")
