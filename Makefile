@@ -11,7 +11,8 @@
 #                   into a temporary prefix, with the debug binary and .build/man/debug)
 #   make uninstall  removes exactly what install put there, and the directories it created if they are empty
 #   make man        man pages from the argument-parser definitions (its generate-manual plugin) in .build/man/CONFIG
-#                   (CONFIG=debug, as make test and make install do, or release)
+#                   (CONFIG=debug, as make test and make install do; CONFIG=release builds the release product
+#                   again without RELEASE_FLAGS, over the binary make install and make bench use)
 #   make bench      release build, then one table of the app's figures against anchors measured in the same run
 #                   (move round trip vs a C ping-pong, loopback and the LAN lab; throughput; CPU per move; discovery
 #                   vs avahi-publish/avahi-browse; cold start vs /bin/true; first TUI frame vs dialog; memory; idle
@@ -190,9 +191,14 @@ install: check-swift
 	$(RELEASE_BUILD)
 	@bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; \
 	case " $(RELEASE_FLAGS) " in *" --static-swift-stdlib "*) \
-	  if readelf -d "$$bin" | grep -q 'libswiftCore\.so'; then \
-	    echo "make install: $$bin loads libswiftCore.so, though RELEASE_FLAGS link the Swift runtime statically;" \
-	      "run make install again (the release build was replaced after it was linked)"; exit 1; fi;; esac; \
+	  command -v readelf >/dev/null || { \
+	    echo "make install: readelf (Debian package binutils) checks the binary before it is installed:" \
+	      "sudo apt-get install binutils"; exit 1; }; \
+	  needed=$$(readelf -d "$$bin") || exit 1; \
+	  if printf '%s\n' "$$needed" | grep -q 'libswiftCore\.so'; then \
+	    echo "make install: $$bin loads libswiftCore.so, though RELEASE_FLAGS link the Swift runtime statically:" \
+	      "something rebuilt the release directory without them (make man CONFIG=release does)." \
+	      "Remove it (rm -rf $$(dirname "$$bin")) and run make install again."; exit 1; fi;; esac; \
 	$(MAKE) --no-print-directory install-files INSTALL_BIN="$$bin" MANPAGES=.build/man/debug
 
 # No build here: INSTALL_BIN and MANPAGES must exist. The completions come from the binary being installed.
