@@ -67,8 +67,8 @@ public enum PeerEvent {
 ///   Ping and pong never reach the application.
 /// - **Delivery**: frames go on to NIOAsyncChannel's inbound stream (the handshake reads them there) until a match
 ///   diverts them (`divert(to:)`); from then on they, and the connection's end, go straight to the match's callback
-///   on the event loop as they are read: no async stream, no task switch per frame. The relay counts what it passed
-///   on; the link counts what it read, so the match knows how many frames to take from the stream first
+///   on the event loop as they are read: no async stream, no task switch per frame. This handler counts what it
+///   passed on; the link counts what it read, so the match knows how many frames to take from the stream first
 ///   (`PeerLink.divert`).
 ///
 /// One handler rather than a codec pair and three more: a frame used to pass five handlers each way (a boxed
