@@ -37,17 +37,11 @@ public enum Minimax {
 
     /// The cells (ascending) whose minimax value is the best for the side to move. Empty if the game is over.
     public static func bestMoves(for game: Game) -> [Int] {
-        // One pass and one array (this runs for every move the computer makes).
-        var best = Int.min
-        var cells: [Int] = []
-        forEachMoveValue(in: game) { cell, value in
-            if value > best {
-                best = value
-                cells.removeAll(keepingCapacity: true)
-            }
-            if value == best { cells.append(cell) }
+        let values = moveValues(for: game)
+        guard let best = values.map(\.value).max() else {
+            return []
         }
-        return cells
+        return values.filter { $0.value == best }.map(\.cell)
     }
 
     /// One of the best moves for the side to move, the `pick(count)`-th (ascending) of the `count` best; nil if the

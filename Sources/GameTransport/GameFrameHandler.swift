@@ -396,26 +396,27 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Writes a connection's frames from its event loop straight into the frame handler: no `NIOAny` box for the
 /// message, no pass through the handlers above it (NIOAsyncChannel's), as a match writes a frame for every move.
-/// Only on the connection's event loop (`PeerWriter.loopWriter()` makes one there).
+/// Only on the connection's event loop (`PeerWriter.loopWriter()` makes one there). A connection that closed before
+/// has no frame handler any more: its frames are dropped, as `PeerWriter.write` drops them (the reading side says
+/// why the match ended).
 public struct LoopFrameWriter {
-    fileprivate let handler: GameFrameHandler
+    fileprivate let handler: GameFrameHandler?
 
     /// Puts one frame into the pipeline without flushing it (see `PeerWriter.write`).
     public func write(_ message: GameMessage) {
-        handler.writeFromLoop(message)
+        handler?.writeFromLoop(message)
     }
 
     /// Sends what `write` queued.
     public func flush() {
-        handler.flushFromLoop()
+        handler?.flushFromLoop()
     }
 }
 
 extension PeerWriter {
-    /// The writer for code that runs on the connection's event loop (a match), called there; nil elsewhere, or when
-    /// the connection has no frame handler any more (it closed): then `write` and `flush` serve.
-    public func loopWriter() -> LoopFrameWriter? {
-        guard channel.eventLoop.inEventLoop else { return nil }
-        return (try? channel.pipeline.syncOperations.handler(type: GameFrameHandler.self)).map(LoopFrameWriter.init)
+    /// The writer for code that runs on the connection's event loop (a match). Must be called there.
+    public func loopWriter() -> LoopFrameWriter {
+        channel.eventLoop.preconditionInEventLoop()
+        return LoopFrameWriter(handler: try? channel.pipeline.syncOperations.handler(type: GameFrameHandler.self))
     }
 }

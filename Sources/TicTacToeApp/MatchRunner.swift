@@ -238,8 +238,8 @@ private final class MatchDriver {
     private let reporter: MatchReporter
     private let moveDelay: Duration
     private let writer: PeerWriter
-    /// The frames' way into the pipeline from the event loop (nil: through `writer`).
-    private var frames: LoopFrameWriter?
+    /// The frames' way into the pipeline from the event loop, where the driver runs.
+    private let frames: LoopFrameWriter
     private let done: EventLoopPromise<MatchSession.End>
     private var moveDue = false
     /// Our last frame is out and our output shut: waiting for the peer to close (or the linger to pass).
@@ -256,11 +256,11 @@ private final class MatchDriver {
         reporter = runner.reporter
         moveDelay = runner.moveDelay
         self.writer = writer
+        self.frames = writer.loopWriter()  // made on the event loop, like the driver (`NIOLoopBound` in `play`)
         self.done = done
     }
 
     func start() {
-        frames = writer.loopWriter()
         if let elapsed { session.clockTime(elapsed()) }
         var actions = session.begin()
         step(&actions)
@@ -327,12 +327,12 @@ private final class MatchDriver {
             let action = actions[index]
             index += 1
             if case .send = action {} else if unflushed {
-                flush()
+                frames.flush()
                 unflushed = false
             }
             switch action {
             case .send(let message):
-                if let frames { frames.write(message) } else { writer.write(message) }
+                frames.write(message)
                 unflushed = true
             case .emit(let event):
                 reporter.report(.session(event))
@@ -357,15 +357,11 @@ private final class MatchDriver {
                 timer?.stop()
             }
         }
-        if unflushed { flush() }
+        if unflushed { frames.flush() }
         actions = []
         return closing
     }
 
-
-    private func flush() {
-        if let frames { frames.flush() } else { writer.flush() }
-    }
 
     private func handle(_ command: LocalCommand) -> [MatchSession.Action] {
         switch command {
