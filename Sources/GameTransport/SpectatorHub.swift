@@ -10,8 +10,11 @@ import NIOCore
 /// buffers full: the channel is not writable) is dropped, not waited for. Its connection is kept small for that:
 /// a low write-buffer water mark and send buffer (`prepare`).
 public final class SpectatorHub: Sendable {
-    /// What a spectator's connection may hold unsent before the spectator counts as too slow.
-    public static let writeBufferLimit = 8 * 1024
+    /// What a spectator's connection may hold unsent before the spectator counts as too slow: about 40 games of
+    /// positions, ~10 ms of a fast headless match (issue 15 made the host a third faster; with 8 KB, 3 ms of a
+    /// steady spectator's process not being scheduled on a busy machine got it dropped). A stalled one still fills
+    /// it, and its socket buffers, within a few hundred games.
+    public static let writeBufferLimit = 32 * 1024
 
     public let capacity: Int
     private struct State {
