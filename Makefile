@@ -44,8 +44,15 @@ SECONDS ?= 60
 # (Sources/tictactoe/link-order.txt, make link-order): without it the objects' whole text came along (1.3 MB less
 # resident for a networked host with it). Only the tictactoe product is built: the test support target links
 # XCTest, which has no static library.
+# The C++ standard library too (the Swift runtime's and BoringSSL's): the static runtime's link arguments ask for
+# -lstdc++, which finds libstdc++.so; Package.swift puts STATIC_CXX_DIR first on the release link's library path,
+# and the release build links a copy of it there to the toolchain's libstdc++.a (its C++ compiler's, which the link
+# would otherwise take the shared one from). Loading libstdc++.so relocated 5,000 of its symbols and kept ~1 MB
+# resident at every start: cold start 3.8 → 3.0 ms, 0.5 MB less resident. Without a libstdc++.a the link takes the
+# shared library, as before. A link made before the archive was there is redone.
+STATIC_CXX_DIR = .build/static-libstdc++
 RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xcc -ffunction-sections
-RELEASE_BUILD  = $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
+RELEASE_BUILD  = $(MAKE) --no-print-directory static-cxx && $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
 # make bench: the binary to measure (default: this checkout's release build), the results' name (default: the
 # commit), extra driver options (--no-lab, --quick).
 BIN_BENCH   ?= $(if $(filter command line environment,$(origin BIN)),$(BIN),)
@@ -71,7 +78,7 @@ LINK_ORDER_PACKAGES = valgrind binutils tmux python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
-	uninstall bench bench-compare bench-deps link-order fuzz clean
+	uninstall bench bench-compare bench-deps link-order fuzz clean static-cxx
 
 all: build
 
@@ -180,6 +187,13 @@ man: check-swift
 	@rm -rf .build/man/$(CONFIG) && mkdir -p .build/man/$(CONFIG) \
 	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
+
+static-cxx:
+	@archive=$$("$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang" -print-file-name=libstdc++.a 2>/dev/null); \
+	link="$(STATIC_CXX_DIR)/libstdc++.a"; \
+	if [ -f "$$archive" ] && [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ]; then \
+	  mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" "$$link" \
+	  && rm -f "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; fi
 
 # The man pages come from the debug build (their text does not depend on the configuration): the generate-manual
 # plugin builds its product without RELEASE_FLAGS (swift package takes no --static-swift-stdlib), and in the release

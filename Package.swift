@@ -233,11 +233,14 @@ let package = Package(
             // link-order` from callgrind profiles of a match, `--version`, `--help` and the menu) laid out together at
             // the start of the text: the kernel maps at least 64 kB around each page touched, so code that runs spread
             // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
-            // The C targets' functions are in sections of their own for this (Makefile RELEASE_FLAGS).
+            // The C targets' functions are in sections of their own for this (Makefile RELEASE_FLAGS). And the C++
+            // standard library linked in statically when the Makefile has linked its archive into
+            // .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared one.
             exclude: ["link-order.txt"],
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                    ["-L", "\(Context.packageDirectory)/.build/static-libstdc++",
+                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                      "-Xlinker", "--no-export-dynamic",
                      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/tictactoe/link-order.txt",
                      "-Xlinker", "--no-warn-symbol-ordering"],

@@ -48,20 +48,38 @@ extension Bench {
                 + "TLS \(format(ours.mean)) µs; \(ours.n) round trips"
         }
 
-        // 5: discovery, ours and avahi's tools, alternating trials.
-        let trials = quick ? 3 : 6
+        // 5: discovery, ours and avahi's tools, in alternating trials (ours first in even trials, the anchor first in
+        // odd ones), each publication after a random pause of up to a second. Within one block of back-to-back trials
+        // every trial took nearly the same time (996-998 ms in one run, 805-806 in the next): the daemons' timers
+        // kept the same phase to trials of the same length, so two blocks compared two phases, not two programs
+        // (ratios from 0.95 to 1.24 across runs of one binary). Both browsers run throughout on bench-b.
+        let trials = quick ? 4 : 12
         var oursUp: [Double] = [], oursDown: [Double] = [], anchorUp: [Double] = [], anchorDown: [Double] = []
         var hostRSS: [Double] = [], browseRSS: Double?, avahiBrowseRSS: Double?
-        log("lab: discovery, \(trials) trials each: tictactoe host → browse --watch, avahi-publish → avahi-browse -r")
+        log("lab: discovery, \(trials) trials each, alternating: tictactoe host → browse --watch, "
+            + "avahi-publish → avahi-browse -r")
 
-        // Ours: one browser on bench-b for every trial.
         let browser = try LineReader()
         let browse = try spawn([bin, "browse", "--watch", "--json"], on: "bench-b", environment: environmentB,
                                stdout: browser.writeFD)
         browser.closeWriteEnd()
-        // Let the browser settle (its first list, or a quiet second).
+        let avahi = try LineReader()
+        let avahiBrowse = try spawn(["avahi-browse", "-rp", "_tictactoe._tcp"], on: "bench-b",
+                                    environment: environmentB, stdout: avahi.writeFD)
+        avahi.closeWriteEnd()
+        defer {
+            browse.terminate()
+            browse.wait(timeout: 10)
+            avahiBrowse.terminate()
+            avahiBrowse.wait(timeout: 10)
+        }
+        // Let both browsers settle (their first list, or a quiet second).
         _ = browser.next(timeout: 1.5)
-        for trial in 0..<trials {
+        _ = avahi.next(timeout: 1.5)
+
+        func pause() { usleep(UInt32.random(in: 0..<1_000_000)) }
+        func oursTrial(_ trial: Int) throws {
+            pause()
             let name = "bench-\(getpid())-\(trial)"
             let start = monotonicNS()
             let host = try spawn([bin, "host", "--headless", "--name", name, "--port", "0", "--json"], on: "bench-a",
@@ -86,17 +104,8 @@ extension Bench {
             oursDown.append(Double(gone - stop) / 1e6)
             host.wait(timeout: 10)
         }
-        browseRSS = browse.vmHWMKB.map { Double($0) / 1024 }
-        browse.terminate()
-        browse.wait(timeout: 10)
-
-        // The anchor: avahi-browse -rp on bench-b, avahi-publish on bench-a.
-        let avahi = try LineReader()
-        let avahiBrowse = try spawn(["avahi-browse", "-rp", "_tictactoe._tcp"], on: "bench-b",
-                                    environment: environmentB, stdout: avahi.writeFD)
-        avahi.closeWriteEnd()
-        _ = avahi.next(timeout: 1.5)
-        for trial in 0..<trials {
+        func anchorTrial(_ trial: Int) throws {
+            pause()
             let name = "anchor-\(getpid())-\(trial)"
             let start = monotonicNS()
             let publish = try spawn(["avahi-publish", "-s", name, "_tictactoe._tcp", "7878", "proto=2", "sec=open"],
@@ -115,16 +124,24 @@ extension Bench {
             anchorDown.append(Double(removed - stop) / 1e6)
             publish.wait(timeout: 5)
         }
+        for trial in 0..<trials {
+            if trial.isMultiple(of: 2) {
+                try oursTrial(trial)
+                try anchorTrial(trial)
+            } else {
+                try anchorTrial(trial)
+                try oursTrial(trial)
+            }
+        }
+        browseRSS = browse.vmHWMKB.map { Double($0) / 1024 }
         avahiBrowseRSS = avahiBrowse.vmHWMKB.map { Double($0) / 1024 }
-        avahiBrowse.terminate()
-        avahiBrowse.wait(timeout: 10)
 
         up.ours = Summary(oursUp).map(Measure.init)
         up.anchor = Summary(anchorUp).map(Measure.init)
         down.ours = Summary(oursDown).map(Measure.init)
         down.anchor = Summary(anchorDown).map(Measure.init)
-        up.note = "\(trials) trials each, from spawning the host (`tictactoe host --headless --name N`, advertising) / "
-            + "`avahi-publish -s N _tictactoe._tcp 7878 proto=2 sec=open` on bench-a until bench-b's `browse --watch "
+        up.note = "\(trials) trials each, alternating, each after a random pause of up to 1 s, from spawning the host "
+            + "(`tictactoe host --headless --name N`, advertising) / `avahi-publish -s N _tictactoe._tcp 7878 proto=2 sec=open` on bench-a until bench-b's `browse --watch "
             + "--json` lists N joinable with addresses / `avahi-browse -rp` prints its resolved (=) line"
         down.note = "from SIGTERM to the host / avahi-publish until the list no longer has N / avahi-browse prints its "
             + "removal (-) line"
