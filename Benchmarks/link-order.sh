@@ -10,9 +10,11 @@
 # The scenarios: a loopback match host + joiner (TLS and plaintext, 3 games), `--version`, `--help`, and the
 # full-screen game's menu in tmux, quit at once. Nothing touches the LAN: the match binds 127.0.0.1, unadvertised.
 #
-#   Benchmarks/link-order.sh RELEASE_BINARY OUTPUT_FILE
+# With MAP (lld's -Map of that binary's link) the functions in large input sections go last (link-order.py).
+#
+#   Benchmarks/link-order.sh RELEASE_BINARY OUTPUT_FILE [MAP]
 set -euo pipefail
-bin=$1 out=$2
+bin=$1 out=$2 map=${3:-}
 work=$(mktemp -d /tmp/link-order.XXXXXX)
 cleanup() { tmux kill-session -t "link-order-$$" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -42,6 +44,6 @@ tmux new-session -d -s "link-order-$$" -x 100 -y 30 \
 for _ in $(seq 300); do tmux capture-pane -p -t "link-order-$$" | grep -q "Quit" && break; sleep 0.1; done
 tmux send-keys -t "link-order-$$" q
 for _ in $(seq 300); do [ -s "$work/tui.cg" ] && break; sleep 0.1; done
-python3 "$(dirname "$0")/link-order.py" "$work/tictactoe" "$work"/*.cg > "$out.new"
+python3 "$(dirname "$0")/link-order.py" "$work/tictactoe" ${map:+--map "$map"} "$work"/*.cg > "$out.new"
 mv "$out.new" "$out"
 echo "link-order: $(wc -l < "$out") functions in $out"
