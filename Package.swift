@@ -233,7 +233,9 @@ let package = Package(
             // link-order` from callgrind profiles of a match, `--version`, `--help` and the menu) laid out together at
             // the start of the text: the kernel maps at least 64 kB around each page touched, so code that runs spread
             // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
-            // The C targets' functions are in sections of their own for this (Makefile RELEASE_FLAGS). And the C++
+            // Every function, C or Swift, is in a section of its own for this (Makefile RELEASE_FLAGS), and the
+            // list puts the functions of large sections last (`make link-order`: what is left of those is the
+            // runtime's own objects, the standard library's internal functions above all). And the C++
             // standard library linked in statically when the Makefile has linked its archive into
             // .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared one.
             exclude: ["link-order.txt"],

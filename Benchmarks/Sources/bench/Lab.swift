@@ -53,7 +53,7 @@ extension Bench {
         // every trial took nearly the same time (996-998 ms in one run, 805-806 in the next): the daemons' timers
         // kept the same phase to trials of the same length, so two blocks compared two phases, not two programs
         // (ratios from 0.95 to 1.24 across runs of one binary). Both browsers run throughout on bench-b.
-        let trials = quick ? 4 : 12
+        let trials = quick ? 4 : 20
         var oursUp: [Double] = [], oursDown: [Double] = [], anchorUp: [Double] = [], anchorDown: [Double] = []
         var hostRSS: [Double] = [], browseRSS: Double?, avahiBrowseRSS: Double?
         log("lab: discovery, \(trials) trials each, alternating: tictactoe host → browse --watch, "
