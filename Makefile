@@ -57,11 +57,15 @@ STATIC_CXX_DIR = .build/static-libstdc++
 # (make test, make play) keeps the run-time ones, so a conflicting access that the tests reach still traps there.
 # In a match most of those checks were SwiftNIO's own (its channels' and event loops' class properties, at every
 # read and write) and they kept the optimizer from more: 7% less CPU for a 1,000-game match, TLS and plaintext alike
-# (perf stat, interleaved runs). A violation the tests miss is then undefined behaviour rather than a trap: to ship
-# the checks, make install RELEASE_FLAGS="..." without it.
+# (perf stat, interleaved runs). The flag applies to every Swift module of the release build, the packages'
+# (SwiftNIO, swift-crypto, argument-parser) as much as ours, and the binary reads what peers send: a conflicting
+# access that no test reaches, on a path a peer's bytes can drive, is then undefined behaviour (memory corrupted
+# silently) rather than a trap. The-benchmarker's precedent is about speed, not safety. To ship the checks:
+# make install RELEASE_FLAGS="--static-swift-stdlib --disable-local-rpath -Xcc -ffunction-sections -Xswiftc
+# -Xfrontend -Xswiftc -function-sections" (a change of RELEASE_FLAGS rebuilds the release directory from scratch).
 RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xcc -ffunction-sections \
                  -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -enforce-exclusivity=unchecked
-RELEASE_BUILD  = $(MAKE) --no-print-directory release-setup && $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
+RELEASE_BUILD  = $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
 # make bench: the binary to measure (default: this checkout's release build), the results' name (default: the
 # commit), extra driver options (--no-lab, --quick).
 BIN_BENCH   ?= $(if $(filter command line environment,$(origin BIN)),$(BIN),)
@@ -190,6 +194,8 @@ CREATED_DIRS = .installed-directories
 MAN_PLUGIN_OUT = .build/plugins/GenerateManual/outputs/tictactoe
 man: check-swift
 	rm -rf $(MAN_PLUGIN_OUT)
+	@# The plugin builds without RELEASE_FLAGS: in the release directory, the next release build starts afresh.
+	@if [ "$(CONFIG)" = release ]; then rm -f .build/release-flags; fi
 	$(SWIFT) package plugin generate-manual --configuration $(CONFIG) --multi-page
 	@[ -f $(MAN_PLUGIN_OUT)/tictactoe.1 ] || { \
 	  echo "make man: the generate-manual plugin wrote no $(MAN_PLUGIN_OUT)/tictactoe.1"; exit 1; }
@@ -197,26 +203,35 @@ man: check-swift
 	  && cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/; \
 	echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
-# Before each release build: the C++ archive linked in (STATIC_CXX_DIR, above), and the release directory emptied
-# when RELEASE_FLAGS differ from the last release build's (or are unknown): swiftc's incremental build does not
-# compare -Xfrontend flags, and kept every object compiled without -function-sections.
+# Before each release build (a prerequisite of install, bench and link-order): the release directory emptied when
+# RELEASE_FLAGS differ from those of the last release build made here, or are unknown (swiftc's incremental build
+# does not compare -Xfrontend flags, and kept every object compiled without -function-sections; a release build
+# made by hand, `swift build -c release ...`, is not recorded: the stamp only knows make's), and the C++ archive
+# linked in (STATIC_CXX_DIR, above): the toolchain's clang says where its libstdc++.a is, else the system's c++.
+release-setup: export RELEASE_FLAGS := $(RELEASE_FLAGS)
 release-setup:
-	@bindir="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)"; stamp=.build/release-flags; \
-	if [ -d "$$bindir" ] && [ "$$(cat "$$stamp" 2>/dev/null)" != "$(RELEASE_FLAGS)" ]; then \
+	@bindir="$$($(SWIFT) build -c release $$RELEASE_FLAGS --show-bin-path)"; stamp=.build/release-flags; \
+	if [ -d "$$bindir" ] && [ "$$(cat "$$stamp" 2>/dev/null)" != "$$RELEASE_FLAGS" ]; then \
 	  echo "make: RELEASE_FLAGS are not those of the last release build: building $$bindir again from scratch"; \
 	  rm -rf "$$bindir"; fi; \
-	mkdir -p .build && printf '%s\n' "$(RELEASE_FLAGS)" > "$$stamp"; \
-	archive=$$("$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang" -print-file-name=libstdc++.a 2>/dev/null); \
+	mkdir -p .build && printf '%s\n' "$$RELEASE_FLAGS" > "$$stamp"; \
+	clang="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang"; \
+	archive=$$("$$clang" -print-file-name=libstdc++.a 2>/dev/null); \
+	[ -f "$$archive" ] || archive=$$(c++ -print-file-name=libstdc++.a 2>/dev/null); \
 	link="$(STATIC_CXX_DIR)/libstdc++.a"; \
-	if [ -f "$$archive" ] && [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ]; then \
-	  mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi
+	if [ -f "$$archive" ]; then \
+	  if [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ]; then \
+	    mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi; \
+	else \
+	  rm -f "$$link"; \
+	  echo "make: no libstdc++.a (it comes with g++): the release binary loads libstdc++.so"; fi
 
 # The man pages come from the debug build (their text does not depend on the configuration): the generate-manual
 # plugin builds its product without RELEASE_FLAGS (swift package takes no --static-swift-stdlib), and in the release
 # directory it replaced the statically linked binary and the C objects built with -ffunction-sections, which the next
 # release build then took as up to date. The check after the build keeps it so: a binary that loads the Swift
 # runtime as a shared library is not the one issue 15 measures.
-install: check-swift
+install: check-swift release-setup
 	@$(MAKE) --no-print-directory man CONFIG=debug
 	$(RELEASE_BUILD)
 	@bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; \
@@ -272,7 +287,7 @@ uninstall:
 # benchmark plugin runs the in-process figures (Benchmarks/Benchmarks/Micro), and transport-bench issue 12's join and
 # TLS round-trip figures (this checkout's code, in one process). BIN=path measures another binary (the
 # "before" one), BENCH_LABEL names the results; make bench-compare OLD=a.json NEW=b.json prints two side by side.
-bench: check-swift deps bench-deps
+bench: check-swift deps bench-deps release-setup
 	$(RELEASE_BUILD)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product transport-bench
 	$(BENCH_BUILD)
@@ -303,14 +318,14 @@ bench-deps:
 # sampling: a function that runs once at start matters as much as a hot one), hottest first, into the file the
 # release link orders the text by. Run it after changes to what a match, the start or the menu run; a stale list
 # still links (a function it no longer names is ignored, one it does not name yet comes after the others).
-link-order: check-swift
+link-order: check-swift release-setup
 	$(call install_missing,$(LINK_ORDER_PACKAGES),link-order)
 	$(RELEASE_BUILD)
 	@# Linked once more with lld's map (which function sits in which input section: link-order.py puts the large
 	@# sections last). The build does not know the list is an input of the link: the binary goes, so the next
 	@# build links again.
 	bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; map="$(CURDIR)/.build/link-order.map"; \
-	  $(SWIFT) build -c release $(RELEASE_FLAGS) -Xlinker -Map="$$map" --product tictactoe \
+	  $(SWIFT) build -c release $(RELEASE_FLAGS) -Xlinker -Map="$$map" -Xlinker --no-demangle --product tictactoe \
 	  && Benchmarks/link-order.sh "$$bin" Sources/tictactoe/link-order.txt "$$map" && rm -f "$$bin" "$$map"
 
 # The wire codec's libFuzzer target (Fuzz/: its own package, since -sanitize=fuzzer brings libFuzzer's main, which

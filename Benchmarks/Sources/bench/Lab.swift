@@ -52,7 +52,9 @@ extension Bench {
         // odd ones), each publication after a random pause of up to a second. Within one block of back-to-back trials
         // every trial took nearly the same time (996-998 ms in one run, 805-806 in the next): the daemons' timers
         // kept the same phase to trials of the same length, so two blocks compared two phases, not two programs
-        // (ratios from 0.95 to 1.24 across runs of one binary). Both browsers run throughout on bench-b.
+        // (ratios from 0.95 to 1.24 across runs of one binary). Both browsers run throughout on bench-b, each on a
+        // service type of its own (the anchor's `_tttanchor._tcp`): neither resolves the other's publications nor
+        // finds them in the daemon's cache, so the two figures stay apart.
         let trials = quick ? 4 : 20
         var oursUp: [Double] = [], oursDown: [Double] = [], anchorUp: [Double] = [], anchorDown: [Double] = []
         var hostRSS: [Double] = [], browseRSS: Double?, avahiBrowseRSS: Double?
@@ -64,13 +66,13 @@ extension Bench {
                                stdout: browser.writeFD)
         browser.closeWriteEnd()
         let avahi = try LineReader()
-        let avahiBrowse = try spawn(["avahi-browse", "-rp", "_tictactoe._tcp"], on: "bench-b",
+        let avahiBrowse = try spawn(["avahi-browse", "-rp", "_tttanchor._tcp"], on: "bench-b",
                                     environment: environmentB, stdout: avahi.writeFD)
         avahi.closeWriteEnd()
         defer {
             browse.terminate()
-            browse.wait(timeout: 10)
             avahiBrowse.terminate()
+            browse.wait(timeout: 10)
             avahiBrowse.wait(timeout: 10)
         }
         // Let both browsers settle (their first list, or a quiet second).
@@ -108,7 +110,7 @@ extension Bench {
             pause()
             let name = "anchor-\(getpid())-\(trial)"
             let start = monotonicNS()
-            let publish = try spawn(["avahi-publish", "-s", name, "_tictactoe._tcp", "7878", "proto=2", "sec=open"],
+            let publish = try spawn(["avahi-publish", "-s", name, "_tttanchor._tcp", "7878", "proto=2", "sec=open"],
                                     on: "bench-a", environment: environmentA)
             guard let resolved = waitForAvahi(avahi, prefix: "=", name: name, timeout: 15) else {
                 publish.terminate()
@@ -135,14 +137,17 @@ extension Bench {
         }
         browseRSS = browse.vmHWMKB.map { Double($0) / 1024 }
         avahiBrowseRSS = avahiBrowse.vmHWMKB.map { Double($0) / 1024 }
+        // The readers' pipes stay open until both browsers have been read (a closed one would end its browser).
+        withExtendedLifetime((browser, avahi)) {}
 
         up.ours = Summary(oursUp).map(Measure.init)
         up.anchor = Summary(anchorUp).map(Measure.init)
         down.ours = Summary(oursDown).map(Measure.init)
         down.anchor = Summary(anchorDown).map(Measure.init)
         up.note = "\(trials) trials each, alternating, each after a random pause of up to 1 s, from spawning the host "
-            + "(`tictactoe host --headless --name N`, advertising) / `avahi-publish -s N _tictactoe._tcp 7878 proto=2 sec=open` on bench-a until bench-b's `browse --watch "
-            + "--json` lists N joinable with addresses / `avahi-browse -rp` prints its resolved (=) line"
+            + "(`tictactoe host --headless --name N`, advertising) / `avahi-publish -s N _tttanchor._tcp 7878 proto=2 "
+            + "sec=open` (a service type of its own) on bench-a until bench-b's `browse --watch --json` lists N "
+            + "joinable with addresses / `avahi-browse -rp _tttanchor._tcp` prints its resolved (=) line"
         down.note = "from SIGTERM to the host / avahi-publish until the list no longer has N / avahi-browse prints its "
             + "removal (-) line"
         if let avahiBrowseRSS { memory.anchor = Measure(value: avahiBrowseRSS) }
