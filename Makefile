@@ -224,7 +224,8 @@ release-setup:
 	    mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi; \
 	else \
 	  rm -f "$$link"; \
-	  echo "make: no libstdc++.a (it comes with g++): the release binary loads libstdc++.so"; fi
+	  echo "make: no libstdc++.a found, so the release binary loads libstdc++.so:" \
+	    "install g++ (sudo apt-get install g++) to link it in statically"; fi
 
 # The man pages come from the debug build (their text does not depend on the configuration): the generate-manual
 # plugin builds its product without RELEASE_FLAGS (swift package takes no --static-swift-stdlib), and in the release

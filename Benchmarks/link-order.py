@@ -1,13 +1,13 @@
 # make link-order: the functions of BINARY that the callgrind profiles ran, most instructions first (one mangled
 # name a line: lld's --symbol-ordering-file).  python3 link-order.py BINARY [--map MAP] PROFILE...
 #
-# With --map (lld's -Map of BINARY's link), the functions that sit in a large input section come last: a Swift
-# object keeps its internal and private functions together in one `.text` (the standard library's is 1.5 MB, a
-# coordinator's 150 kB), and lld moves a whole section to where its first listed function goes. Listed in plain
-# order, the few functions that ran of each such section brought all of it into the front, and the functions that
-# run, spread over 9 MB between them, kept that much resident (the kernel maps 64 kB around each page touched).
-# Sections that hold only what ran (one function each: -function-sections, the C targets' -ffunction-sections,
-# the runtime's C++) come first, packed; the large ones after, in the same order among themselves.
+# With --map (lld's -Map of BINARY's link, --no-demangle), the functions that sit in a large input section come
+# last: lld moves a whole section to where its first listed function goes, and an object compiled without function
+# sections keeps many functions in one `.text` (the static Swift libraries' own: the standard library's internal
+# functions are one 1.5 MB section; our modules too, before RELEASE_FLAGS gave them -function-sections). Listed in
+# plain order, the few functions that ran of each such section brought all of it into the front, and the functions
+# that run, spread over 9 MB between them, kept that much resident (the kernel maps 64 kB around each page
+# touched). Sections that hold one function each come first, packed; the large ones after, in the same order.
 import collections
 import os
 import re
