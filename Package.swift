@@ -235,17 +235,20 @@ let package = Package(
             // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
             // Every function, C or Swift, is in a section of its own for this (Makefile RELEASE_FLAGS), and the
             // list puts the functions of large sections last (`make link-order`: what is left of those is the
-            // runtime's own objects, the standard library's internal functions above all). And the C++
+            // runtime's own objects, the standard library's internal functions above all). The functions that have
+            // no symbol to list (closures' destroyers, outlined copies: `.text..L*`) go together in a section of
+            // their own before the text (link-sections.ld). And the C++
             // standard library linked in statically when the Makefile has linked its archive into
             // .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared one.
-            exclude: ["link-order.txt"],
+            exclude: ["link-order.txt", "link-sections.ld"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-L", "\(Context.packageDirectory)/.build/static-libstdc++",
                      "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                      "-Xlinker", "--no-export-dynamic",
                      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/tictactoe/link-order.txt",
-                     "-Xlinker", "--no-warn-symbol-ordering"],
+                     "-Xlinker", "--no-warn-symbol-ordering",
+                     "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/tictactoe/link-sections.ld"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
