@@ -237,7 +237,8 @@ let package = Package(
             // list puts the functions of large sections last (`make link-order`: what is left of those is the
             // runtime's own objects, the standard library's internal functions above all). The functions that have
             // no symbol to list (closures' destroyers, outlined copies: `.text..L*`) go together in a section of
-            // their own before the text (link-sections.ld). And the C++
+            // their own before the text, and the regex engine's internal text, which nothing runs, after it
+            // (link-sections.ld). And the C++
             // standard library linked in statically when the Makefile has linked its archive into
             // .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared one.
             exclude: ["link-order.txt", "link-sections.ld"],
