@@ -316,8 +316,9 @@ bench-deps:
 	$(call install_missing,$(BENCH_PACKAGES),bench)
 
 # make link-order (issue 15, memory and start-up): which functions the release binary runs, exactly (callgrind, not
-# sampling: a function that runs once at start matters as much as a hot one), hottest first, into the file the
-# release link orders the text by. Run it after changes to what a match, the start or the menu run; a stale list
+# sampling: a function that runs once at start matters as much as a hot one): a networked host's and joiner's first,
+# then what every command's start adds, then the menu's, hottest first in each, into the file the release link
+# orders the text by. Run it after changes to what a match, the start or the menu run; a stale list
 # still links (a function it no longer names is ignored, one it does not name yet comes after the others).
 link-order: check-swift release-setup
 	$(call install_missing,$(LINK_ORDER_PACKAGES),link-order)
