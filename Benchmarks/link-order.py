@@ -78,7 +78,7 @@ def profile_cost(path):
             if kind == "fn":
                 current_function = functions.get(number)
                 if current_object == binary:
-                    cost[current_function] += 0
+                    cost[current_function] += 0  # ran, even if its cost lines are elsewhere
             continue
         if line.startswith("calls="):
             after_calls = True  # the next cost line is the call's inclusive cost, not this function's own

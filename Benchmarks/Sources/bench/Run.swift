@@ -46,7 +46,7 @@ extension Bench {
         // pooled with the rounds' (its first games wait for the disk).
         var memoryRuns: [Bool: MatchRun] = [:]
         for plaintext in [false, true] {
-            log("memory: a match of \(gamesPerRun) games, \(plaintext ? "plaintext" : "TLS"), the binary read from disk")
+            log("memory: a match of \(gamesPerRun) games, \(plaintext ? "plaintext" : "TLS"), binary read from disk")
             dropFromPageCache(bin)
             do {
                 memoryRuns[plaintext] = try match(games: gamesPerRun, plaintext: plaintext)
@@ -290,8 +290,8 @@ extension Bench {
             labRTT.missing = reason
             discoveryUp.missing = reason
             discoveryDown.missing = reason
-            memory.note = "peak RSS (VmHWM, read at each game's start and at the end) over a whole match, the binary first "
-                + "dropped from the page cache; the anchor (avahi-browse) "
+            memory.note = "peak RSS (VmHWM, read at each game's start and at the end) over a whole match, the binary "
+                + "first dropped from the page cache; the anchor (avahi-browse) "
                 + "needs the lab: \(reason)"
         } else {
             do {
@@ -306,8 +306,8 @@ extension Bench {
             }
             labDown()
             memory.note = "peak RSS (VmHWM, read at each game's start and at the end; not wait4's ru_maxrss, which counts "
-                + "this driver's own RSS: a spawned process's high-water mark starts with its parent's) over a whole loopback match, "
-                + "the binary first dropped from the page cache"
+                + "this driver's own RSS: a spawned process's high-water mark starts with its parent's) over a whole "
+                + "loopback match, the binary first dropped from the page cache"
                 + (labMemory.map { "; \($0)" } ?? "")
         }
         rows.insert(labRTT, at: 1)
