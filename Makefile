@@ -325,7 +325,8 @@ link-order: check-swift release-setup
 	$(RELEASE_BUILD)
 	@# Linked once more with lld's map (which function sits in which input section: link-order.py puts the large
 	@# sections last). The build does not know the list is an input of the link: the binary goes, so the next
-	@# build links again.
+	@# build links again. (Nor does it know Sources/tictactoe/link-sections.ld: after changing that, delete the
+	@# release binary.)
 	bin="$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/tictactoe"; map="$(CURDIR)/.build/link-order.map"; \
 	  $(SWIFT) build -c release $(RELEASE_FLAGS) -Xlinker -Map="$$map" -Xlinker --no-demangle --product tictactoe \
 	  && Benchmarks/link-order.sh "$$bin" Sources/tictactoe/link-order.txt "$$map" && rm -f "$$bin" "$$map"

@@ -238,9 +238,10 @@ let package = Package(
             // runtime's own objects, the standard library's internal functions above all). The functions that have
             // no symbol to list (closures' destroyers, outlined copies: `.text..L*`) go together in a section of
             // their own before the text, and the regex engine's internal text, which nothing runs, after it
-            // (link-sections.ld). And the C++
-            // standard library linked in statically when the Makefile has linked its archive into
-            // .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared one.
+            // (link-sections.ld; a change to it, like one to link-order.txt, needs the release binary deleted to be
+            // linked again). And the C++ standard library linked in statically when the Makefile has linked its
+            // archive into .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared
+            // one.
             exclude: ["link-order.txt", "link-sections.ld"],
             linkerSettings: [
                 .unsafeFlags(

@@ -1,5 +1,5 @@
 #!/bin/bash
-# make link-order (issue 15): the functions the release binary runs, hottest first, for lld's
+# make link-order (issue 15): the functions the release binary runs, hottest first in each group, for lld's
 # --symbol-ordering-file (Package.swift), so that they sit together in the binary's text: the kernel maps 64 kB or
 # more of the file around each page a process touches, and with the code a host runs spread over 17 MB of text
 # every start faulted in, and kept resident, most of it. With the functions that run packed together, a networked
@@ -7,16 +7,21 @@
 #
 # Exact rather than sampled: each scenario runs under valgrind's callgrind, which records every function executed
 # (a sampling profiler misses the ones that run once, at start, and each of those would fault in 64 kB of cold code).
-# The scenarios: a loopback match host + joiner (TLS and plaintext, 3 games), `--version`, `--help`, and the
+# The scenarios: a loopback match host + joiner (TLS and plaintext, 20 games), `--version`, `--help`, and the
 # full-screen game's menu in tmux, quit at once. Nothing touches the LAN: the match binds 127.0.0.1, unadvertised.
+# Three groups, one after the other (link-order.py --then): what the match's host and joiner run, then what the start
+# of every command adds, then what the menu adds.
 #
-# With MAP (lld's -Map of that binary's link) the functions in large input sections go last (link-order.py).
+# With MAP (lld's -Map of that binary's link) the functions in large input sections go last in their group, and the
+# functions no profile can show (below) are added to the first group.
 #
 #   Benchmarks/link-order.sh RELEASE_BINARY OUTPUT_FILE [MAP]
+#
+# LINK_ORDER_KEEP=DIR (an existing directory) keeps the callgrind profiles there.
 set -euo pipefail
 bin=$1 out=$2 map=${3:-}
 work=$(mktemp -d /tmp/link-order.XXXXXX)
-cleanup() { tmux kill-session -t "link-order-$$" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { tmux kill-session -t "link-order-$$" 2>/dev/null || true; rm -rf "$work" "$out.new"; }
 trap cleanup EXIT
 # valgrind 3.19 (Debian 12) cannot read DWARF 5: a copy without debug information, same symbols and code. Laid out
 # as `make install` lays it out (bin/, share/tictactoe/ a copy of Assets/): a binary that finds no manifest beside it
@@ -50,8 +55,8 @@ tmux send-keys -t "link-order-$$" q
 for _ in $(seq 300); do [ -s "$work/tui.cg" ] && break; sleep 0.1; done
 # The networked host and joiner first (the memory goal's processes), then the start of every command, then the menu.
 # With them, what valgrind never runs: its CPU has no ADX, so BoringSSL's ADX code (x25519, which a TLS game's key
-# exchange runs on this machine) never shows in a profile; and the C start files' functions (_start, frame_dummy),
-# which run before valgrind names functions.
+# exchange runs on this machine, and P-256's) never shows in a profile; and the C start files' functions (_start,
+# frame_dummy), which run before valgrind names functions.
 python3 "$(dirname "$0")/link-order.py" "$work/bin/tictactoe" ${map:+--map "$map" --with '_adx|/S?crt[^/]*\.o:'} \
     "$work"/host*.cg "$work"/join*.cg \
     --then "$work/version.cg" "$work/help.cg" --then "$work/tui.cg" > "$out.new"

@@ -13,9 +13,9 @@ import Glibc
 ///
 /// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
 /// error and the synchronous commands (the full-screen game, `privacy`, `manifest`) never start Swift concurrency's
-/// executor; only an asynchronous command (`host`, `join`, `browse`) runs, in a task (its `run()` is nonisolated, so
-/// it ran on the global executor under an `async` main too) while the main thread waits for it; the process exits
-/// when it returns.
+/// executor; only an asynchronous command (`host`, `join`, `browse`, `watch`, `lobby`, `match`) runs, in a task (its
+/// `run()` is nonisolated, so it ran on the global executor under an `async` main too) while the main thread waits
+/// for it; the process exits when it returns.
 ///
 /// Before all that, `FastPath` takes the two hottest command lines without argument-parser (issue 15: its reflection
 /// over the command tree and its `--generate-completion-script` check were about a third of `--version` and a fifth

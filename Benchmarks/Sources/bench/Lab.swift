@@ -151,8 +151,8 @@ extension Bench {
         down.note = "from SIGTERM to the host / avahi-publish until the list no longer has N / avahi-browse prints its "
             + "removal (-) line"
         if let avahiBrowseRSS { memory.anchor = Measure(value: avahiBrowseRSS) }
-        labMemory = "in the lab (VmHWM): advertising host \(format(hostRSS.max() ?? .nan)) MB, browse --watch "
-            + "\(format(browseRSS ?? .nan)) MB, avahi-browse -rp \(format(avahiBrowseRSS ?? .nan)) MB"
+        labMemory = "in the lab (VmHWM, binary cached): advertising host \(format(hostRSS.max() ?? .nan)) MB, "
+            + "browse --watch \(format(browseRSS ?? .nan)) MB, avahi-browse -rp \(format(avahiBrowseRSS ?? .nan)) MB"
     }
 
     /// Reads `browse --watch --json` lines until a `games` event whose list satisfies `condition`; when it came.

@@ -45,13 +45,14 @@ extension Bench {
         // so that two binaries, one just built and one copied long ago, are measured alike. Its round trips are not
         // pooled with the rounds' (its first games wait for the disk).
         var memoryRuns: [Bool: MatchRun] = [:]
+        var memoryFailures: [Bool: String] = [:]
         for plaintext in [false, true] {
             log("memory: a match of \(gamesPerRun) games, \(plaintext ? "plaintext" : "TLS"), binary read from disk")
-            dropFromPageCache(bin)
+            if let reason = dropFromPageCache(bin) { log("  the binary stays in the page cache: \(reason)") }
             do {
                 memoryRuns[plaintext] = try match(games: gamesPerRun, plaintext: plaintext)
             } catch {
-                failures[plaintext] = "not measured: \(error)"
+                memoryFailures[plaintext] = "not measured: \(error)"
                 log("  failed: \(error)")
             }
         }
@@ -173,8 +174,8 @@ extension Bench {
             let measure = Measure(value: max(host, joiner), note: "host \(format(host)), joiner \(format(joiner))")
             if plaintext { memory.oursPlain = measure } else { memory.ours = measure }
         }
-        memory.missing = failures[false]
-        memory.missingPlain = failures[true]
+        memory.missing = memoryFailures[false]
+        memory.missingPlain = memoryFailures[true]
 
         // 6: cold start.
         var cold = Row("cold start (--version vs /bin/true)", unit: "ms", anchorName: "/bin/true", goal: .ratioAtMost(5))
@@ -290,7 +291,7 @@ extension Bench {
             labRTT.missing = reason
             discoveryUp.missing = reason
             discoveryDown.missing = reason
-            memory.note = "peak RSS (VmHWM, read at each game's start and at the end) over a whole match, the binary "
+            memory.note = "peak RSS (VmHWM, read every 100 games and at the end) over a whole match, the binary "
                 + "first dropped from the page cache; the anchor (avahi-browse) "
                 + "needs the lab: \(reason)"
         } else {
@@ -305,7 +306,7 @@ extension Bench {
                 log("lab failed: \(error)")
             }
             labDown()
-            memory.note = "peak RSS (VmHWM, read at each game's start and at the end; not wait4's ru_maxrss, which counts "
+            memory.note = "peak RSS (VmHWM, read every 100 games and at the end; not wait4's ru_maxrss, which counts "
                 + "this driver's own RSS: a spawned process's high-water mark starts with its parent's) over a whole "
                 + "loopback match, the binary first dropped from the page cache"
                 + (labMemory.map { "; \($0)" } ?? "")

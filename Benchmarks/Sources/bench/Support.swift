@@ -245,15 +245,18 @@ func waitForLine<T>(in path: String, timeout: Double, while child: Child? = nil,
 }
 
 /// Drops the file's pages from the page cache (written back first, so that none stays), as if the machine had not
-/// read it since it started. The kernel maps the cached part of a binary around each page a process touches (64 kB
-/// at a time), so a binary that was just written (`cp`, `make install`, a link) shows more resident memory than the
-/// same bytes read back on demand: up to 0.5 MB for ours. Each binary's memory is measured from this state.
-func dropFromPageCache(_ path: String) {
+/// read it since it started; nil, or why not. The kernel maps the cached part of a binary around each page a process
+/// touches (64 kB at a time), so a binary that was just written (`cp`, `make install`, a link) shows more resident
+/// memory than the same bytes read back on demand: up to 0.5 MB for ours. The memory figure's match starts from this
+/// state (its host does; the joiner starts after the host has read back what it ran). Pages a running process maps
+/// stay, and a file on tmpfs has no other copy to drop to.
+func dropFromPageCache(_ path: String) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
+    guard fd >= 0 else { return "open: \(String(cString: strerror(errno)))" }
     defer { close(fd) }
-    fsync(fd)
-    posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+    guard fsync(fd) == 0 else { return "fsync: \(String(cString: strerror(errno)))" }
+    let result = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+    return result == 0 ? nil : "posix_fadvise: \(String(cString: strerror(result)))"
 }
 
 func openForWriting(_ path: String) -> Int32 {
