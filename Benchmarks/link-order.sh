@@ -28,11 +28,12 @@ trap cleanup EXIT
 # never runs the code that reads the manifest and the strings, and every command runs that.
 mkdir -p "$work/bin" "$work/share/tictactoe"
 cp -R "$(dirname "$0")/../Assets/." "$work/share/tictactoe/"
-objcopy --strip-debug "$bin" "$work/bin/tictactoe"
+tictactoe="$work/bin/tictactoe"
+objcopy --strip-debug "$bin" "$tictactoe"
 export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_DATA_HOME="$work/data"
 grind() { local name=$1; shift; valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$name.cg" "$@"; }
 for security in "" --plaintext; do
-    grind "host$security" "$work/bin/tictactoe" host --headless --no-advertise --bind 127.0.0.1 --port 0 --games 20 \
+    grind "host$security" "$tictactoe" host --headless --no-advertise --bind 127.0.0.1 --port 0 --games 20 \
         --seed 1 --json $security > "$work/host.jsonl" 2> "$work/host.err" &
     host=$!
     port=
@@ -42,22 +43,21 @@ for security in "" --plaintext; do
         sleep 0.1
     done
     [ -n "$port" ] || { echo "link-order: the host never listened: $(cat "$work/host.err")" >&2; exit 1; }
-    grind "join$security" "$work/bin/tictactoe" join "127.0.0.1:$port" --headless --seed 2 --json $security \
+    grind "join$security" "$tictactoe" join "127.0.0.1:$port" --headless --seed 2 --json $security \
         > /dev/null 2> "$work/join.err"
     wait "$host"
 done
-grind version "$work/bin/tictactoe" --version > /dev/null 2>&1
-grind help "$work/bin/tictactoe" --help > /dev/null 2>&1
+grind version "$tictactoe" --version > /dev/null 2>&1
+grind help "$tictactoe" --help > /dev/null 2>&1
 tmux new-session -d -s "link-order-$$" -x 100 -y 30 \
-    "valgrind --tool=callgrind --demangle=no --callgrind-out-file=$work/tui.cg $work/bin/tictactoe 2>$work/tui.err"
+    "valgrind --tool=callgrind --demangle=no --callgrind-out-file=$work/tui.cg $tictactoe 2>$work/tui.err"
 for _ in $(seq 300); do tmux capture-pane -p -t "link-order-$$" | grep -q "Quit" && break; sleep 0.1; done
 tmux send-keys -t "link-order-$$" q
 for _ in $(seq 300); do [ -s "$work/tui.cg" ] && break; sleep 0.1; done
-# The networked host and joiner first (the memory goal's processes), then the start of every command, then the menu.
-# With them, what valgrind never runs: its CPU has no ADX, so BoringSSL's ADX code (x25519, which a TLS game's key
+# The three groups (above), and with the first of them what valgrind never runs: its CPU has no ADX, so BoringSSL's ADX code (x25519, which a TLS game's key
 # exchange runs on this machine, and P-256's) never shows in a profile; and the C start files' functions (_start,
 # frame_dummy), which run before valgrind names functions.
-python3 "$(dirname "$0")/link-order.py" "$work/bin/tictactoe" ${map:+--map "$map" --with '_adx|/S?crt[^/]*\.o:'} \
+python3 "$(dirname "$0")/link-order.py" "$tictactoe" ${map:+--map "$map" --with '_adx|/S?crt[^/]*\.o:'} \
     "$work"/host*.cg "$work"/join*.cg \
     --then "$work/version.cg" "$work/help.cg" --then "$work/tui.cg" > "$out.new"
 [ -z "${LINK_ORDER_KEEP:-}" ] || cp "$work"/*.cg "$LINK_ORDER_KEEP"
