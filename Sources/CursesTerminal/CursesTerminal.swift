@@ -34,6 +34,12 @@ public final class CursesTerminal: Terminal {
         sigfillset(&all)
         sigprocmask(SIG_BLOCK, &all, &previous)
         let screen = newterm(nil, cncurses_stdout(), cncurses_stdin())
+        // Out of ncurses' initial state at once (issue 15): as long as a screen is in it, ncurses 6.4 writes out
+        // every cursor movement as it makes it (its `_nc_mvcur` flushes, for programs that use terminfo alone), and
+        // only an `endwin` and the next refresh end it. So every frame went out in pieces, one `write` per line it
+        // touched (the menu in 20, a move of the selection in 4): a terminal could show half a frame, and an ssh
+        // session sent as many packets. Now the first refresh resumes, and each frame is one write.
+        if screen != nil { endwin() }
         sigprocmask(SIG_SETMASK, &previous, nil)
         guard screen != nil else { throw Failure.noTerminal }
         started = true

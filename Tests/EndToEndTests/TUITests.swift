@@ -130,6 +130,43 @@ final class TUITests: XCTestCase {
         XCTAssertLessThan(after - ticks, 150, "the idle UI busy-loops")
     }
 
+    /// Each frame reaches the terminal in one write (issue 15): ncurses 6.4 wrote out every cursor movement while a
+    /// screen was in its initial state, so the menu went out in 20 writes and a move of the selection in 4 (a
+    /// terminal could show half a frame). `CursesTerminal.start` ends that state before the first frame.
+    func testEachFrameIsOneWrite() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            return XCTFail("strace is missing: run `make deps`")
+        }
+        let trace = NSTemporaryDirectory() + "tictactoe-frames-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let tmux = try Tmux()
+        try tmux.start("frames", "strace -f -s 8192 -e trace=read,write -e signal=none -o \(trace) "
+            + tuiCommand("--name frames"))
+        XCTAssertNotNil(tmux.waitFor("frames", text: "Quit"), tmux.screen("frames"))
+        // The menu's writes and reads of the terminal ("PID write(1, \"…\", N) = N"), as strace wrote them so far.
+        func calls() -> [String] {
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                .filter { $0.contains(" write(1, ") || $0.contains(" read(0, ") }
+        }
+        // Down once, and wait until the frame it draws has been written (a write after the key's read).
+        try tmux.keys("frames", "j")
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !(calls().drop { !$0.contains(#"read(0, "j""#) }.contains { $0.contains(" write(1, ") }) {
+            usleep(20_000)
+        }
+        try tmux.keys("frames", "q")
+        _ = tmux.waitFor("frames", timeout: 10) { !$0.contains("Quit") }
+        let lines = calls()
+        let menu = lines.filter { $0.contains(" write(1, ") && $0.contains("Quit") }
+        XCTAssertEqual(menu.count, 1, "the menu's last item was written more than once: \(lines)")
+        XCTAssertTrue(menu.first.map { $0.contains("TicTacToe") && $0.contains("Play against the computer") } ?? false,
+                      "the menu's first frame came in more than one write: \(lines)")
+        let afterDown = lines.drop { !$0.contains(#"read(0, "j""#) }.dropFirst().prefix { !$0.contains(#"read(0, "q""#) }
+        XCTAssertFalse(afterDown.isEmpty, "strace did not see the j key read: \(lines)")
+        XCTAssertEqual(afterDown.filter { $0.contains(" write(1, ") }.count, 1,
+                       "moving the selection was not one write: \(Array(afterDown))")
+    }
+
     private func cpuTicks(ofChildOf pid: Int32) -> Int {
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         let target = children.split(separator: " ").first.map(String.init) ?? String(pid)
