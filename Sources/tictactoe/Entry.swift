@@ -8,7 +8,8 @@ import Glibc
 
 /// The executable's entry point. Before anything else, SIGPIPE is ignored: a reader that goes away (`| head -n 2`)
 /// must not kill a host in the middle of a match. Writes to a closed pipe then fail with EPIPE, which `CheckedOutput`
-/// turns into exit code 74 after the peer was told goodbye. An unknown command is refused before argument-parser
+/// turns into exit code 74 after the peer was told goodbye. SwiftNIO's shared group is then told to run one event
+/// loop (`EventLoops`), which it takes only before its first use. An unknown command is refused before argument-parser
 /// would read it as `play`'s argument (`UnknownCommand`).
 ///
 /// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
@@ -26,6 +27,7 @@ import Glibc
 enum Entry {
     static func main() {
         signal(SIGPIPE, SIG_IGN)
+        EventLoops.useOne()
         switch FastPath.recognize(Array(CommandLine.arguments.dropFirst())) {
         case .version:
             print(TicTacToe.version)
