@@ -91,8 +91,8 @@ extension Bench {
                     && !(($0["addresses"] as? [Any]) ?? []).isEmpty }
             }) else {
                 host.terminate()
-                host.wait(timeout: 5)
-                throw BenchError("browse --watch never listed \(name) as joinable with addresses within 15 s")
+                throw BenchError(Self.notListed(name, host: host.wait(timeout: 5).exitCode,
+                                                browse: browse.hasExited ? browse.wait(timeout: 1).exitCode : nil))
             }
             oursUp.append(Double(listed - start) / 1e6)
             // VmHWM, not wait4's ru_maxrss: that one also counts the `lan exec` script and `ip netns exec` before
@@ -156,6 +156,20 @@ extension Bench {
     }
 
     /// Reads `browse --watch --json` lines until a `games` event whose list satisfies `condition`; when it came.
+    /// Why a trial's game was never listed, with what the two programs exited with when they ended on their own (a
+    /// host stopped by the trial shows a signal, a negative code): 12 is a binary that finds no app manifest, such as
+    /// a copy taken out of its checkout or prefix, and without this the wait alone was all the message said.
+    static func notListed(_ name: String, host: Int32, browse: Int32?) -> String {
+        var reason = "browse --watch never listed \(name) as joinable with addresses within 15 s"
+        if let browse { reason += "; browse --watch had exited \(browse)" }
+        if host >= 0 { reason += "; the host exited \(host)" }
+        if browse == 12 || host == 12 {
+            reason += " (exit 12: no app manifest found; give BIN the layout `make install` makes: PREFIX/bin/tictactoe "
+                + "beside PREFIX/share/tictactoe/)"
+        }
+        return reason
+    }
+
     func waitForGames(_ reader: LineReader, timeout: Double, _ condition: ([[String: Any]]) -> Bool) -> UInt64? {
         let deadline = monotonicNS() + UInt64(timeout * 1e9)
         while monotonicNS() < deadline, let (line, at) = reader.next(timeout: Double(deadline &- monotonicNS()) / 1e9) {
