@@ -8,9 +8,9 @@ import Glibc
 
 /// The executable's entry point. Before anything else, SIGPIPE is ignored: a reader that goes away (`| head -n 2`)
 /// must not kill a host in the middle of a match. Writes to a closed pipe then fail with EPIPE, which `CheckedOutput`
-/// turns into exit code 74 after the peer was told goodbye. SwiftNIO's shared group is then told to run one event
-/// loop (`EventLoops`), which it takes only before its first use. An unknown command is refused before argument-parser
-/// would read it as `play`'s argument (`UnknownCommand`).
+/// turns into exit code 74 after the peer was told goodbye. An unknown command is refused before argument-parser
+/// would read it as `play`'s argument (`UnknownCommand`). Once the command is known, SwiftNIO's shared group is told
+/// to run one event loop (`EventLoops`; not for `match`), which it takes only before its first use.
 ///
 /// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
 /// error and the synchronous commands (the full-screen game, `privacy`, `manifest`) never start Swift concurrency's
@@ -27,7 +27,6 @@ import Glibc
 enum Entry {
     static func main() {
         signal(SIGPIPE, SIG_IGN)
-        EventLoops.useOne()
         switch FastPath.recognize(Array(CommandLine.arguments.dropFirst())) {
         case .version:
             print(TicTacToe.version)
@@ -36,6 +35,7 @@ enum Entry {
             let options = PlayOptions.defaults
             // The defaults are valid; were they not, argument-parser below would report it as `play` does.
             guard (try? options.validate()) != nil else { break }
+            EventLoops.useOne()
             runThenExit { try options.run() }
         case nil:
             break
@@ -50,6 +50,9 @@ enum Entry {
         } catch {
             fail(error)
         }
+        // `match` can play several network games at once in this process (`--over`, `--concurrency`): it keeps
+        // SwiftNIO's loop per core. Every other command carries one connection, or a host's few, on one loop.
+        if !(command is Match) { EventLoops.useOne() }
         guard let asyncCommand = command as? any AsyncParsableCommand else {
             runThenExit { try command.run() }
         }

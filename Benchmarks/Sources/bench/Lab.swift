@@ -90,8 +90,10 @@ extension Bench {
                 games.contains { ($0["name"] as? String) == name && ($0["state"] as? String) == "joinable"
                     && !(($0["addresses"] as? [Any]) ?? []).isEmpty }
             }) else {
+                let hostEnded = host.hasExited  // by itself, before the trial stops it
                 host.terminate()
-                throw BenchError(Self.notListed(name, host: host.wait(timeout: 5).exitCode,
+                let hostExit = host.wait(timeout: 5).exitCode
+                throw BenchError(Self.notListed(name, host: hostEnded ? hostExit : nil,
                                                 browse: browse.hasExited ? browse.wait(timeout: 1).exitCode : nil))
             }
             oursUp.append(Double(listed - start) / 1e6)
@@ -155,21 +157,21 @@ extension Bench {
             + "browse --watch \(format(browseRSS ?? .nan)) MB, avahi-browse -rp \(format(avahiBrowseRSS ?? .nan)) MB"
     }
 
-    /// Reads `browse --watch --json` lines until a `games` event whose list satisfies `condition`; when it came.
-    /// Why a trial's game was never listed, with what the two programs exited with when they ended on their own (a
-    /// host stopped by the trial shows a signal, a negative code): 12 is a binary that finds no app manifest, such as
-    /// a copy taken out of its checkout or prefix, and without this the wait alone was all the message said.
-    static func notListed(_ name: String, host: Int32, browse: Int32?) -> String {
+    /// Why a trial's game was never listed, with the exit status of a host or browser that ended by itself: 12 is
+    /// "not allowed to use the network", which a binary copied out of its checkout or prefix gets because it finds
+    /// no app manifest (without this, the wait running out was all the message said).
+    static func notListed(_ name: String, host: Int32?, browse: Int32?) -> String {
         var reason = "browse --watch never listed \(name) as joinable with addresses within 15 s"
         if let browse { reason += "; browse --watch had exited \(browse)" }
-        if host >= 0 { reason += "; the host exited \(host)" }
+        if let host { reason += "; the host had exited \(host)" }
         if browse == 12 || host == 12 {
-            reason += " (exit 12: no app manifest found; give BIN the layout `make install` makes: PREFIX/bin/tictactoe "
-                + "beside PREFIX/share/tictactoe/)"
+            reason += " (exit 12, e.g. no app manifest found: give BIN the layout `make install` makes, "
+                + "PREFIX/bin/tictactoe beside PREFIX/share/tictactoe/)"
         }
         return reason
     }
 
+    /// Reads `browse --watch --json` lines until a `games` event whose list satisfies `condition`; when it came.
     func waitForGames(_ reader: LineReader, timeout: Double, _ condition: ([[String: Any]]) -> Bool) -> UInt64? {
         let deadline = monotonicNS() + UInt64(timeout * 1e9)
         while monotonicNS() < deadline, let (line, at) = reader.next(timeout: Double(deadline &- monotonicNS()) / 1e9) {
