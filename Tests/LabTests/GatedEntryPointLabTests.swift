@@ -312,10 +312,10 @@ final class GatedEntryPointLabTests: LabTestCase {
         XCTAssertEqual(games, local.output.filter { $0.contains(#""event":"match-game""#) })
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.filter { $0.contains("listening on \(address):") }.count, 6, "\(lines.suffix(20))")
-        let ports = Set(lines.compactMap { line in
-            line.range(of: "tictactoe match --over: connect to \(address):").map { String(line[$0.upperBound...].prefix(while: \.isNumber)) }
-        })
-        XCTAssertEqual(ports.count, 6, "a connection to the lab address for each game: \(lines.suffix(20))")
+        // One connection a game, counted, not told apart by port: the system may give a later game's listener a port
+        // an earlier game used (it did: 32865 twice in six games).
+        let connections = lines.filter { $0.contains("tictactoe match --over: connect to \(address):") }
+        XCTAssertEqual(connections.count, 6, "a connection to the lab address for each game: \(lines.suffix(20))")
         XCTAssertEqual(avahiMethodCalls(monitor), [], "a match never advertises")
     }
 
