@@ -10,6 +10,7 @@ import Glibc
 /// Connections that have not sent their hello yet: idle, trickling or flooding sockets must not keep a joiner out.
 /// The handshake deadline is a minute here, so that nothing in these tests is settled by it.
 final class PreHelloConnectionTests: XCTestCase {
+    override class func setUp() { if getenv("PERCORE") != nil { EventLoops.usePerCore() } }  // TEMP
     private let patient = testTimeouts(handshake: .seconds(60))
 
     /// The first byte of a hello frame: a peer that trickles its hello.
@@ -165,7 +166,10 @@ final class PreHelloConnectionTests: XCTestCase {
 
     /// Stopping while connections keep coming: each one accepted after the stop is closed (through its own
     /// `executeThenClose`: a connection dropped with its writer unfinished traps), the listener returns, and every
-    /// socket is closed by the host.
+    /// socket is closed by the host, or was never the host's: the kernel can drop a connection whose handshake it was
+    /// finishing as the port closed without telling the joiner (about one run in twenty, always the last connection
+    /// made), which then looks open here until it sends something. Each socket that looks open sends the first byte of
+    /// a hello: one the host never had is reset; one the host accepted and kept would wait for the rest.
     func testStoppingWhileConnectionsKeepComingClosesEachOne() async throws {
         let listener = try await RunningListener(timeouts: patient) { link in
             await link.closeGracefully()
@@ -185,6 +189,11 @@ final class PreHelloConnectionTests: XCTestCase {
         }
         await listener.stop()
         sockets += await more.value
-        XCTAssertEqual(sockets.filter { !$0.isClosedByPeer(within: 10) }.count, 0, "of \(sockets.count) sockets")
+        let quiet = sockets.filter { !$0.isClosedByPeer(within: 10) }
+        let held = quiet.filter { socket in
+            guard (try? socket.send(firstByteOfAHello)) != nil else { return false }  // reset: never the host's
+            return !socket.isClosedByPeer(within: 5)
+        }
+        XCTAssertEqual(held.count, 0, "of \(sockets.count) sockets (\(quiet.count) quiet before a byte was sent)")
     }
 }
