@@ -53,9 +53,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // TLS 1.2 PSK for encrypted games (protocol 2); only GameTransport imports NIOSSL.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
-        // FilePath for joining and comparing paths without Foundation's NSString (the app imports only
-        // FoundationEssentials: issue 15).
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.4.0"),
     ],
     targets: [
         // System libraries: exactly one module imports each (CursesTerminal, Bonjour).
@@ -100,8 +97,8 @@ let package = Package(
         // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
         // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and
         // `tr`, the one lookup every message goes through; with the path and white-space helpers every module uses
-        // (FoundationEssentials and swift-system only).
-        .target(name: "Localization", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // (FoundationEssentials only).
+        .target(name: "Localization"),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like), and what a typed join target is (`JoinTarget`: an address or a
         // game's name, one rule for the CLI and the TUI). No NIO: front ends can use these types.

@@ -101,7 +101,7 @@ public final class ConnectionGroup: Sendable {
 
     public init(
         capability: MulticastCapability, parameters: Parameters = Parameters(),
-        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger = Logger(label: "tictactoe.group")
+        group: EventLoopGroup = EventLoops.group, logger: Logger = Logger(label: "tictactoe.group")
     ) {
         self.capability = capability
         self.parameters = parameters

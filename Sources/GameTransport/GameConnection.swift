@@ -80,7 +80,7 @@ public final class GameConnection: Sendable {
         configuration: Configuration = .init(),
         gate: LocalNetworkGate,
         origin: OperationOrigin,
-        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        group: EventLoopGroup = EventLoops.group,
         logger: Logger = Logger(label: "tictactoe.connection"),
         precleared: [ConnectCapability] = [],
         onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }

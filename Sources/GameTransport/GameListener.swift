@@ -106,7 +106,7 @@ public final class GameListener: Sendable {
         security: HostSecurity = .plaintext,
         spectators: SpectatorHub? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
-        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        group: EventLoopGroup = EventLoops.group,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {
         self.capability = capability

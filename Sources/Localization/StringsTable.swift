@@ -14,10 +14,9 @@ public struct StringsTable: Sendable, Hashable {
 
     /// Reads `path`. Throws `StringsTableError` when the file cannot be read or is not a strings table.
     public init(contentsOf path: String) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        // By path, not `Data(contentsOf: URL)`: the URL's path, worked out again to be read, cost each start of the
+        // full-screen game a protocol conformance lookup over the whole binary (issue 15, first frame).
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw StringsTableError(path: path, reason: "cannot be read")
         }
         try self.init(path: path, data: data)

@@ -9,8 +9,7 @@ import Glibc
 /// The executable's entry point. Before anything else, SIGPIPE is ignored: a reader that goes away (`| head -n 2`)
 /// must not kill a host in the middle of a match. Writes to a closed pipe then fail with EPIPE, which `CheckedOutput`
 /// turns into exit code 74 after the peer was told goodbye. An unknown command is refused before argument-parser
-/// would read it as `play`'s argument (`UnknownCommand`). Once the command is known, SwiftNIO's shared group is told
-/// to run one event loop (`EventLoops`; not for `match`), which it takes only before its first use.
+/// would read it as `play`'s argument (`UnknownCommand`).
 ///
 /// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
 /// error and the synchronous commands (the full-screen game, `privacy`, `manifest`) never start Swift concurrency's
@@ -35,7 +34,6 @@ enum Entry {
             let options = PlayOptions.defaults
             // The defaults are valid; were they not, argument-parser below would report it as `play` does.
             guard (try? options.validate()) != nil else { break }
-            EventLoops.useOne()
             runThenExit { try options.run() }
         case nil:
             break
@@ -50,9 +48,6 @@ enum Entry {
         } catch {
             fail(error)
         }
-        // `match` can play several network games at once in this process (`--over`, `--concurrency`): it keeps
-        // SwiftNIO's loop per core. Every other command carries one connection, or a host's few, on one loop.
-        if !(command is Match) { EventLoops.useOne() }
         guard let asyncCommand = command as? any AsyncParsableCommand else {
             runThenExit { try command.run() }
         }
@@ -98,9 +93,12 @@ enum Entry {
     }
 
     /// Exits as argument-parser does for `error` (its message on standard error, its exit code), once the lines
-    /// standard output still holds are written (gathered output: they came first).
+    /// standard output still holds are written (gathered output: they came first). An `ExitCode` (a game that ended
+    /// with a status, the full-screen game stopped by a signal) has no message: it exits with its code at once, as
+    /// argument-parser would after building its help generator for the message it then does not print.
     private static func fail(_ error: Error) -> Never {
         CheckedOutput.standardOutput.waitUntilWritten()
+        if let code = error as? ExitCode { exit(code.rawValue) }
         TicTacToe.exit(withError: error)
     }
 }

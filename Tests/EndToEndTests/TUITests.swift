@@ -28,6 +28,10 @@ final class TUITests: XCTestCase {
         try tmux.start("host", tuiCommand("--name alice"))
         try tmux.start("join", tuiCommand("--name bob"))
         XCTAssertNotNil(tmux.waitFor("host", text: "Host a game"))
+        // SwiftNIO's event loops start with the first network action (`EventLoops`, issue 15: not before the menu's
+        // first frame), one of them.
+        let hostPID = try XCTUnwrap(tmux.panePID("host"))
+        XCTAssertEqual(eventLoopThreads(ofChildOf: hostPID), 0, "event loops started before anything needed them")
         try tmux.keys("host", "h")
         XCTAssertNotNil(tmux.waitFor("host", text: "Port"))
         try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
@@ -43,6 +47,7 @@ final class TUITests: XCTestCase {
         let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
             String(waiting[$0].dropFirst(5))
         })
+        XCTAssertEqual(eventLoopThreads(ofChildOf: hostPID), 1, "a host runs one event loop")
         XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"))
         try tmux.keys("join", "a")
         XCTAssertNotNil(tmux.waitFor("join", text: "Address"))
@@ -83,6 +88,10 @@ final class TUITests: XCTestCase {
         // The joiner runs from a shell, so the shell's terminal can be checked after Ctrl-C.
         try tmux.start("join", "env PS1='$ ' bash --norc --noprofile")
         XCTAssertNotNil(tmux.waitFor("host", text: "Host a game"))
+        // SwiftNIO's event loops start with the first network action (`EventLoops`, issue 15: not before the menu's
+        // first frame), one of them.
+        let hostPID = try XCTUnwrap(tmux.panePID("host"))
+        XCTAssertEqual(eventLoopThreads(ofChildOf: hostPID), 0, "event loops started before anything needed them")
         try tmux.keys("host", "h")
         try tmux.keys("host", "BSpace", "BSpace", "BSpace", "BSpace")
         try tmux.literal("host", "0")
@@ -93,6 +102,7 @@ final class TUITests: XCTestCase {
         let port = try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
             String(waiting[$0].dropFirst(5))
         })
+        XCTAssertEqual(eventLoopThreads(ofChildOf: hostPID), 1, "a host runs one event loop")
         try tmux.literal("join", tuiCommand("--name bob"))
         try tmux.keys("join", "Enter")
         XCTAssertNotNil(tmux.waitFor("join", text: "Join by address"), tmux.screen("join"))
@@ -169,9 +179,23 @@ final class TUITests: XCTestCase {
                        "moving the selection was not one write: \(Array(afterDown))")
     }
 
-    private func cpuTicks(ofChildOf pid: Int32) -> Int {
+    /// The process a pane runs: the shell's child, or the shell itself when it exec'd the command.
+    private func paneProcess(_ pid: Int32) -> String {
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        let target = children.split(separator: " ").first.map(String.init) ?? String(pid)
+        return children.split(separator: " ").first.map(String.init) ?? String(pid)
+    }
+
+    /// Threads of SwiftNIO's shared group ("NIO-SGLTN-…") in the pane's process.
+    private func eventLoopThreads(ofChildOf pid: Int32) -> Int {
+        let target = paneProcess(pid)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(target)/task")) ?? []
+        return tasks.filter {
+            ((try? String(contentsOfFile: "/proc/\(target)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("NIO-SGLTN")
+        }.count
+    }
+
+    private func cpuTicks(ofChildOf pid: Int32) -> Int {
+        let target = paneProcess(pid)
         guard let stat = try? String(contentsOfFile: "/proc/\(target)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")")
         else { return 0 }

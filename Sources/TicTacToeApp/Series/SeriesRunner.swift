@@ -1,3 +1,4 @@
+import GameTransport
 import MatchStatistics
 
 /// Runs a series (`tictactoe match`): at most `concurrency` games at once in a task group, each reported in game order
@@ -33,6 +34,9 @@ public struct SeriesRunner: Sendable {
 
     /// Plays the series; `onGame` gets each game in order with the scores after it, and returns false to stop.
     public func run(onGame: (SeriesGameRecord, [MatchScore]) -> Bool) async -> Outcome {
+        // Several network games at once in this process: SwiftNIO's loop per core rather than the one loop every
+        // other command runs on (`EventLoops`), asked for before the first game uses the group.
+        if concurrency > 1, player.network != nil { EventLoops.usePerCore() }
         var outcome = Outcome(
             scores: Array(repeating: MatchScore(), count: schedule.pairs.count), games: 0,
             decision: sprt.map { _ in .continue }, failure: nil, stopped: false)
