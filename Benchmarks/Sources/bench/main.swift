@@ -69,6 +69,16 @@ guard !options.bin.isEmpty, FileManager.default.isExecutableFile(atPath: options
     exit(2)
 }
 
+// The lab's rows need a binary that finds its app manifest (its network use is gated on it): beside it as `make
+// install` lays it out, or in the checkout it was built in. Said now rather than by every lab trial 15 s later.
+if options.lab, let check = try? run([options.bin, "manifest"], timeout: 30), check.code == 12 {
+    writeError("bench: \(options.bin) finds no app manifest, so the LAN lab's rows would fail (exit 12):\n"
+        + "  \(check.output.split(separator: "\n").last ?? "")\n"
+        + "  give it the layout `make install` makes (PREFIX/bin/tictactoe beside PREFIX/share/tictactoe/), "
+        + "or pass --no-lab (BENCH_ARGS=--no-lab)\n")
+    exit(2)
+}
+
 let bench = Bench(options: options)
 do {
     try bench.runAll()
