@@ -9,7 +9,7 @@ import Synchronization
 /// malloc arena, and working out the core count read the cgroup's CPU files.
 ///
 /// The setting is made at the group's first use, not at start: the full-screen game may never touch the network, and
-/// making it (SwiftNIO's atomics instantiated, their conformances looked up) cost its first frame about 0.1 ms.
+/// making it (SwiftNIO's atomics instantiated, their conformances looked up) cost its first frame about 0.15 ms.
 /// `tictactoe match --over --concurrency N` plays several network games at once in one process: it asks for a loop
 /// per core first (`SeriesRunner`).
 public enum EventLoops {

@@ -46,9 +46,12 @@ public enum PathText {
         return text(absolute: absolute, parts[...])
     }
 
-    /// Whether `path` starts at the root, and its names between slashes (none empty).
+    /// Whether `path` starts at the root, and its names between slashes (none empty). On the bytes, as `FilePath`:
+    /// a slash followed by a combining mark is one `Character`, which `split(separator: "/")` would not split at.
     private static func components(_ path: String) -> (absolute: Bool, parts: [Substring]) {
-        (path.hasPrefix("/"), path.split(separator: "/", omittingEmptySubsequences: true))
+        let slash = UInt8(ascii: "/")
+        let parts = path.utf8.split(separator: slash, omittingEmptySubsequences: true).map { Substring($0) }
+        return (path.utf8.first == slash, parts)
     }
 
     private static func text(absolute: Bool, _ parts: ArraySlice<Substring>) -> String {

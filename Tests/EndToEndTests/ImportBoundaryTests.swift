@@ -32,10 +32,11 @@ final class ImportBoundaryTests: XCTestCase {
             .deletingLastPathComponent()
     }
 
-    /// Every `.swift` file under `Sources/`, as (path relative to the package root, contents), sorted by path.
-    private func swiftSources() throws -> [(path: String, text: String)] {
+    /// Every `.swift` file under `folder` (`Sources/` by default), as (path relative to the package root, contents),
+    /// sorted by path.
+    private func swiftSources(under folder: String = "Sources") throws -> [(path: String, text: String)] {
         let root = Self.packageRoot.standardizedFileURL.path
-        let sources = Self.packageRoot.appendingPathComponent("Sources")
+        let sources = Self.packageRoot.appendingPathComponent(folder)
         let enumerator = try XCTUnwrap(
             FileManager.default.enumerator(at: sources, includingPropertiesForKeys: [.isRegularFileKey]),
             "cannot list \(sources.path)")
@@ -90,6 +91,25 @@ final class ImportBoundaryTests: XCTestCase {
         XCTAssertEqual(
             importers, [],
             "import FoundationEssentials (and Localization's PathText, LocalNetworkPrivacy's PropertyValue) instead")
+    }
+
+    /// SwiftNIO's shared group is reached through `EventLoops.group` alone (GameTransport), which settles its number
+    /// of loops at the first use: code that took `MultiThreadedEventLoopGroup.singleton` first would fix NIO's per-core
+    /// default, and the next `EventLoops.group` would then stop the process (SwiftNIO's setter traps once the group
+    /// is in use). The tests too: whichever runs first in the test process decides.
+    func testTheSharedEventLoopGroupIsReachedOnlyThroughEventLoops() throws {
+        let allowed = "Sources/GameTransport/EventLoops.swift"
+        var users: [String] = []
+        for file in try swiftSources() + swiftSources(under: "Tests")
+        where file.path != allowed && !file.path.hasSuffix("ImportBoundaryTests.swift") {
+            for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("MultiThreadedEventLoopGroup.singleton") || line.contains("NIOSingletons") {
+                users.append("\(file.path):\(number + 1)")
+            }
+        }
+        XCTAssertEqual(users, [], "use EventLoops.group (GameTransport) instead")
+        XCTAssertTrue(try String(contentsOf: Self.packageRoot.appendingPathComponent(allowed), encoding: .utf8)
+            .contains("NIOSingletons.groupLoopCountSuggestion"), "\(allowed) no longer sets the loop count: update this test")
     }
 
     /// What the built binary loads: FoundationEssentials, not Foundation, FoundationInternationalization or ICU (a

@@ -10,7 +10,6 @@ import Glibc
 /// Connections that have not sent their hello yet: idle, trickling or flooding sockets must not keep a joiner out.
 /// The handshake deadline is a minute here, so that nothing in these tests is settled by it.
 final class PreHelloConnectionTests: XCTestCase {
-    override class func setUp() { if getenv("PERCORE") != nil { EventLoops.usePerCore() } }  // TEMP
     private let patient = testTimeouts(handshake: .seconds(60))
 
     /// The first byte of a hello frame: a peer that trickles its hello.

@@ -1,4 +1,5 @@
 import GameProtocol
+import GameTransport
 import NIOCore
 import NIOPosix
 import TicTacToeTestSupport
@@ -53,7 +54,7 @@ func withSecureGameClient<T>(
     port: Int, joiner: SecureJoiner, _ body: (inout SecureGameClient) async throws -> T
 ) async throws -> T {
     let stats = ConnectionStats()
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    let channel = try await ClientBootstrap(group: EventLoops.group)
         .connect(host: loopback, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.configureGamePipeline(timeouts: testTimeouts(), stats: stats, security: .joiner(joiner))

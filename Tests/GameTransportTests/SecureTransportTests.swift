@@ -590,7 +590,7 @@ final class RecordingRelay: @unchecked Sendable {
     init(to targetPort: Int) async throws {
         let (toHost, toJoiner, done, relayed) = (self.toHost, self.toJoiner, self.done, self.relayed)
         let hostSideAddresses = self.hostSideAddresses
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        channel = try await ServerBootstrap(group: EventLoops.group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { joinerSide in
                 ClientBootstrap(group: joinerSide.eventLoop)

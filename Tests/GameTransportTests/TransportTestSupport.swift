@@ -208,7 +208,7 @@ func readUntilClosed(_ link: inout PeerLink, messages: Recorder<GameMessage>? = 
 
 /// A port on 127.0.0.1 that nothing listens on: bound by us, then closed.
 func closedPort() async throws -> Int {
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    let channel = try await ServerBootstrap(group: EventLoops.group)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .bind(host: loopback, port: 0)
         .get()
@@ -282,7 +282,7 @@ struct RawClient {
 /// Connects a `RawClient` to 127.0.0.1:`port`, runs `body`, closes. The connection is closed after 20 s at the
 /// latest, so a test cannot hang on it.
 func withRawClient<T>(port: Int, _ body: (inout RawClient) async throws -> T) async throws -> T {
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    let channel = try await ClientBootstrap(group: EventLoops.group)
         .connect(host: loopback, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -332,7 +332,7 @@ final class ScriptedServer: @unchecked Sendable {
 
     init(reply: [UInt8] = [], closeAfterReply: Bool = false) async throws {
         let received = self.received
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        channel = try await ServerBootstrap(group: EventLoops.group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {

@@ -54,6 +54,7 @@ final class PathTextTests: XCTestCase {
             ("/", "/"),
             ("", ""),
             (".", ""),
+            ("a/\u{301}b/../c", "a/c"),  // a slash then a combining mark: split at the slash, as FilePath does
         ]
         for (path, expected) in cases {
             XCTAssertEqual(PathText.normalized(path), expected, "normalized(\(path))")
