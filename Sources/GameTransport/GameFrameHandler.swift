@@ -3,12 +3,19 @@ import NIOConcurrencyHelpers
 import GameWire
 import NIOCore
 
-/// Round-trip times measured with ping/pong, and what protects the connection, readable from any thread.
+/// Round-trip times measured with ping/pong, what protects the connection and whom it is with, readable from any
+/// thread.
 public final class ConnectionStats: Sendable {
     private let box = NIOLockedValueBox<(last: TimeAmount?, count: Int)>((nil, 0))
     private let secure = NIOLockedValueBox<SecureSession?>(nil)
+    /// The peer's address as the connection was accepted (a host's side; nil: not known then). SwiftNIO's
+    /// `channel.remoteAddress` is nil once the channel is closed, and a joiner with a wrong code can be closed on the
+    /// event loop before the task that serves it first reads it: a host then reported the attempt as from "?".
+    public let remoteAddress: SocketAddress?
 
-    public init() {}
+    public init(remoteAddress: SocketAddress? = nil) {
+        self.remoteAddress = remoteAddress
+    }
 
     /// The TLS version and cipher suite once a protocol-2 handshake has completed; nil in plaintext.
     public var secureSession: SecureSession? { secure.withLockedValue { $0 } }

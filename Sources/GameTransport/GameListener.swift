@@ -290,7 +290,7 @@ public final class GameListener: Sendable {
                 case nil:
                     break
                 }
-                let stats = ConnectionStats()
+                let stats = ConnectionStats(remoteAddress: channel.remoteAddress)
                 do {
                     let child = try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security)
                     self.hold(child)
@@ -344,7 +344,7 @@ public final class GameListener: Sendable {
         onMatch: @Sendable (inout PeerLink) async -> Next
     ) async -> Served {
         let channel = asyncChannel.channel
-        let remote = channel.remoteAddress.map(describe) ?? "?"
+        let remote = (stats.remoteAddress ?? channel.remoteAddress).map(describe) ?? "?"
         let capacity = maximumPendingHandshakes
         var reserved = false
         // A private game's attempt is recorded once, when the handshake ends (or the connection does).

@@ -49,8 +49,8 @@ public struct PeerLink {
         self.outbound = outbound
         self.channel = channel
         self.linger = linger
-        self.remoteAddress = channel.remoteAddress.map(describe) ?? "?"
-        self.remoteSocketAddress = channel.remoteAddress
+        self.remoteSocketAddress = stats.remoteAddress ?? channel.remoteAddress
+        self.remoteAddress = remoteSocketAddress.map(describe) ?? "?"
     }
 
     func withPeerName(_ name: String) -> PeerLink {
