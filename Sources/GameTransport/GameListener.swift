@@ -344,7 +344,8 @@ public final class GameListener: Sendable {
         onMatch: @Sendable (inout PeerLink) async -> Next
     ) async -> Served {
         let channel = asyncChannel.channel
-        let remote = (stats.remoteAddress ?? channel.remoteAddress).map(describe) ?? "?"
+        // Taken on accept (`ConnectionStats.remoteAddress`): the channel forgets it once closed.
+        let remote = stats.remoteAddress.map(describe) ?? "?"
         let capacity = maximumPendingHandshakes
         var reserved = false
         // A private game's attempt is recorded once, when the handshake ends (or the connection does).
