@@ -70,9 +70,11 @@ let package = Package(
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
         // Pairing (issue 12): libsodium for ristretto255, SHA-512 and the CSPRNG; only GamePairing imports CSodium.
+        // No pkg-config: its flags put -L/usr/lib/x86_64-linux-gnu first on the link's library path, where the shared
+        // library would win over the archive the release link takes (the header and the library are in the
+        // compiler's and linker's default paths).
         .systemLibrary(
             name: "CSodium",
-            pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
         // CPace (draft-irtf-cfrg-cpace-21, ristretto255 + SHA-512), the TLS PSK derived from its key (HKDF), the
@@ -236,13 +238,14 @@ let package = Package(
             // no symbol to list (closures' destroyers, outlined copies: `.text..L*`) go together in a section of
             // their own before the text, and the regex engine's internal text, which nothing runs, after it
             // (link-sections.ld; a change to it, like one to link-order.txt, needs the release binary deleted to be
-            // linked again). And the C++ standard library linked in statically when the Makefile has linked its
-            // archive into .build/static-libstdc++ (searched first; see STATIC_CXX_DIR there); otherwise the shared
-            // one.
+            // linked again). And the C++ standard library, libsodium, ncursesw and tinfo linked in statically when
+            // the Makefile has linked their archives into .build/static-libs (searched first; see STATIC_LIB_DIR
+            // there; -ltinfo because the shared ncursesw brings tinfo by a linker script, its archive does not);
+            // otherwise the shared ones. libgcc's unwinder too (-static-libgcc: one library fewer to load).
             exclude: ["link-order.txt", "link-sections.ld"],
             linkerSettings: [
                 .unsafeFlags(
-                    ["-L", "\(Context.packageDirectory)/.build/static-libstdc++",
+                    ["-L", "\(Context.packageDirectory)/.build/static-libs", "-ltinfo", "-Xclang-linker", "-static-libgcc",
                      "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                      "-Xlinker", "--no-export-dynamic",
                      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/tictactoe/link-order.txt",
