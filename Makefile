@@ -216,7 +216,8 @@ man: check-swift
 # does not compare -Xfrontend flags, and kept every object compiled without -function-sections; a release build
 # made by hand, `swift build -c release ...`, is not recorded: the stamp only knows make's), and the archives
 # linked in (STATIC_LIB_DIR, above): the toolchain's clang says where libstdc++.a is (else the system's c++) and
-# where the C libraries' archives are.
+# where the C libraries' archives are; the binary is linked again when one of those is newer than it (a security
+# update of libsodium-dev, say: the build itself does not look at system libraries).
 release-setup: export RELEASE_FLAGS := $(RELEASE_FLAGS)
 release-setup:
 	@bindir="$$($(SWIFT) build -c release $$RELEASE_FLAGS --show-bin-path)"; stamp=.build/release-flags; \
@@ -238,7 +239,7 @@ release-setup:
 	for name in $(STATIC_C_LIBS); do \
 	  archive=$$("$$clang" -print-file-name=$$name 2>/dev/null); link="$(STATIC_LIB_DIR)/$$name"; \
 	  if [ "$$archive" != "$$name" ] && [ -f "$$archive" ]; then \
-	    if [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ]; then \
+	    if [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ] || [ "$$archive" -nt "$$bindir/tictactoe" ]; then \
 	      mkdir -p $(STATIC_LIB_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi; \
 	  elif [ -e "$$link" ] || [ -L "$$link" ]; then rm -f "$$link" "$$bindir/tictactoe"; \
 	    echo "make: no $$name found, so the release binary loads the shared library"; fi; \
