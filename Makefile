@@ -226,23 +226,18 @@ release-setup:
 	  rm -rf "$$bindir"; fi; \
 	mkdir -p .build && printf '%s\n' "$$RELEASE_FLAGS" > "$$stamp"; \
 	clang="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang"; \
-	archive=$$("$$clang" -print-file-name=libstdc++.a 2>/dev/null); \
-	[ -f "$$archive" ] || archive=$$(c++ -print-file-name=libstdc++.a 2>/dev/null); \
-	link="$(STATIC_LIB_DIR)/libstdc++.a"; \
-	if [ -f "$$archive" ]; then \
-	  if [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ]; then \
-	    mkdir -p $(STATIC_LIB_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi; \
-	else \
-	  rm -f "$$link"; \
-	  echo "make: no libstdc++.a found, so the release binary loads libstdc++.so:" \
-	    "install g++ (sudo apt-get install g++) to link it in statically"; fi; \
-	for name in $(STATIC_C_LIBS); do \
-	  archive=$$("$$clang" -print-file-name=$$name 2>/dev/null); link="$(STATIC_LIB_DIR)/$$name"; \
-	  if [ "$$archive" != "$$name" ] && [ -f "$$archive" ]; then \
+	for name in libstdc++.a $(STATIC_C_LIBS); do \
+	  archive=$$("$$clang" -print-file-name=$$name 2>/dev/null); \
+	  [ -f "$$archive" ] || archive=$$(c++ -print-file-name=$$name 2>/dev/null); \
+	  link="$(STATIC_LIB_DIR)/$$name"; \
+	  if [ -f "$$archive" ]; then \
 	    if [ "$$(readlink "$$link" 2>/dev/null)" != "$$archive" ] || [ "$$archive" -nt "$$bindir/tictactoe" ]; then \
 	      mkdir -p $(STATIC_LIB_DIR) && ln -sfn "$$archive" "$$link" && rm -f "$$bindir/tictactoe"; fi; \
-	  elif [ -e "$$link" ] || [ -L "$$link" ]; then rm -f "$$link" "$$bindir/tictactoe"; \
-	    echo "make: no $$name found, so the release binary loads the shared library"; fi; \
+	  else \
+	    case $$name in libstdc++.a) package=g++;; libsodium.a) package=libsodium-dev;; *) package=libncurses-dev;; esac; \
+	    [ -L "$$link" ] && rm -f "$$link" "$$bindir/tictactoe"; \
+	    echo "make: no $$name found, so the release binary loads the shared library:" \
+	      "install $$package (sudo apt-get install $$package) to link it in statically"; fi; \
 	done
 
 # The man pages come from the debug build (their text does not depend on the configuration): the generate-manual
@@ -264,7 +259,7 @@ install: check-swift release-setup
 	      "something rebuilt the release directory without them (make man CONFIG=release does)." \
 	      "Remove it (rm -rf $$(dirname "$$bin")) and run make install again."; exit 1; fi;; esac; \
 	for archive in $(STATIC_C_LIBS); do \
-	  [ -e "$(STATIC_LIB_DIR)/$$archive" ] || continue; shared="$${archive%.a}.so"; \
+	  [ -e "$(STATIC_LIB_DIR)/$$archive" ] && command -v readelf >/dev/null || continue; shared="$${archive%.a}.so"; \
 	  if readelf -d "$$bin" | grep -q "\[$$shared"; then \
 	    echo "make install: $$bin loads $$shared though $(STATIC_LIB_DIR)/$$archive is there to link it in:" \
 	      "something put the system's library directory before $(STATIC_LIB_DIR) on the link's path" \
