@@ -54,7 +54,7 @@ SECONDS ?= 60
 # And so are libsodium, ncursesw and tinfo (their -dev packages ship the archives; the link takes only the objects
 # used, and they are laid out by link-order.txt with the rest): the loader no longer opens, maps and relocates three
 # more libraries at every start, most of whose pages a joiner never uses (a joiner, TLS, page cache emptied first:
-# 11.84-12.04 → 11.38-11.58 MB peak; the menu's first frame 3.72 → 3.49 ms, interleaved runs), and libgcc's unwinder
+# 11.80-11.99 → 11.14-11.46 MB peak; the menu's first frame 3.87 → 3.52 ms, interleaved runs), and libgcc's unwinder
 # comes from libgcc_eh.a (-static-libgcc, Package.swift). libm and libc stay shared: glibc's libm.a needs libc's
 # internals. A missing archive leaves that library shared, as before. (The directory's old name, static-libstdc++,
 # is no longer searched.)
@@ -81,14 +81,14 @@ BENCH_LABEL ?=
 BENCH_ARGS  ?=
 BENCH_BUILD  = $(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR)/.build-bench" -c release --product bench
 
-# Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets), pkg-config to find
-# libsodium. The dns_sd library itself (libavahi-compat-libdnssd1, a dependency of the -dev package) is not linked:
+# Build: ncursesw, Avahi's dns_sd compatibility library and libsodium (system library targets; no pkg-config: see
+# CSodium in Package.swift). The dns_sd library itself (libavahi-compat-libdnssd1, a dependency of the -dev package) is not linked:
 # the Bonjour module loads it when Bonjour is first used.
 # Tests: tmux (the real TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2 (the LAN lab), procps,
 # strace (what a process sends before permission), tcpdump (what an eavesdropper sees of a game), man-db (the
 # installed man page rendered with man -l), python3 (the sample engine Assets/engines/perfect.py, standard library
 # only, which GameEnginesTests plays).
-DEB_PACKAGES = pkg-config libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db python3
+DEB_PACKAGES = libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon avahi-utils dbus iproute2 procps strace tcpdump man-db python3
 
 # make bench only: whole-process timings, the first-frame anchor, profiles; plus the lab's (DEB_PACKAGES) and a C
 # compiler.
