@@ -6,7 +6,8 @@ import GameProtocol
 /// count per interface; a name is present while any count is positive. A present name is listed while it is present:
 /// first as `.pending`, then with what resolving it said (its TXT record tells compatible games from other programs
 /// of the same service type), or `.notAnswering` when resolving it failed. An add for a name that did not answer is
-/// a re-announcement: it is resolved again (`.appeared`).
+/// a re-announcement: it is resolved again (`.appeared`). A game that answered follows its TXT record as a live query
+/// reports it (`txt(_:of:interface:added:)`): a host that starts or ends a match is relisted at once.
 public struct BrowseRegistry: Sendable {
     /// What an add or remove did to a name.
     public enum Change: Sendable, Hashable {
@@ -22,7 +23,20 @@ public struct BrowseRegistry: Sendable {
         var presence: [UInt32: Int] = [:]
         var lookup: DiscoveredGame.Lookup = .pending
         var activity = GameActivity()
+        /// Why it cannot be joined whatever its TXT record says: its record names no address on the LAN.
+        var addressProblem: String?
+        /// The TXT records a live query reports present, oldest first: the newest is what the host says now.
+        var txts: [(interface: UInt32, wire: [UInt8])] = []
         var isPresent: Bool { presence.values.contains { $0 > 0 } }
+
+        /// Relists an answered game with the newest TXT record present, if any.
+        mutating func applyNewestTXT() {
+            guard let wire = txts.last?.wire, case .answered(_, let host, let addresses) = lookup else { return }
+            let txt = TXTRecord(wire: wire)
+            let compatibility = addressProblem.map { .incompatible(reason: $0) } ?? GameService.compatibility(of: txt)
+            lookup = .answered(compatibility, host: host, addresses: addresses)
+            activity = GameService.activity(of: txt)
+        }
     }
 
     private var instances: [String: Instance] = [:]
@@ -54,13 +68,34 @@ public struct BrowseRegistry: Sendable {
         return .disappeared
     }
 
-    /// A present name was resolved: what its TXT record says, its host and addresses.
+    /// A present name was resolved: what its TXT record says, its host and addresses. A record that named only
+    /// `refused` addresses (loopback, multicast: `ResolvedAddressPolicy`) and no usable one is listed as not joinable,
+    /// saying which. A TXT record a live query reported since is newer than the resolve's: it stays what is listed.
     public mutating func classify(
         _ name: String, as compatibility: Compatibility, activity: GameActivity = GameActivity(), host: String = "",
-        addresses: [String] = []
+        addresses: [String] = [], refused: [RefusedAddress] = []
     ) {
-        record(name, .answered(compatibility, host: host, addresses: addresses))
-        if instances[name]?.isPresent == true { instances[name]?.activity = activity }
+        guard var instance = instances[name], instance.isPresent else { return }
+        instance.addressProblem = addresses.isEmpty && !refused.isEmpty
+            ? "its record names no address on the LAN, only " + refused.map(\.description).joined(separator: ", ")
+            : nil
+        let listed = instance.addressProblem.map { .incompatible(reason: $0) } ?? compatibility
+        instance.lookup = .answered(listed, host: host, addresses: addresses)
+        instance.activity = activity
+        instance.applyNewestTXT()
+        instances[name] = instance
+    }
+
+    /// A live TXT query's report for a present name: `wire` added on `interface`, or removed. The newest record still
+    /// present is what the game says now; a game that answered is relisted with it. True when its listing changed.
+    public mutating func txt(_ wire: [UInt8], of name: String, interface: UInt32, added: Bool) -> Bool {
+        guard var instance = instances[name], instance.isPresent else { return false }
+        let before = (instance.lookup, instance.activity)
+        instance.txts.removeAll { $0.interface == interface && $0.wire == wire }
+        if added { instance.txts.append((interface, wire)) }
+        instance.applyNewestTXT()
+        instances[name] = instance
+        return before != (instance.lookup, instance.activity)
     }
 
     /// Resolving a present name got no answer in time: listed as not answering until it is announced again.

@@ -1,14 +1,18 @@
 import CDNSSD
+import FoundationEssentials
 import LocalNetworkPrivacy
 import Logging
 
 /// Browses `_tictactoe._tcp` on the local network and keeps the list of games: live add/remove, deduplicated by name
 /// across interfaces and IP versions, debounced (a lone change and a finished lookup go out at once, bursts are
 /// coalesced), each instance resolved to read its TXT record, host and addresses (games without our protocol version
-/// are listed as incompatible; one whose resolve gets no answer as not answering, resolved again when Bonjour
-/// announces it again, and every `notAnsweringRetry` while it is listed; a game that answered is looked up again
-/// quietly every `refreshInterval`, so that one whose host went away is not listed as joinable for as long as its
-/// service record stays cached), our own instance hidden (`setHiddenNames`). A game is listed while Bonjour lists it.
+/// are listed as incompatible, and so are those whose record names no address on the LAN; one whose resolve gets no
+/// answer as not answering, resolved again when Bonjour announces it again, and every `notAnsweringRetry` while it is
+/// listed; a game that answered is looked up again quietly every `refreshInterval`, so that one whose host went away
+/// is not listed as joinable for as long as its service record stays cached), our own instance hidden
+/// (`setHiddenNames`). A game is listed while Bonjour lists it. The TXT record of a game that answered is followed
+/// by a query kept open while it is listed: a host that starts or ends a match, or restarts under the same name, is
+/// relisted as soon as its daemon announces it, not at the next refresh.
 ///
 /// Without a daemon, or when it dies, subscribers get `.unavailable` and an empty list; the browse is retried with
 /// backoff and resumes by itself (`.available`, then a fresh list) when the daemon is back.
@@ -29,8 +33,16 @@ public final class GameBrowser: GameBrowsing, Sendable {
         /// host that comes back is not always announced again: its records may have stayed in the daemon's cache).
         public var notAnsweringRetry: Duration = .seconds(15)
         /// How often a game that answered is looked up again (quietly: it stays listed as it was unless the answer
-        /// changes, or there is none).
-        public var refreshInterval: Duration = .seconds(20)
+        /// changes, or there is none). `TICTACTOE_BROWSE_REFRESH=SECONDS` in the environment sets it (the lab's tests
+        /// show with it that a TXT change does not wait for a refresh).
+        public var refreshInterval: Duration = refreshFromEnvironment ?? .seconds(20)
+
+        static let refreshFromEnvironment: Duration? = {
+            guard let text = ProcessInfo.processInfo.environment["TICTACTOE_BROWSE_REFRESH"],
+                  let seconds = Double(text), seconds > 0, seconds <= 86_400
+            else { return nil }
+            return Duration.milliseconds(Int(seconds * 1000))
+        }()
 
         public init() {}
     }
@@ -105,6 +117,8 @@ private final class BrowserState {
     private var classifying: [String: ResolveOperation] = [:]
     /// Listed games, each with the timer that looks it up again (`notAnsweringRetry`, `refreshInterval`).
     private var retryTimers: [String: DNSSDLoop.TimerID] = [:]
+    /// Listed games that answered, each with the query of its TXT record kept open.
+    private var txtQueries: [String: ServiceRef] = [:]
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
 
@@ -125,6 +139,7 @@ private final class BrowserState {
     func abandon() {
         browseRef?.cancel()
         for operation in classifying.values { operation.cancel() }
+        for query in txtQueries.values { query.cancel() }
     }
 
     func start() {
@@ -188,6 +203,7 @@ private final class BrowserState {
             logger.trace("remove \(name) on \(interface)")
             if registry.remove(name, interface: interface) == .disappeared {
                 classifying.removeValue(forKey: name)?.cancel()
+                txtQueries.removeValue(forKey: name)?.cancel()
                 loop.cancelTimer(retryTimers.removeValue(forKey: name))
             }
         }
@@ -204,7 +220,7 @@ private final class BrowserState {
             guard let self, registry.isPending(name) else { return }
             registry.classify(
                 name, as: game.compatibility, activity: game.activity, host: game.hostTarget,
-                addresses: game.endpoints.map(\.host))
+                addresses: game.endpoints.map(\.host), refused: game.refusedAddresses)
             settled()
         }
         let operation = ResolveOperation(
@@ -217,7 +233,8 @@ private final class BrowserState {
             case .success(let game):
                 registry.classify(
                     name, as: game.compatibility, activity: game.activity, host: game.hostTarget,
-                    addresses: game.endpoints.map(\.host))
+                    addresses: game.endpoints.map(\.host), refused: game.refusedAddresses)
+                watchTXT(of: name)
                 retryTimers[name] = loop.schedule(after: configuration.refreshInterval) { [weak self] in
                     guard let self else { return }
                     retryTimers[name] = nil
@@ -241,6 +258,31 @@ private final class BrowserState {
         operation.start()
     }
 
+    /// Keeps a query of `name`'s TXT record open while it is listed: each record the daemon reports (a change the host
+    /// announces, a restarted host's) relists the game at once. Without one (the query failed) the refresh still
+    /// catches a change.
+    private func watchTXT(of name: String) {
+        guard txtQueries[name] == nil else { return }
+        let context = QueryContext { [weak self] flags, interface, error, type, data in
+            guard let self else { return }
+            guard error == kDNSServiceErr_NoError else {
+                txtQueries.removeValue(forKey: name)?.cancel()  // the next refresh asks again
+                return
+            }
+            guard type == UInt16(kDNSServiceType_TXT) else { return }
+            let added = flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0
+            if registry.txt(data, of: name, interface: interface, added: added) { settled() }
+        }
+        let fullName = GameService.fullName(instance: name, type: serviceType)
+        let result = ServiceRef.make(loop: loop, context: context, onFailure: { [weak self] _ in
+            self?.txtQueries[name] = nil
+        }) {
+            $0.queryRecord($1, 0, 0, fullName, UInt16(kDNSServiceType_TXT), UInt16(kDNSServiceClass_IN),
+                           QueryContext.callback, $2)
+        }
+        if case .success(let ref) = result { txtQueries[name] = ref }
+    }
+
     /// The daemon went away (or the browse broke): flush what it told us, say so, retry with backoff.
     private func lost(_ error: BonjourError) {
         logger.debug("browse lost: \(error)")
@@ -255,6 +297,8 @@ private final class BrowserState {
         browseRef = nil
         for operation in classifying.values { operation.cancel() }
         classifying = [:]
+        for query in txtQueries.values { query.cancel() }
+        txtQueries = [:]
         for timer in retryTimers.values { loop.cancelTimer(timer) }
         retryTimers = [:]
         registry.flush()

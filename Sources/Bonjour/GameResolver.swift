@@ -22,7 +22,7 @@ public final class GameResolver: GameResolving {
     }
 
     /// Resolves `name` (an instance of `_tictactoe._tcp` in `local.`) as a person typed it: the advertised name it
-    /// matches (`PlayerName.matches`: NFC, ASCII case-insensitive; see `SpellingSearch`), whose spelling the result
+    /// matches (NFC, Unicode case folded: `SpellingSearch`), whose spelling the result
     /// carries. Throws `BonjourError`: `.unavailable` without a daemon, `.notFound` when nothing answered within
     /// `timeout`, `.noAddress` when the host gave no address.
     public func resolve(_ name: String, timeout: Duration = .seconds(5)) async throws -> ResolvedGame {

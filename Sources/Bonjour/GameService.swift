@@ -28,6 +28,20 @@ public enum GameService {
         PlayerName.fitted(name)
     }
 
+    /// The full DNS name of the instance `name` of `type` (`Zoë's game._tictactoe._tcp.local.`), as a record query
+    /// takes it: in the label, a dot and a backslash are escaped with a backslash, a control character as `\DDD`.
+    public static func fullName(instance name: String, type: String = type) -> String {
+        var label: [UInt8] = []
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "."), UInt8(ascii: "\\"): label += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20, 0x7f: label += [UInt8(ascii: "\\")] + Array("00\(byte)".suffix(3).utf8)
+            default: label.append(byte)
+            }
+        }
+        return String(decoding: label, as: UTF8.self) + "." + type + "." + domain
+    }
+
     /// The TXT record a host of a `security` game advertises: `proto=2 sec=open`, `proto=2 sec=private`, or
     /// `proto=1` for a plaintext one.
     public static func txtRecord(security: GameSecurity, activity: GameActivity = GameActivity()) -> TXTRecord {

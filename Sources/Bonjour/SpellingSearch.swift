@@ -3,9 +3,10 @@ import GameProtocol
 /// Which advertised names a typed game name means while it is resolved (`tictactoe join NAME`, a game picked in the
 /// terminal UI): the bookkeeping of `ResolveOperation`, pure so that it can be tested without a daemon.
 ///
-/// A typed name means every advertised name it `PlayerName.matches` (NFC, ASCII case-insensitive): "zoe\u{308}'s game"
-/// means the advertised "Zoë's Game". mDNS itself compares names byte for byte (ASCII case aside), so the typed name
-/// is resolved in NFC first, and every matching spelling a browse reports is resolved too; the first answer wins.
+/// A typed name means every advertised name whose `foldedKey` is its own (NFC, Unicode case folded):
+/// "zoe\u{308}'s game" and "ZOË'S GAME" mean the advertised "Zoë's Game". mDNS itself compares names byte for byte
+/// (ASCII case aside), so the typed name is resolved in NFC first, and every matching spelling a browse reports is
+/// resolved too; the first answer wins.
 ///
 /// Names are compared as bytes here, not as Swift strings: `String`'s `==` treats "Zoë" in NFC and in NFD as equal,
 /// but to the daemon they are two different names, and each must be resolved as it was advertised.
@@ -27,7 +28,7 @@ struct SpellingSearch {
 
     /// A name the browse reported: returns it when it is a new spelling of the typed name to resolve, else nil.
     mutating func browsed(_ name: String) -> String? {
-        guard typed.matches(PlayerName(name)) else { return nil }
+        guard Self.foldedKey(name) == Self.foldedKey(typed.text) else { return nil }
         let bytes = Array(name.utf8)
         if !advertised.contains(where: { Array($0.utf8) == bytes }) { advertised.append(name) }
         guard !tried.contains(bytes) else { return nil }
@@ -41,5 +42,11 @@ struct SpellingSearch {
         let bytes = Array(name.utf8)
         if advertised.contains(where: { Array($0.utf8) == bytes }) { return name }
         return advertised.first ?? name
+    }
+
+    /// `name` in NFC with every letter's case folded (upper-cased, then lower-cased, so that "ß" meets "SS" and "Σ"
+    /// meets "ς" and "σ"): a person may type a game's name in any case, whatever its script.
+    static func foldedKey(_ name: String) -> String {
+        PlayerName.normalized(PlayerName.normalized(name).uppercased().lowercased())
     }
 }

@@ -1,4 +1,5 @@
 import Bonjour
+import GameProtocol
 import XCTest
 
 final class BrowseRegistryTests: XCTestCase {
@@ -101,6 +102,68 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.games(), [])
         XCTAssertEqual(registry.add("a", interface: 1), .appeared)
     }
+
+    /// A listed game follows its TXT record as the live query reports it (no waiting for a refresh): a match starts
+    /// and ends, a host restarts under the same name with another record; the newest record still present counts.
+    func testALiveTXTRecordRelistsAGameAtOnce() {
+        func wire(_ security: GameSecurity, playing: Bool = false, watch: Int = 0) -> [UInt8] {
+            GameService.txtRecord(security: security, activity: GameActivity(playing: playing, spectatorRoom: watch)).wire
+        }
+        var registry = BrowseRegistry()
+        _ = registry.add("dana", interface: 2)
+        XCTAssertFalse(registry.txt(wire(.open), of: "dana", interface: 2, added: true), "not answered yet")
+        registry.classify("dana", as: .compatible(.open), host: "host-a.local.", addresses: ["198.18.0.11"])
+        XCTAssertFalse(registry.txt(wire(.open), of: "dana", interface: 2, added: true), "the record it resolved")
+        XCTAssertTrue(registry.txt(wire(.open, playing: true, watch: 2), of: "dana", interface: 2, added: true))
+        XCTAssertEqual(registry.games(), [DiscoveredGame(
+            name: "dana", compatibility: .compatible(.open), host: "host-a.local.", addresses: ["198.18.0.11"],
+            activity: GameActivity(playing: true, spectatorRoom: 2))])
+        // The old record's removal (the cache flush a moment later) changes nothing: the new one is listed.
+        XCTAssertFalse(registry.txt(wire(.open), of: "dana", interface: 2, added: false))
+        XCTAssertTrue(registry.txt(wire(.open), of: "dana", interface: 2, added: true), "the match is over")
+        XCTAssertEqual(registry.games().first?.activity, GameActivity())
+        XCTAssertTrue(registry.txt(wire(.private, playing: true), of: "dana", interface: 2, added: true))
+        XCTAssertFalse(registry.txt(wire(.open), of: "dana", interface: 2, added: false))
+        XCTAssertEqual(registry.games().first?.compatibility, .compatible(.private))
+        // Restarted under the same name (no goodbye): a new open game's record replaces "playing, private".
+        XCTAssertTrue(registry.txt(wire(.open), of: "dana", interface: 2, added: true))
+        XCTAssertEqual(registry.games(), [DiscoveredGame(
+            name: "dana", compatibility: .compatible(.open), host: "host-a.local.", addresses: ["198.18.0.11"])])
+        XCTAssertFalse(registry.txt(wire(.private, playing: true), of: "dana", interface: 2, added: false))
+        // A quiet refresh that read an older record does not undo the newer one the query reported.
+        registry.classify("dana", as: .compatible(.private), activity: GameActivity(playing: true),
+                          host: "host-a.local.", addresses: ["198.18.0.11"])
+        XCTAssertEqual(registry.games().first?.compatibility, .compatible(.open))
+        XCTAssertEqual(registry.games().first?.activity, GameActivity())
+        // Gone: its records are forgotten with it.
+        XCTAssertEqual(registry.remove("dana", interface: 2), .disappeared)
+        XCTAssertFalse(registry.txt(wire(.open, playing: true), of: "dana", interface: 2, added: true))
+    }
+
+    /// A record whose only address is loopback (or multicast, unspecified) is listed, not joinable, saying why; its
+    /// TXT record does not make it joinable.
+    func testARecordNamingOnlyRefusedAddressesIsNotJoinable() {
+        var registry = BrowseRegistry()
+        _ = registry.add("loop", interface: 2)
+        registry.classify("loop", as: .compatible(.open), host: "evil.local.", addresses: [],
+                          refused: [RefusedAddress(address: "127.0.0.1", scope: .loopback)])
+        let game = registry.games().first
+        XCTAssertEqual(game?.isJoinable, false, "\(String(describing: game))")
+        XCTAssertEqual(game?.compatibility, .incompatible(
+            reason: "its record names no address on the LAN, only 127.0.0.1 (loopback: this machine itself, not a "
+                + "host on the LAN)"))
+        _ = registry.txt(GameService.txtRecord(security: .open).wire, of: "loop", interface: 2, added: true)
+        XCTAssertEqual(registry.games().first?.isJoinable, false)
+        // A usable address next to a refused one: joinable (the join skips the refused one).
+        registry.classify("loop", as: .compatible(.open), host: "evil.local.", addresses: ["198.18.0.11"],
+                          refused: [RefusedAddress(address: "127.0.0.1", scope: .loopback)])
+        XCTAssertEqual(registry.games().first?.isJoinable, true)
+    }
+
+    func testTheFullNameOfAnInstanceEscapesDotsBackslashesAndControls() {
+        XCTAssertEqual(GameService.fullName(instance: "Zo\u{EB}'s game"), "Zo\u{EB}'s game._tictactoe._tcp.local.")
+        XCTAssertEqual(GameService.fullName(instance: "a.b\\c\u{1}"), "a\\.b\\\\c\\001._tictactoe._tcp.local.")
+    }
 }
 
 final class DebouncerTests: XCTestCase {
@@ -180,4 +243,5 @@ final class BackoffTests: XCTestCase {
         for _ in 0..<100 { _ = backoff.next() }
         XCTAssertEqual(backoff.next(), .seconds(4))
     }
+
 }

@@ -1,7 +1,7 @@
 @testable import Bonjour
 import XCTest
 
-/// A typed name finds the advertised spelling it matches (NFC, ASCII case-insensitive); names are told apart by bytes.
+/// A typed name finds the advertised spelling it matches (NFC, Unicode case folded); names are told apart by bytes.
 final class SpellingSearchTests: XCTestCase {
     private let advertised = "Zo\u{EB}'s Game"  // NFC, as a host advertises it
     private let typed = "zoe\u{308}'s game"  // NFD, lower-case ASCII
@@ -44,9 +44,17 @@ final class SpellingSearchTests: XCTestCase {
         XCTAssertEqual(Array(search.reportedName(answering: advertised).utf8), Array(advertised.utf8))
     }
 
-    func testNonASCIICaseIsNotFolded() {
-        var search = SpellingSearch(typed: "\u{F6}")
-        XCTAssertNil(search.browsed("\u{D6}"), "ö does not mean Ö")
-        XCTAssertNotNil(search.browsed("o\u{308}"), "ö in NFD does")
+    /// `join "ZOË's game"` finds the listed "Zoë's game": case is folded beyond ASCII (Unicode case folding).
+    func testCaseIsFoldedBeyondASCII() {
+        var search = SpellingSearch(typed: "ZO\u{CB}'s game")
+        XCTAssertEqual(search.browsed("Zo\u{EB}'s game"), "Zo\u{EB}'s game", "Ë means ë")
+        var other = SpellingSearch(typed: "\u{F6}")
+        XCTAssertNil(other.browsed("o"), "ö is still not o")
+        var german = SpellingSearch(typed: "STRASSE")
+        XCTAssertNotNil(german.browsed("Stra\u{DF}e"), "SS means ß")
+        var greek = SpellingSearch(typed: "\u{3A3}\u{39F}\u{3A6}\u{399}\u{391}\u{3A3}")  // ΣΟΦΙΑΣ
+        XCTAssertNotNil(greek.browsed("\u{3C3}\u{3BF}\u{3C6}\u{3B9}\u{3B1}\u{3C2}"), "σοφιας, final sigma")
+        var nfd = SpellingSearch(typed: "\u{D6}")
+        XCTAssertNotNil(nfd.browsed("o\u{308}"), "Ö means ö in NFD")
     }
 }
