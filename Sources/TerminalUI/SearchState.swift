@@ -39,6 +39,9 @@ public struct SearchState: Sendable, Hashable {
     public private(set) var status: Status = .starting
     public private(set) var games: [GameListing] = []
     public private(set) var selected = 0
+    /// The game the person moved the cursor to (its name): the cursor stays on it as the list changes. Until they
+    /// move it, the cursor is on the top row, whichever game that is.
+    private var chosen: String?
 
     public init() {}
 
@@ -56,10 +59,10 @@ public struct SearchState: Sendable, Hashable {
             status = .unavailable(text)
             games = []
         case .games(let list):
-            let current = games.indices.contains(selected) ? games[selected].name : nil
             let list = GameList.ordered(list)  // joinable first (the core's list already is)
             games = list
-            selected = current.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
+            // On the chosen game wherever it is now; on the same row when it left the list (none chosen: the top).
+            selected = chosen.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
             status = .available
         case .waiting(let reason):
             status = .waiting(reason)
@@ -68,6 +71,11 @@ public struct SearchState: Sendable, Hashable {
             status = .failed(text)
             games = []
         }
+    }
+
+    private mutating func choose(_ row: Int) {
+        selected = row
+        chosen = games[row].name
     }
 
     mutating func handle(_ key: Key) -> Outcome {
@@ -85,9 +93,9 @@ public struct SearchState: Sendable, Hashable {
             }
             return .watch(DisplayText.escaped(game.name), isPrivate: game.isPrivate)
         case .up, .character("k"):
-            if !games.isEmpty { selected = (selected + games.count - 1) % games.count }
+            if !games.isEmpty { choose((selected + games.count - 1) % games.count) }
         case .down, .character("j"), .tab:
-            if !games.isEmpty { selected = (selected + 1) % games.count }
+            if !games.isEmpty { choose((selected + 1) % games.count) }
         case .enter, .character(" "):
             guard games.indices.contains(selected) else { return .none }
             let game = games[selected]

@@ -117,6 +117,47 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertNotNil(texts.first { $0.contains("Trying 10.99.0.12:7990…") && $0.contains("Gives up in 9 s") }, texts.last ?? "")
     }
 
+    /// Until the person moves it, the cursor is on the top row, whichever game the list puts there: Down then goes
+    /// to the second row, as the screen shows it.
+    func testTheCursorStartsOnTheTopRowAsGamesArrive() throws {
+        let network = FakeNetwork()
+        let bob = GameListing(name: "bob", security: .open)
+        let alice = GameListing(name: "alice", security: .open)
+        let carol = GameListing(name: "carol", security: .open)
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([bob])), .discovery(.games([bob, alice])), .discovery(.games([bob, alice, carol])),
+            .key(.down), .key(.enter),
+        ])
+        try runApp(terminal, network: network)
+        let listed = try XCTUnwrap(terminal.frames.first { $0.text.contains("3 games") })
+        let rows = listed.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let highlighted = rows.indices.filter { row in listed.cells[row].contains { $0.style == .selected } }
+        XCTAssertEqual(highlighted.map { rows[$0].trimmingCharacters(in: .whitespaces) }, ["alice"], listed.text)
+        XCTAssertEqual(network.joined.map(\.address), ["bob"], "Down from the top row is the second row: bob")
+    }
+
+    /// Once moved, the cursor stays on its game as games come, go and change state around it; when its game leaves,
+    /// it stays on the same row.
+    func testTheCursorStaysOnItsGameAsTheListChanges() throws {
+        let network = FakeNetwork()
+        let open = { (name: String) in GameListing(name: name, security: .open) }
+        let terminal = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([open("alice"), open("carol")])), .key(.down),
+            .discovery(.games([open("alice"), open("bob"), open("carol"), open("dave")])),
+            .discovery(.games([open("aaron"), open("bob"), open("carol")])),
+            .key(.enter),
+        ])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.joined.map(\.address), ["carol"])
+        let gone = FakeTerminal(script: [
+            .keys("s"), .discovery(.games([open("alice"), open("bob"), open("carol")])), .key(.down),
+            .discovery(.games([open("alice"), open("carol")])), .key(.enter),
+        ])
+        let goneNetwork = FakeNetwork()
+        try runApp(gone, network: goneNetwork)
+        XCTAssertEqual(goneNetwork.joined.map(\.address), ["carol"], "bob left: the cursor stays on its row")
+    }
+
     func testEnterJoinsTheSelectedGameByNameAndStopsBrowsing() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: [
