@@ -396,7 +396,7 @@ public struct AppModel: Sendable {
                     return [.answerPrompt(allow: false)] + proceed(prompt.intent)
                 }
             }
-            if key == .character("?") {
+            if key == .character("?"), !isTypingText {
                 showHelp = true
                 return []
             }
@@ -405,6 +405,18 @@ public struct AppModel: Sendable {
                 return []
             }
             return handleKey(key)
+        }
+    }
+
+    /// Whether a text field has the keys (a form's name, port or address, a code, a lobby line, the name in
+    /// Settings): `?` is then a character typed, not help.
+    var isTypingText: Bool {
+        switch screen {
+        case .form(let form): return form.field != 2
+        case .code: return true
+        case .lobby(let lobby): return lobby.greeting != nil
+        case .settings(let selected): return selected == SettingsRow.name.rawValue
+        default: return false
         }
     }
 

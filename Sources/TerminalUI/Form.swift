@@ -114,14 +114,8 @@ public struct Form: Hashable, Sendable {
         case .up where secondField.history.isEmpty || (kind != .join && kind != .watch),
              .down where secondField.recalled == nil:
             field = kind == .host && key == .down ? 2 : 1 - field
-        case .enter where field == 2:
-            return validate()
         case .enter:
-            if field == 0 {
-                field = 1
-                return .none
-            }
-            return validate()
+            return validate()  // from any field, as the key line says
         case _ where field == 2:
             break
         default:
@@ -136,6 +130,7 @@ public struct Form: Hashable, Sendable {
             field = 0
             return .none
         }
+        field = 1  // a problem below is the second field's: the cursor goes there
         switch kind {
         case .host:
             guard let port, (0...65535).contains(port) else {

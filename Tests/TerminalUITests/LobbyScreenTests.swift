@@ -52,6 +52,14 @@ final class LobbyScreenTests: XCTestCase {
         XCTAssertTrue(frame.contains("c challenges"), frame)
     }
 
+    /// `?` is part of what is typed, not the help.
+    func testAGreetingKeepsItsQuestionMark() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: joined + [.keys("g"), .keys("a game?"), .keys(" anyone"), .key(.enter)])
+        try runApp(terminal, network: network)
+        XCTAssertEqual(network.lobbies.first?.sent, [.greet("a game? anyone")], terminal.lastFrame)
+    }
+
     func testAGreetingTheLobbyCannotCarrySaysWhyAndIsNotSent() throws {
         let network = FakeNetwork()
         // 100 characters of two bytes each: the field takes them, a lobby message carries at most 140 bytes.

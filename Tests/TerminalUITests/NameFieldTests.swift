@@ -22,6 +22,24 @@ final class NameFieldTests: XCTestCase {
         XCTAssertEqual(Array(form.name.utf8), Array((String(repeating: "a", count: 60) + "\u{E9}x").utf8))
     }
 
+    /// In a text field `?` is a character like any other (help is `?` elsewhere), and Enter in the Host form's name
+    /// field starts hosting, as the key line says.
+    func testAQuestionMarkIsTypedAndEnterInTheNameFieldHosts() throws {
+        let network = FakeNetwork()
+        let terminal = FakeTerminal(script: [.keys("h"), .key(.backTab), .key(.control("u")), .keys("Who?Me")])
+        let (typed, _) = try runApp(terminal, network: network)
+        guard case .form(let form) = typed.model.screen else { return XCTFail("expected the host form") }
+        XCTAssertEqual(form.name, "Who?Me", terminal.lastFrame)
+        XCTAssertFalse(typed.model.showHelp)
+        let hosting = FakeTerminal(script: [.keys("h"), .key(.backTab), .key(.control("u")), .keys("Who?Me"), .key(.enter)])
+        try runApp(hosting, network: network)
+        XCTAssertEqual(network.hosted.map(\.name), ["Who?Me"], hosting.lastFrame)
+        // Where no text is typed, `?` still opens the help.
+        let help = FakeTerminal(script: [.keys("h"), .key(.tab), .keys("?")])
+        let (helped, _) = try runApp(help)
+        XCTAssertTrue(helped.model.showHelp, help.lastFrame)
+    }
+
     func testANameFromElsewhereIsKeptInNFCAndCutAtACharacterBoundary() {
         let decomposed = String(repeating: "e\u{301}", count: 40)  // 120 bytes in NFD, 80 in NFC
         let settings = UISettings(name: decomposed)
