@@ -59,7 +59,7 @@ extension AppModel {
             }
         case .code(let entry):
             renderCodeEntry(&canvas, entry)
-            hints = tr("Enter joins with this code · Esc back")
+            hints = entry.watching ? tr("Enter watches with this code · Esc back") : tr("Enter joins with this code · Esc back")
             status = entry.status
         case .network(let game):
             renderNetwork(&canvas, game, unicode: unicode)
@@ -85,7 +85,9 @@ extension AppModel {
             hints = tr("↑/↓ choose · Enter joins · w watches · a by address · t settings · q back")
             if search.cannotSearch { hints = tr("r search again · a join by address · t settings · q back") }
             switch search.status {
-            case .starting: status = tr("Searching for games…")
+            case .starting:
+                // Behind the permission prompt nothing searches until it is answered.
+                status = prompt == nil ? tr("Searching for games…") : tr("Not searching yet")
             case .available:
                 status = search.games.isEmpty ? tr("Searching: no games yet") : GameList.summary(of: search.games)
             case .unavailable(let message): status = DisplayText.escaped(message)
@@ -432,7 +434,7 @@ extension AppModel {
         return shown.count
     }
 
-    /// A private host's code, big enough to read out: "Code: 482 913 — give it to the player who joins", or the
+    /// A private host's code, on a highlighted line at the top: "Code: 482 913 — give it to the player who joins", or the
     /// code that replaced it, with why.
     private func renderPrivateCode(_ canvas: inout Canvas, _ game: NetworkGame, unicode: Bool) {
         guard let code = game.privateCode else { return }
@@ -527,8 +529,8 @@ extension AppModel {
         canvas.putCentered(entry.title, row: 3, style: entry.reason == .wrongCode ? .error : .bold)
         let target = DisplayWidth.truncate(DisplayText.escaped(entry.target), to: 40)
         let name = DisplayWidth.truncate(DisplayText.escaped(entry.name), to: 20)
-        canvas.putCentered(DisplayWidth.truncate(tr("Joining %@ as %@", target, name), to: size.columns - 2), row: 5,
-                           style: .dim)
+        let line = entry.watching ? tr("Watching %@ as %@", target, name) : tr("Joining %@ as %@", target, name)
+        canvas.putCentered(DisplayWidth.truncate(line, to: size.columns - 2), row: 5, style: .dim)
         let left = max(1, (size.columns - 40) / 2)
         canvas.put(tr("Code (6 digits)"), row: 7, column: left, style: .dim)
         let value = DisplayText.escaped(entry.text) + "_"

@@ -101,6 +101,9 @@ public struct WatchGame: Sendable {
             return tr("%@'s turn", "\(name(mark)) (\(mark))")
         case .over:
             guard let winner = match.winner else { return tr("Draw.") }
+            let loser = "\(name(winner.opponent)) (\(winner.opponent))"
+            let won = "\(name(winner)) (\(winner))"
+            if match.ending == .resignation { return tr("%@ resigned: %@ wins.", loser, won) }
             return tr("%@ wins.", name(winner))
         default:
             return ""

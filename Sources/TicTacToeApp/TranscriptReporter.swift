@@ -110,7 +110,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
                          "\(mark.opponent)", s.peerName, "\(first)"))
             case .moved(let mark, let cell, let side):
                 s.board[cell] = mark
-                write(side == .local ? tr("  you (%@) plays %@", "\(mark)", "\(cell + 1)")
+                write(side == .local ? tr("  you (%@) play %@", "\(mark)", "\(cell + 1)")
                                      : tr("  %@ (%@) plays %@", s.peerName, "\(mark)", "\(cell + 1)"))
                 write(indented(s.board.rendered(unicode: unicode)))
             case .gameOver(let number, let result, _, let score):
@@ -137,8 +137,9 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             case .rematchOffered:
                 write(tr("%@ offers a rematch", s.peerName))
             case .matchOver(let end, let score):
-                // "Match over." alone when we ended it normally ("Match over: completed" says nothing more).
-                let line = end == .completed(by: .local)
+                // "Match over." alone when it ended normally, whichever side played no more ("Match over: completed"
+                // says nothing more).
+                let line = end == .completed(by: .local) || end == .completed(by: .peer)
                     ? tr("Match over. Score: %@", s.scoreLine(score))
                     : tr("Match over: %@. Score: %@", DisplayText.escaped(end.text), s.scoreLine(score))
                 if end.exitStatus == .success { write(line) } else { writeError(line) }

@@ -13,7 +13,8 @@ struct TicTacToe: AsyncParsableCommand {
         commandName: "tictactoe",
         abstract: "Terminal tic-tac-toe for two players on a LAN.",
         discussion: """
-            With no subcommand, `tictactoe` starts a game against the computer. Two players on a network: one runs \
+            With no subcommand, `tictactoe` opens the full-screen menu (`tictactoe play`): play the computer, \
+            host, search, join, watch and more. Two players on a network: one runs \
             `tictactoe host` (advertised with Bonjour), the other `tictactoe browse` to list games and \
             `tictactoe join NAME`, or `tictactoe join HOST:PORT` (default port 7878). With --headless a \
             computer or scripted player plays for you: no terminal needed, transcripts on stdout (--json for one \

@@ -98,7 +98,7 @@ final class HeadlessMatchTests: ProcessTestCase {
         XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
         XCTAssertEqual(host.waitForExit(), 0, host.standardError)
         let text = joiner.output.joined(separator: "\n")
-        for needle in ["Seed ", "you (X) plays 1", "plays 4", "you (X) win with 1-2-3", "Summary: 1 game; you 1,"] {
+        for needle in ["Seed ", "you (X) play 1", "plays 4", "you (X) win with 1-2-3", "Summary: 1 game; you 1,"] {
             XCTAssertTrue(text.contains(needle), "transcript lacks '\(needle)':\n\(text)")
         }
         XCTAssertTrue(text.contains(" X | X | X ") || text.contains(" X │ X │ X "), text)

@@ -21,6 +21,9 @@ final class PrivacyPromptTests: XCTestCase {
         XCTAssertTrue(frame.contains("“TicTacToe” would like to find and connect to devices on your local network."), frame)
         XCTAssertTrue(frame.contains("TicTacToe uses the local network to discover players around you."), frame)
         XCTAssertTrue(frame.contains("[ Don't Allow ]") && frame.contains("[ OK ]"), frame)
+        // Nothing searches until the answer, and the status line says so.
+        XCTAssertTrue(terminal.lastFrame.contains("Not searching yet"), terminal.lastFrame)
+        XCTAssertFalse(terminal.lastFrame.contains("Searching for games"), terminal.lastFrame)
     }
 
     func testOKRemembersAndBrowses() throws {

@@ -114,6 +114,21 @@ final class WatchScreenTests: XCTestCase {
         try runApp(terminal, network: network)
         XCTAssertEqual(network.watched.map(\.address), ["Alice's game"])
         XCTAssertEqual(network.watched.first?.code, "123456")
+        // The code screen says it watches, not joins.
+        let asked = try XCTUnwrap(terminal.frames.first { $0.text.contains("This game is private: enter its code") }).text
+        XCTAssertTrue(asked.contains("Watching Alice's game as tester"), asked)
+        XCTAssertTrue(asked.contains("Enter watches with this code"), asked)
+        XCTAssertFalse(asked.contains("join"), asked)
+    }
+
+    /// A game won by resignation says who resigned and who wins.
+    func testAResignationSaysWhoResignedAndWhoWins() throws {
+        let terminal = FakeTerminal(script: [
+            .keys("w"), .keys("127.0.0.1:7878"), .key(.enter),
+            .network(.report(.watched(position("XO.X.....", phase: .over, winner: .x, ending: .resignation)))),
+        ])
+        try runApp(terminal)
+        XCTAssertTrue(terminal.lastFrameWords.contains("bob (O) resigned: alice (X) wins."), terminal.lastFrame)
     }
 
     func testAWatchTurnedAwayForItsCodeAsksForIt() throws {

@@ -19,9 +19,16 @@ final class TranscriptWordingTests: XCTestCase {
         XCTAssertEqual(lines([.session(.matchOver(.completed(by: .local), score: score))]),
                        ["Match over. Score: you 1, bob 0, draws 0"])
         XCTAssertEqual(lines([.session(.matchOver(.completed(by: .peer), score: score))]),
-                       ["Match over: the opponent ended it. Score: you 1, bob 0, draws 0"])
+                       ["Match over. Score: you 1, bob 0, draws 0"], "the host's --games were played: a normal end")
         XCTAssertEqual(lines([.session(.matchOver(.peerTimedOut("nothing heard from the peer for 4 s"), score: score))]),
                        ["Match over: connection lost: nothing heard from the peer for 4 s. Score: you 1, bob 0, draws 0"])
+    }
+
+    /// Each move in plain English: "you (X) play 7", "bob (O) plays 3".
+    func testMovesReadAsEnglish() {
+        let lines = lines([.session(.gameStarted(number: 1, localMark: .x, firstMover: .x)),
+                           .session(.moved(mark: .x, cell: 6, by: .local)), .session(.moved(mark: .o, cell: 2, by: .peer))])
+        XCTAssertEqual(lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }, ["  you (X) play 7", "  bob (O) plays 3"])
     }
 
     func testTheSummaryCountsOneGameInTheSingular() {
