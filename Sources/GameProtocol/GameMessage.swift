@@ -5,10 +5,12 @@ import GameRules
 public enum GameMessage: Sendable, Hashable {
     /// Joiner → host, first frame on a connection: the protocol version it speaks, its player name and, from version
     /// 2 on, the role it asks for. A hello of version 1 (or 0) has no role byte on the wire: its role is always
-    /// `player`, and a `role` other than `player` is not written (docs/PROTOCOL.md, "The v2 hello").
-    case hello(version: UInt8, name: String, role: PeerRole = .player)
-    /// Host → joiner: the handshake succeeded; the host's version and player name.
-    case accept(version: UInt8, name: String)
+    /// `player`, and a `role` other than `player` is not written (docs/PROTOCOL.md, "The v2 hello"). `limits`: the
+    /// time limits the joiner holds the host to (its `--game-time`), nil when it announces none.
+    case hello(version: UInt8, name: String, role: PeerRole = .player, limits: TimeLimits? = nil)
+    /// Host → joiner: the handshake succeeded; the host's version and player name, and the time limits it holds the
+    /// joiner to (nil: none announced).
+    case accept(version: UInt8, name: String, limits: TimeLimits? = nil)
     /// Host → joiner: the handshake failed (busy, version mismatch, …); the connection closes after it.
     case reject(reason: RejectReason, text: String)
     /// Host → joiner: game `game` (1-based within the series) starts; `joinerMark` is the joiner's mark and
@@ -177,6 +179,8 @@ public struct ProtocolErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
     public static let notYourTurn = ProtocolErrorCode(rawValue: 12)
     /// A move or resignation arrived after the game had ended.
     public static let gameOver = ProtocolErrorCode(rawValue: 13)
+    /// A `bye(timeout)` arrived though the receiver's time had not run out by the limits the sender announced.
+    public static let timeoutNotDue = ProtocolErrorCode(rawValue: 14)
     /// The handshake did not complete in time.
     public static let handshakeTimeout = ProtocolErrorCode(rawValue: 20)
     /// Nothing arrived from the peer for too long.
@@ -192,6 +196,7 @@ public struct ProtocolErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
         case .cellOccupied: return "cell-occupied"
         case .notYourTurn: return "not-your-turn"
         case .gameOver: return "game-over"
+        case .timeoutNotDue: return "timeout-not-due"
         case .handshakeTimeout: return "handshake-timeout"
         case .heartbeatTimeout: return "heartbeat-timeout"
         default: return "error-\(rawValue)"

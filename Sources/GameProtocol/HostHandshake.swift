@@ -4,11 +4,12 @@ public enum HostHandshake {
     /// (`GameSecurity.protocolVersion`: 2 over TLS, 1 in plaintext); otherwise the `reject` or `error` to send before
     /// closing. The checks, in order: a hello at all, its version, its role (players only), a non-empty name.
     /// A spectator's hello (version 2) is accepted only by a host that `takesSpectators` (whether it has room is the
-    /// listener's to say).
+    /// listener's to say). The accept announces `limits`, the time limits the host holds the joiner to.
     public static func answer(
-        to message: GameMessage, hostName: String, version: UInt8, takesSpectators: Bool = false
+        to message: GameMessage, hostName: String, version: UInt8, takesSpectators: Bool = false,
+        limits: TimeLimits? = nil
     ) -> GameMessage {
-        guard case .hello(let joinerVersion, let name, let role) = message else {
+        guard case .hello(let joinerVersion, let name, let role, _) = message else {
             return .error(code: .unexpectedMessage, text: "expected hello, got \(message.kind)")
         }
         guard joinerVersion == version else {
@@ -21,7 +22,7 @@ public enum HostHandshake {
             return .reject(reason: .badHello, text: text)
         }
         guard !name.isEmpty else { return .reject(reason: .badHello, text: "empty player name") }
-        return .accept(version: version, name: hostName)
+        return .accept(version: version, name: hostName, limits: limits)
     }
 
     /// The `reject(bad-hello)` text for a v2 hello asking to watch a host that takes no spectators.

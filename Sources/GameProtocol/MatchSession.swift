@@ -25,6 +25,12 @@ import GameRules
 /// as with the move limit (`bye(timeout)`, reason `timeout`), and the match ends as `.gameTimeout`. The local side's
 /// time left (`localTimeLeft`) is what a local engine is told and held to; the peer enforces the local side's clock
 /// with its own `--game-time`.
+///
+/// A `bye(timeout)` from the peer is checked against the limits it announced in the handshake (`peerLimits`) and the
+/// session's own clock, which always runs: it counts only when we owe the peer a move or a rematch answer (or our last
+/// one crossed its verdict) and that turn, or our time in the game, has reached the announced limit (less
+/// `claimTolerance`, the frames' way). Any other claim is a protocol violation: the claimant forfeits the game in
+/// progress, as it does for every violation.
 public struct MatchSession: Sendable {
     /// Which end of the connection this session is.
     public enum Role: String, Sendable, Hashable { case host, joiner }
@@ -126,15 +132,25 @@ public struct MatchSession: Sendable {
     public let gameTime: Duration?
     /// The time now, as the caller last said (`clockTime(_:)`), from any origin.
     private var now: Duration = .zero
-    /// With a game clock: each side's time left in the current game, as of `runningSince`.
-    private var localLeft: Duration = .zero
-    private var peerLeft: Duration = .zero
+    /// Each side's time used in the current game, as of `runningSince`.
+    private var localUsed: Duration = .zero
+    private var peerUsed: Duration = .zero
     /// The side whose clock runs (the side to move in a game in progress), since when, and in which game.
     private var running: Side?
     private var runningSince: Duration = .zero
     private var clockGame: Int?
     /// Whether the running turn timer is the peer's game clock (rather than `turnTimeLimit`).
     private var timedByGameClock = false
+    /// The time limits the peer holds us to, as it announced them in the handshake.
+    public var peerLimits: TimeLimits = .none
+    /// How much earlier than an announced limit a peer's `bye(timeout)` may come and still count: our clock starts
+    /// when the peer's move reaches us, the peer's when it sent it, so ours reads less by the frames' way.
+    public static let claimTolerance: Duration = .milliseconds(500)
+    /// The turn the local side owes the peer (a move, a rematch answer) since `localOwedSince`, and how long the last
+    /// one it finished took.
+    private var localOwed: PeerTurn?
+    private var localOwedSince: Duration = .zero
+    private var lastLocalTurn: Duration = .zero
 
     public init(role: Role, turnTimeLimit: Duration? = nil, gameTime: Duration? = nil) {
         self.role = role
@@ -150,14 +166,33 @@ public struct MatchSession: Sendable {
 
     /// With a game clock, in a game in progress: the local side's time left now (its clock runs while it is to move).
     public var localTimeLeft: Duration? {
-        guard gameTime != nil, currentGame != nil else { return nil }
-        return running == .local ? max(.zero, localLeft - (now - runningSince)) : localLeft
+        guard let gameTime, currentGame != nil else { return nil }
+        return max(.zero, gameTime - used(by: .local))
     }
 
     /// With a game clock, in a game in progress: the peer's time left now.
     public var peerTimeLeft: Duration? {
-        guard gameTime != nil, currentGame != nil else { return nil }
-        return running == .peer ? max(.zero, peerLeft - (now - runningSince)) : peerLeft
+        guard let gameTime, currentGame != nil else { return nil }
+        return max(.zero, gameTime - used(by: .peer))
+    }
+
+    /// A side's time used in the current game (or the last one) until now.
+    private func used(by side: Side) -> Duration {
+        let running = running == side ? now - runningSince : .zero
+        return (side == .local ? localUsed : peerUsed) + running
+    }
+
+    /// What the local side owes the peer now, if anything: our move in a game in progress, or the answer to the
+    /// peer's rematch offer (what the peer's time limit applies to).
+    private var owedLocalTurn: PeerTurn? {
+        switch state {
+        case .playing(let game, let number, let localMark) where !game.isOver && game.turn == localMark:
+            return .move(game: number, played: game.moves.count)
+        case .betweenGames(let last, nil, true):
+            return .rematchAnswer(afterGame: last)
+        default:
+            return nil
+        }
     }
 
     /// What the local side is waiting for the peer to do now, if anything: the peer's move in a game in progress, or
@@ -176,6 +211,12 @@ public struct MatchSession: Sendable {
     /// The game in progress, if any.
     public var currentGame: Game? {
         if case .playing(let game, _, _) = state { return game }
+        return nil
+    }
+
+    /// The number of the game in progress (1-based within the match), if any.
+    public var currentGameNumber: Int? {
+        if case .playing(_, let number, _) = state { return number }
         return nil
     }
 
@@ -257,18 +298,23 @@ public struct MatchSession: Sendable {
         guard let turn else { return actions + [.stopTurnTimer] }
         var limit = turnTimeLimit
         timedByGameClock = false
-        if case .move = turn, gameTime != nil, limit.map({ peerLeft < $0 }) ?? true {
-            limit = peerLeft
+        if case .move = turn, let gameTime, limit.map({ gameTime - peerUsed < $0 }) ?? true {
+            limit = max(.zero, gameTime - peerUsed)
             timedByGameClock = true
         }
         guard let limit else { return actions + [.stopTurnTimer] }  // a rematch answer, with a game clock only
         return actions + [.startTurnTimer(turn, limit: limit)]
     }
 
-    /// With a game clock: after an input, charges the side whose turn ended and starts the clock of the side to move
-    /// (both reset when a game starts).
+    /// After an input: charges the side whose turn ended and starts the clock of the side to move (both reset when a
+    /// game starts), and notes when the local side's owed turn began or how long the one it finished took.
     private mutating func runClocks() {
-        guard let gameTime else { return }
+        let owed = owedLocalTurn
+        if owed != localOwed {
+            if localOwed != nil { lastLocalTurn = now - localOwedSince }
+            localOwed = owed
+            localOwedSince = now
+        }
         var mover: Side?
         var number: Int?
         if case .playing(let game, let n, let localMark) = state {
@@ -280,8 +326,8 @@ public struct MatchSession: Sendable {
         if let number, number != clockGame {
             // A new game (or the first): fresh clocks.
             clockGame = number
-            localLeft = gameTime
-            peerLeft = gameTime
+            localUsed = .zero
+            peerUsed = .zero
             running = mover
             runningSince = now
             return
@@ -289,8 +335,8 @@ public struct MatchSession: Sendable {
         guard mover != running else { return }
         let used = now - runningSince
         switch running {
-        case .local?: localLeft = max(.zero, localLeft - used)
-        case .peer?: peerLeft = max(.zero, peerLeft - used)
+        case .local?: localUsed += used
+        case .peer?: peerUsed += used
         case nil: break
         }
         running = mover
@@ -314,6 +360,8 @@ public struct MatchSession: Sendable {
             return []
         case (.error(let code, let text), _):
             return finish(.peerReportedError(code: code, text: text))
+        case (.bye(let reason), _) where reason == .timeout && !timeoutClaimHolds:
+            return violation(.timeoutNotDue, "bye(timeout), but \(timeoutClaimRefutation)")
         case (.bye(let reason), .playing(var game, let number, let localMark)) where reason == .timeout:
             // We ran out of time; a move of ours that crossed the peer's verdict does not count.
             game.timeOut(localMark)
@@ -464,8 +512,44 @@ public struct MatchSession: Sendable {
         return []
     }
 
+    /// The peer broke the protocol or the rules: it forfeits the game in progress, and the match ends.
     private mutating func violation(_ code: ProtocolErrorCode, _ text: String) -> [Action] {
-        [.send(.error(code: code, text: text))] + finish(.peerViolation(code: code, text: text))
+        var actions: [Action] = [.send(.error(code: code, text: text))]
+        if case .playing(var game, let number, let localMark) = state {
+            game.forfeit(localMark.opponent)
+            actions += endGame(game, number: number, askRematch: false)
+        }
+        return actions + finish(.peerViolation(code: code, text: text))
+    }
+
+    /// Whether a `bye(timeout)` from the peer can be true now: the turn we owe it (or our last one, which may have
+    /// crossed its verdict) has reached its announced move limit, or our time in the game its announced game limit,
+    /// each less `claimTolerance`.
+    private var timeoutClaimHolds: Bool {
+        let turn = localOwed != nil ? now - localOwedSince : lastLocalTurn
+        if let limit = peerLimits.move, turn + Self.claimTolerance >= limit { return true }
+        if let limit = peerLimits.game, used(by: .local) + Self.claimTolerance >= limit { return true }
+        return false
+    }
+
+    /// Why a `bye(timeout)` from the peer is not true, for its `error` frame.
+    private var timeoutClaimRefutation: String {
+        if peerLimits == .none { return "you announced no time limit in your handshake" }
+        var used: [String] = []
+        if let limit = peerLimits.move {
+            let turn = localOwed != nil ? now - localOwedSince : lastLocalTurn
+            used.append("\(Self.seconds(turn)) of the \(Self.seconds(limit)) move limit")
+        }
+        if let limit = peerLimits.game {
+            used.append("\(Self.seconds(self.used(by: .local))) of the \(Self.seconds(limit)) game clock")
+        }
+        return "our time has not run out: " + used.joined(separator: ", ") + " used"
+    }
+
+    /// A duration as seconds with one decimal, for texts ("2.5 s").
+    private static func seconds(_ duration: Duration) -> String {
+        let tenths = Int64(duration.components.seconds) * 10 + duration.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private mutating func finish(_ end: End, close: Bool = true) -> [Action] {

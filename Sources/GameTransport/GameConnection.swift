@@ -33,12 +33,15 @@ public final class GameConnection: Sendable {
         public var security: JoinerSecurity
         /// What the hello asks to be: a player, or a spectator (protocol 2 only: a version 1 hello has no role).
         public var role: PeerRole
+        /// The time limits the joiner holds the host to, announced in the hello (nil: none).
+        public var limits: TimeLimits?
         public init(
             connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default,
             clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext,
-            role: PeerRole = .player
+            role: PeerRole = .player, limits: TimeLimits? = nil
         ) {
             self.role = role
+            self.limits = limits
             self.connectTimeout = connectTimeout
             self.timeouts = timeouts
             self.clock = clock
@@ -318,7 +321,9 @@ public final class GameConnection: Sendable {
                 var writeError: Error?
                 do {
                     try await outbound.write(
-                        .hello(version: configuration.security.protocolVersion, name: localName, role: configuration.role))
+                        .hello(
+                            version: configuration.security.protocolVersion, name: localName, role: configuration.role,
+                            limits: configuration.limits))
                 } catch {
                     writeError = error
                 }
@@ -346,12 +351,12 @@ public final class GameConnection: Sendable {
                 throw state.failure ?? error
             }
             switch first {
-            case .accept(_, let name)?:
+            case .accept(_, let name, let limits)?:
                 feed(.handshakeSucceeded(peerName: name))
                 var link = PeerLink(
                     peerName: name, role: .joiner, stats: stats, inbound: iterator, consumed: 1, outbound: outbound,
                     channel: channel, linger: linger
-                )
+                ).withPeer(name: name, limits: limits)
                 do {
                     let result = try await body(&link)
                     feed(.closed(nil))

@@ -66,6 +66,8 @@ public final class GameListener: Sendable {
     public let capability: ListenCapability
     public let port: Int
     public let hostName: String
+    /// The time limits the host holds its joiner to, announced in the accept (nil: none).
+    public let limits: TimeLimits?
     /// How many connections may wait for their hello at once; one more closes the oldest.
     public let maximumPendingHandshakes: Int
     /// Plaintext (protocol 1) unless told otherwise.
@@ -101,6 +103,7 @@ public final class GameListener: Sendable {
         capability: ListenCapability,
         port: Int = Endpoint.defaultPort,
         hostName: String,
+        limits: TimeLimits? = nil,
         timeouts: ConnectionTimeouts = .default,
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         security: HostSecurity = .plaintext,
@@ -120,6 +123,7 @@ public final class GameListener: Sendable {
         }
         self.port = port
         self.hostName = hostName
+        self.limits = limits
         self.timeouts = timeouts
         self.maximumPendingHandshakes = max(1, maximumPendingHandshakes)
         self.group = group
@@ -401,8 +405,8 @@ public final class GameListener: Sendable {
                 }
                 var answer = HostHandshake.answer(
                     to: first, hostName: hostName, version: security.protocolVersion,
-                    takesSpectators: spectators != nil)
-                if case .accept = answer, case .hello(_, let name, .spectator) = first, let spectators {
+                    takesSpectators: spectators != nil, limits: limits)
+                if case .accept = answer, case .hello(_, let name, .spectator, _) = first, let spectators {
                     guard spectators.reserve() else {
                         try await link.send(.reject(
                             reason: .busy,
@@ -432,7 +436,7 @@ public final class GameListener: Sendable {
                     }
                 }
                 try await link.send(answer)
-                guard case .accept = answer, case .hello(_, let peerName, _) = first else {
+                guard case .accept = answer, case .hello(_, let peerName, _, let peerLimits) = first else {
                     if case .reject(let reason, _) = answer, reason == .busy {
                         onEvent(.rejectedBusy(remote: remote))
                     } else {
@@ -441,7 +445,7 @@ public final class GameListener: Sendable {
                     await link.closeGracefully()
                     return .noMatch
                 }
-                link = link.withPeerName(peerName)
+                link = link.withPeer(name: peerName, limits: peerLimits)
                 return .played(await onMatch(&link))
             }
         } catch {

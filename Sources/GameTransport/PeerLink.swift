@@ -15,6 +15,8 @@ import Darwin
 public struct PeerLink {
     /// The peer's player name, as it sent it (sanitize before showing it in a terminal).
     public private(set) var peerName: String
+    /// The time limits the peer announced in the handshake: what it holds us to (`MatchSession.peerLimits`).
+    public private(set) var peerLimits: TimeLimits = .none
     /// Our side of the connection.
     public let role: MatchSession.Role
     /// The peer's address, for messages and logs.
@@ -53,9 +55,10 @@ public struct PeerLink {
         self.remoteAddress = remoteSocketAddress.map(describe) ?? "?"
     }
 
-    func withPeerName(_ name: String) -> PeerLink {
+    func withPeer(name: String, limits: TimeLimits?) -> PeerLink {
         var copy = self
         copy.peerName = name
+        copy.peerLimits = limits ?? .none
         return copy
     }
 

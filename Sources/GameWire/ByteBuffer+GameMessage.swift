@@ -27,14 +27,16 @@ extension ByteBuffer {
     public mutating func writeGameMessageBody(_ message: GameMessage) -> Int {
         var written = self.writeInteger(message.kind.rawValue)
         switch message {
-        case .hello(let version, let name, let role):
+        case .hello(let version, let name, let role, let limits):
             written += self.writeInteger(version)
             written += self.writeGameString(name)
             // Only a hello of version 2 or later has the role byte; a v1 hello is a player's, and stays as it was.
             if GameMessage.helloHasRole(version: version) { written += self.writeInteger(role.rawValue) }
-        case .accept(let version, let name):
+            written += self.writeTimeLimits(limits)
+        case .accept(let version, let name, let limits):
             written += self.writeInteger(version)
             written += self.writeGameString(name)
+            written += self.writeTimeLimits(limits)
         case .reject(let reason, let text):
             written += self.writeInteger(reason.rawValue)
             written += self.writeGameString(text)
@@ -77,6 +79,14 @@ extension ByteBuffer {
             }
             return text
         }
+        // The time limits a hello or accept may end with: nothing, or exactly their 8 bytes (fewer are trailing bytes).
+        func timeLimits() throws -> TimeLimits? {
+            guard self.readableBytes >= TimeLimits.wireLength else { return nil }
+            let move = try integer(UInt32.self, "move limit")
+            let game = try integer(UInt32.self, "game limit")
+            return TimeLimits(
+                move: TimeLimits.limit(wireMilliseconds: move), game: TimeLimits.limit(wireMilliseconds: game))
+        }
         func mark(_ field: String) throws -> Mark {
             let raw = try integer(UInt8.self, field)
             guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is neither X (1) nor O (2)") }
@@ -92,9 +102,11 @@ extension ByteBuffer {
             // each body parses one way only, so it re-encodes to exactly its bytes.
             let role = GameMessage.helloHasRole(version: version)
                 ? PeerRole(rawValue: try integer(UInt8.self, "role")) : .player
-            message = .hello(version: version, name: name, role: role)
+            message = .hello(version: version, name: name, role: role, limits: try timeLimits())
         case .accept:
-            message = .accept(version: try integer(UInt8.self, "version"), name: try string("name"))
+            let version = try integer(UInt8.self, "version")
+            let name = try string("name")
+            message = .accept(version: version, name: name, limits: try timeLimits())
         case .reject:
             message = .reject(reason: RejectReason(rawValue: try integer(UInt8.self, "reason")), text: try string("text"))
         case .start:
@@ -171,6 +183,13 @@ extension ByteBuffer {
         written += self.writeInteger(match.joinerWins)
         written += self.writeInteger(match.draws)
         return written
+    }
+
+    /// A hello's or accept's time limits, when announced: move limit, then game limit, UInt32 milliseconds each.
+    private mutating func writeTimeLimits(_ limits: TimeLimits?) -> Int {
+        guard let limits else { return 0 }
+        return self.writeInteger(TimeLimits.wireMilliseconds(limits.move))
+            + self.writeInteger(TimeLimits.wireMilliseconds(limits.game))
     }
 
     /// Writes a UInt8-length-prefixed UTF-8 string, cut at a character boundary to fit 255 bytes.

@@ -140,7 +140,8 @@ public func hostMatches(
         advertisingDecided = true
         let advertiser = advertising
         let listener = GameListener(
-            capability: listen, port: request.port, hostName: options.name, timeouts: options.timeouts,
+            capability: listen, port: request.port, hostName: options.name,
+            limits: TimeLimits(move: options.moveTimeout, game: options.gameTime), timeouts: options.timeouts,
             security: hostSecurity(request.security, privateCode: privateCode), spectators: spectators,
             clock: options.clock, logger: logger
         )

@@ -166,7 +166,7 @@ public func joinMatch(
             to: endpoint, localName: options.name,
             configuration: .init(
                 connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport,
-                role: request.role),
+                role: request.role, limits: options.gameTime.map { TimeLimits(game: $0) }),
             gate: gate, origin: request.origin, logger: logger, precleared: precleared,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.

@@ -133,8 +133,9 @@ public struct MatchRunner {
         let writer = link.writer
         let loop = writer.eventLoop
         let done = loop.makePromise(of: MatchSession.End.self)
+        session.peerLimits = link.peerLimits
         let driver = MatchDriver(runner: self, writer: writer, done: done)
-        if session.gameTime != nil { driver.elapsed = Self.stopwatch(clock) }
+        driver.elapsed = Self.stopwatch(clock)
         let bound = NIOLoopBound(driver, eventLoop: loop)
         // Standard output's held lines are flushed by this event loop while the match runs (it wakes anyway; a timer
         // of the output's own would wake two more threads each 2 ms window).
@@ -226,7 +227,7 @@ private final class MatchDriver {
     var player: (any Player)?
     var localFailure: String?
     var timer: TurnTimer?
-    /// With a game clock: the time since the match started (the session's time input).
+    /// The time since the match started (the session's time input).
     var elapsed: (@Sendable () -> Duration)?
     /// The engine playing the local side (its jobs, in order), and whether a move was asked and not yet answered.
     var engineJobs: AsyncStream<EngineWorker.Job>.Continuation?

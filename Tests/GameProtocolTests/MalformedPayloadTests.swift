@@ -59,6 +59,12 @@ final class MalformedPayloadTests: XCTestCase {
         assertBodyThrows([0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
         assertBodyThrows([0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0x01], malformed(0x01, "1 unexpected trailing bytes"))
         assertBodyThrows([0x01, 0x00, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))
+        // Time limits are exactly 8 bytes: 7 are trailing bytes, and so is a ninth.
+        assertBodyThrows(
+            [0x01, 0x01, 0x03, 0x41, 0x6E, 0x6E, 0, 0, 0, 1, 0, 0, 0], malformed(0x01, "7 unexpected trailing bytes"))
+        assertBodyThrows(
+            [0x02, 0x02, 0x03, 0x42, 0x6F, 0x62, 0, 0, 0, 1, 0, 0, 0, 2, 9],
+            malformed(0x02, "1 unexpected trailing bytes"))
         // And a v2 hello has exactly one role byte.
         assertBodyThrows(
             [0x01, 0x02, 0x03, 0x41, 0x6E, 0x6E, 0x00, 0x00], malformed(0x01, "1 unexpected trailing bytes"))

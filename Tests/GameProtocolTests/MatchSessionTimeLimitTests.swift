@@ -67,6 +67,7 @@ final class MatchSessionTimeLimitTests: XCTestCase {
 
         let board = support.board([4, 0])
         let hostScore = Score(localWins: 1)
+        pair.advance(by: limit)
         pair.apply(pair.host.turnTimeLimitPassed(turn), at: .host)
         XCTAssertEqual(
             pair.log(.host),
@@ -113,6 +114,7 @@ final class MatchSessionTimeLimitTests: XCTestCase {
     func testAMoveThatCrossesTheVerdictDoesNotCount() {
         let pair = SessionPair(hostTimeLimit: limit)
         pair.begin()
+        pair.advance(by: limit)
         pair.apply(pair.host.turnTimeLimitPassed(.move(game: 1, played: 0)), at: .host)
         // The joiner moves before bye(timeout) reaches it.
         pair.play(4)
@@ -143,6 +145,7 @@ final class MatchSessionTimeLimitTests: XCTestCase {
 
         // The joiner never answers.
         let score = Score(peerWins: 1)
+        pair.advance(by: limit)
         pair.apply(pair.host.turnTimeLimitPassed(turn), at: .host)
         XCTAssertEqual(
             pair.log(.host),
@@ -184,12 +187,94 @@ final class MatchSessionTimeLimitTests: XCTestCase {
 
     // MARK: The receiving side
 
-    func testByeTimeoutBeforeTheFirstGameEndsTheMatch() {
+    /// A claim that cannot be true is the claimant's violation: an `error` frame, and it forfeits the game.
+    private func assertRefused(
+        _ session: inout MatchSession, _ why: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let text = "bye(timeout), but \(why)"
+        let actions = session.receive(.bye(.timeout))
+        XCTAssertEqual(support.sent(in: actions), [.error(code: .timeoutNotDue, text: text)], file: file, line: line)
+        XCTAssertEqual(session.end, .peerViolation(code: .timeoutNotDue, text: text), file: file, line: line)
+    }
+
+    func testAClaimBeforeTheFirstGameIsRefused() {
         var joiner = MatchSession(role: .joiner)
+        joiner.peerLimits = TimeLimits(move: limit)
+        assertRefused(&joiner, "our time has not run out: 0.0 s of the 120.0 s move limit used")
+        XCTAssertEqual(joiner.score, Score(), "no game was in progress")
+    }
+
+    /// A joiner's very first frame, on its own turn, with no limit announced anywhere: the host does not lose on
+    /// time; the joiner forfeits game 1.
+    func testAClaimFromAPeerThatAnnouncedNoLimitIsItsForfeit() {
+        var host = MatchSession(role: .host, turnTimeLimit: limit)
+        _ = host.begin()
+        let actions = host.receive(.bye(.timeout))
+        let text = "bye(timeout), but you announced no time limit in your handshake"
         XCTAssertEqual(
-            joiner.receive(.bye(.timeout)),
-            [.emit(.matchOver(.moveTimeout(by: .local, limit: nil), score: Score())), .close]
-        )
+            actions,
+            [
+                .send(.error(code: .timeoutNotDue, text: text)),
+                .emit(.gameOver(number: 1, result: GameResult(winner: .o, reason: .forfeit(.x)), board: Board(),
+                                score: Score(localWins: 1))),
+                .emit(.matchOver(.peerViolation(code: .timeoutNotDue, text: text), score: Score(localWins: 1))),
+                .close,
+                .stopTurnTimer,
+            ])
+    }
+
+    func testAClaimOnTheClaimantsOwnTurnIsRefused() {
+        var joiner = support.joinerInGame(after: [4])  // the host (O) is to move
+        joiner.peerLimits = TimeLimits(move: limit)
+        joiner.clockTime(.seconds(500))
+        assertRefused(&joiner, "our time has not run out: 0.0 s of the 120.0 s move limit used")
+        XCTAssertEqual(joiner.score, Score(localWins: 1))
+    }
+
+    func testAClaimBeforeTheAnnouncedMoveLimitIsRefusedAndAtItCounts() {
+        var early = MatchSession(role: .joiner)
+        early.peerLimits = TimeLimits(move: limit)
+        _ = early.receive(.start(game: 1, joinerMark: .x, firstMover: .x))  // our turn, from 0 s
+        early.clockTime(limit - MatchSession.claimTolerance - .milliseconds(100))
+        assertRefused(&early, "our time has not run out: 119.4 s of the 120.0 s move limit used")
+        XCTAssertEqual(early.score, Score(localWins: 1))
+
+        var due = MatchSession(role: .joiner)
+        due.peerLimits = TimeLimits(move: limit)
+        _ = due.receive(.start(game: 1, joinerMark: .x, firstMover: .x))
+        due.clockTime(limit - MatchSession.claimTolerance)  // the frames' way: the claimant started first
+        _ = due.receive(.bye(.timeout))
+        XCTAssertEqual(due.end, .moveTimeout(by: .local, limit: nil))
+        XCTAssertEqual(due.score, Score(peerWins: 1))
+    }
+
+    func testAGameClockClaimCountsOurWholeGameNotTheTurn() throws {
+        var joiner = MatchSession(role: .joiner)
+        joiner.peerLimits = TimeLimits(game: .seconds(10))
+        _ = joiner.receive(.start(game: 1, joinerMark: .x, firstMover: .x))
+        joiner.clockTime(.seconds(6))
+        _ = try joiner.playLocalMove(4)  // 6 s used
+        joiner.clockTime(.seconds(7))
+        _ = joiner.receive(.move(cell: 0))
+        joiner.clockTime(.seconds(9))  // 8 s used
+        var refused = joiner
+        assertRefused(&refused, "our time has not run out: 8.0 s of the 10.0 s game clock used")
+        joiner.clockTime(.seconds(10.6))  // 9.6 s used: within the tolerance of 10
+        _ = joiner.receive(.bye(.timeout))
+        XCTAssertEqual(joiner.end, .moveTimeout(by: .local, limit: nil))
+    }
+
+    func testARematchAnswerOwedPastTheLimitCounts() {
+        let pair = SessionPair(hostTimeLimit: limit)
+        pair.begin()
+        pair.play([0, 3, 1, 4, 2])
+        pair.decide(.host, true)  // the host offers; the joiner owes the answer
+        pair.advance(by: .seconds(30))
+        var refused = pair.joiner
+        assertRefused(&refused, "our time has not run out: 30.0 s of the 120.0 s move limit used")
+        pair.advance(by: limit)
+        _ = pair.joiner.receive(.bye(.timeout))
+        XCTAssertEqual(pair.joiner.end, .moveTimeout(by: .local, limit: nil))
     }
 
     /// A peer that does not know a bye reason treats it as the sender leaving: during a game, a forfeit by the

@@ -2,7 +2,8 @@ import GameProtocol
 import GameRules
 import XCTest
 
-/// Every rules or protocol violation by the peer becomes: an `error` frame, `matchOver(.peerViolation)`, close.
+/// Every rules or protocol violation by the peer becomes: an `error` frame, the game in progress (if any) forfeited
+/// by the peer and counted, `matchOver(.peerViolation)`, close.
 final class MatchSessionViolationTests: XCTestCase {
     private let support = MatchSessionTestSupport.self
 
@@ -14,17 +15,24 @@ final class MatchSessionViolationTests: XCTestCase {
         file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        let score = session.score
+        var score = session.score
+        var forfeit: [Action] = []
+        if let game = session.currentGame, let number = session.currentGameNumber, let localMark = session.localMark {
+            score.localWins += 1
+            forfeit = [.emit(.gameOver(
+                number: number, result: GameResult(winner: localMark, reason: .forfeit(localMark.opponent)),
+                board: game.board, score: score))]
+        }
         XCTAssertEqual(
             session.receive(message),
-            [
-                .send(.error(code: code, text: text)),
+            [.send(.error(code: code, text: text))] + forfeit + [
                 .emit(.matchOver(.peerViolation(code: code, text: text), score: score)),
                 .close,
             ],
             file: file,
             line: line
         )
+        XCTAssertEqual(session.score, score, "a game in progress counts as the peer's forfeit", file: file, line: line)
         XCTAssertEqual(session.end, .peerViolation(code: code, text: text), file: file, line: line)
         // Once ended, nothing more happens.
         XCTAssertEqual(session.receive(.move(cell: 0)), [], file: file, line: line)

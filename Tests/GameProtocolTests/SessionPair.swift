@@ -27,10 +27,22 @@ final class SessionPair {
     private(set) var hostTimedTurn: MatchSession.PeerTurn?
     private(set) var joinerTimedTurn: MatchSession.PeerTurn?
 
-    /// A host with `hostTimeLimit` (the host's `--move-timeout`; none by default) and a joiner without one.
+    /// The time both sessions were last told (`advance(by:)`): frames take no time here.
+    private(set) var now: Duration = .zero
+
+    /// A host with `hostTimeLimit` (the host's `--move-timeout`; none by default) and a joiner without one; the
+    /// joiner knows the host's limit as the host's `accept` announces it.
     init(hostTimeLimit: Duration? = nil) {
         host = MatchSession(role: .host, turnTimeLimit: hostTimeLimit)
         joiner = MatchSession(role: .joiner)
+        joiner.peerLimits = TimeLimits(move: hostTimeLimit)
+    }
+
+    /// Time passes for both sides.
+    func advance(by duration: Duration) {
+        now += duration
+        host.clockTime(now)
+        joiner.clockTime(now)
     }
 
     /// The host begins (sending `start`) and the frames are delivered.

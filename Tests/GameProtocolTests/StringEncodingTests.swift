@@ -9,7 +9,7 @@ final class StringEncodingTests: XCTestCase {
         var buffer = ByteBuffer()
         buffer.writeGameMessage(.hello(version: 1, name: name))
         XCTAssertEqual(buffer.readInteger(as: UInt16.self).map(Int.init), buffer.readableBytes)
-        guard case .hello(_, let decoded, _) = try buffer.readGameMessageBody() else {
+        guard case .hello(_, let decoded, _, _) = try buffer.readGameMessageBody() else {
             XCTFail("not a hello")
             return ""
         }

@@ -306,7 +306,7 @@ final class SecureTransportTests: XCTestCase {
                 try await client.send(hello)
                 return try await client.readToEnd()
             }
-            guard case .hello(let version, _, _) = hello else { return XCTFail() }
+            guard case .hello(let version, _, _, _) = hello else { return XCTFail() }
             let text = version == 1
                 ? "this host speaks protocol 2 (encrypted); update tictactoe"
                 : "this host speaks protocol 2, older than the joiner's 3: the host must update tictactoe"

@@ -68,6 +68,39 @@ final class MoveTimeoutTests: XCTestCase {
         reports.compactMap { try? JSONEvent.line($0) }
     }
 
+    /// A joiner that claims the host ran out of time as its first frame, on its own turn, announcing no limit: the
+    /// host refuses the claim, and the joiner forfeits game 1.
+    func testAJoinerCannotWinByClaimingTheHostTimedOut() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
+
+        let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
+            var frames: [GameMessage] = []
+            guard let start = try await link.next() else { return frames }
+            frames.append(start)
+            try await link.send(.bye(.timeout))
+            while let frame = try await link.next() { frames.append(frame) }
+            return frames
+        }
+        let refusal = "bye(timeout), but you announced no time limit in your handshake"
+        XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x),
+                                .error(code: .timeoutNotDue, text: refusal)])
+        await waitFor("the host's match-over") {
+            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
+        }
+        let lines = json(reports.all)
+        XCTAssertTrue(lines.contains {
+            $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"forfeit""#) && $0.contains(#""winner":"O""#)
+        }, lines.joined(separator: "\n"))
+        XCTAssertFalse(lines.contains { $0.contains(#""timed_out""#) }, lines.joined(separator: "\n"))
+        await waitFor("the host to listen again") {
+            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
+        }
+        listeners.all.last?.stop()
+        _ = await host.value
+    }
+
     func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
         let gate = try makeGate()
         let clock = ManualClock()
@@ -157,6 +190,8 @@ final class MoveTimeoutTests: XCTestCase {
             link -> (GameMessage?, MatchSession) in
             // Play game 1 (the first free cell each turn, at once), then leave the host's rematch offer unanswered.
             var session = MatchSession(role: .joiner)
+            XCTAssertEqual(link.peerLimits, TimeLimits(move: limit), "the host's accept announces its move limit")
+            session.peerLimits = link.peerLimits
             while let frame = try await link.next() {
                 var actions = session.receive(frame)
                 var offered = false
@@ -176,6 +211,7 @@ final class MoveTimeoutTests: XCTestCase {
             await waitFor("the host's rematch timer") { clock.sleeping == 1 }
             clock.advance(by: limit)
             let last = try await link.next()
+            session.clockTime(limit)  // the offer came at 0 s on the same clock
             _ = session.receive(last ?? .bye(.quit))
             return (last, session)
         }
