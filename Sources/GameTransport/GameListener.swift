@@ -440,7 +440,7 @@ public final class GameListener: Sendable {
                     if case .reject(let reason, _) = answer, reason == .busy {
                         onEvent(.rejectedBusy(remote: remote))
                     } else {
-                        onEvent(.handshakeFailed(remote: remote, error: "answered \(answer)"))
+                        onEvent(.handshakeFailed(remote: remote, error: Self.refusal(answer)))
                     }
                     await link.closeGracefully()
                     return .noMatch
@@ -452,6 +452,15 @@ public final class GameListener: Sendable {
             logger.info("connection from \(remote) ended: \(error)")
             onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
             return reserved ? .played(.keepListening) : .noMatch
+        }
+    }
+
+    /// What the host answered a hello it did not accept, in words (the texts as they are, not Swift's debug form).
+    static func refusal(_ answer: GameMessage) -> String {
+        switch answer {
+        case .reject(let reason, let text): return "refused its hello (\(reason)): \(text)"
+        case .error(let code, let text): return "answered error \(code.rawValue) \(code): \(text)"
+        default: return "answered \(answer.kind)"
         }
     }
 

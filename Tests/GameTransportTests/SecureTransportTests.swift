@@ -268,6 +268,21 @@ final class SecureTransportTests: XCTestCase {
         await listener.stop()
     }
 
+    /// The host's report of a refused hello quotes the texts as they are: "joiner's", not Swift's "joiner\\'s".
+    func testARefusedHelloIsReportedInPlainWords() async throws {
+        let host = TestSecureHost(code: "575757")
+        let listener = try await RunningListener(hostName: "Host", security: host.security) { _ in .keepListening }
+        let frames = try await withSecureGameClient(port: listener.port, code: "575757") { client in
+            try await client.send(.hello(version: 3, name: "Future"))
+            return try await client.readToEnd()
+        }
+        let text = "this host speaks protocol 2, older than the joiner's 3: the host must update tictactoe"
+        XCTAssertEqual(frames, [.reject(reason: .version, text: text)])
+        await assertEventually { listener.handshakeFailures.count == 1 }
+        XCTAssertEqual(listener.handshakeFailures, ["refused its hello (version): " + text])
+        await listener.stop()
+    }
+
     func testASpectatorsHelloInsideTLSIsRejectedAndAPlayerThenPlays() async throws {
         let host = TestSecureHost(code: "565656")
         let hostSessions = Recorder<MatchSession>()
@@ -282,7 +297,8 @@ final class SecureTransportTests: XCTestCase {
         let refusal = GameMessage.reject(reason: .badHello, text: "this host takes no spectators (its player can allow them: --spectators N)")
         XCTAssertEqual(frames, [refusal])
         await assertEventually { listener.handshakeFailures.count == 1 }
-        XCTAssertEqual(listener.handshakeFailures, ["answered \(refusal)"])
+        XCTAssertEqual(listener.handshakeFailures, [
+            "refused its hello (bad-hello): this host takes no spectators (its player can allow them: --spectators N)"])
         XCTAssertEqual(host.failures.all, [], "TLS itself succeeded: the keys matched")
 
         // The GameConnection's own hello (version 2, a player) gets in and plays.
