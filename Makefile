@@ -60,19 +60,8 @@ SECONDS ?= 60
 # is no longer searched.)
 STATIC_LIB_DIR = .build/static-libs
 STATIC_C_LIBS = libsodium.a libncursesw.a libtinfo.a
-# And without the run-time checks of exclusive access (-enforce-exclusivity=unchecked, as the Swift entries of
-# the-benchmarker's suite build Vapor and Hummingbird): the compiler's static checks stay, and every debug build
-# (make test, make play) keeps the run-time ones, so a conflicting access that the tests reach still traps there.
-# In a match most of those checks were SwiftNIO's own (its channels' and event loops' class properties, at every
-# read and write) and they kept the optimizer from more: 7% less CPU for a 1,000-game match, TLS and plaintext alike
-# (perf stat, interleaved runs). The flag applies to every Swift module of the release build, the packages'
-# (SwiftNIO, swift-crypto, argument-parser) as much as ours, and the binary reads what peers send: a conflicting
-# access that no test reaches, on a path a peer's bytes can drive, is then undefined behaviour (memory corrupted
-# silently) rather than a trap. The-benchmarker's precedent is about speed, not safety. To ship the checks:
-# make install RELEASE_FLAGS="--static-swift-stdlib --disable-local-rpath -Xcc -ffunction-sections -Xswiftc
-# -Xfrontend -Xswiftc -function-sections" (a change of RELEASE_FLAGS rebuilds the release directory from scratch).
 RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xcc -ffunction-sections \
-                 -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -enforce-exclusivity=unchecked
+                 -Xswiftc -Xfrontend -Xswiftc -function-sections
 RELEASE_BUILD  = $(SWIFT) build -c release $(RELEASE_FLAGS) --product tictactoe
 # make bench: the binary to measure (default: this checkout's release build), the results' name (default: the
 # commit), extra driver options (--no-lab, --quick).
