@@ -227,7 +227,14 @@ func describeConnectError(_ error: Error) -> (text: String, permanent: Bool) {
         case ENETUNREACH: return ("network unreachable", false)
         case ETIMEDOUT: return ("connection timed out", false)
         case EADDRNOTAVAIL: return ("address not available", true)
-        default: return ("\(error)", false)
+        case EINVAL:
+            return ("this machine cannot connect to that address as written (a link-local IPv6 address, fe80::…, "
+                        + "needs the interface to reach it on: [fe80::…%INTERFACE]:PORT)", true)
+        case ENETDOWN: return ("the network is down (is this machine connected?)", false)
+        case ECONNRESET: return ("the host reset the connection", false)
+        case EACCES, EPERM: return ("this machine's firewall or policy forbids connecting to that address", true)
+        case EAFNOSUPPORT: return ("this machine has no IPv4 or no IPv6 for that address", true)
+        default: return ("the connection failed: \(String(cString: strerror(error.errnoCode)).lowercased())", false)
         }
     }
     if let error = error as? ChannelError, case .connectTimeout = error {

@@ -29,8 +29,12 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
             return "the key exchange failed: \(why)"
         case .closedDuringHandshake:
             return "the peer closed the connection during the TLS handshake"
+        case .handshakeFailed(let why) where Self.notTLSMarkers.contains(where: why.contains):
+            return "the other end answers, but it is not a tictactoe game: it does not speak the encrypted handshake "
+                + "(TLS said \(why))"
         case .handshakeFailed(let why):
-            return "the TLS handshake failed: \(why)"
+            return "the encrypted handshake failed: the other end is not a tictactoe game this version can talk to "
+                + "(TLS said \(why))"
         }
     }
 
@@ -51,6 +55,11 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
 
     private static let macFailureMarkers = [
         "DECRYPTION_FAILED_OR_BAD_RECORD_MAC", "BAD_RECORD_MAC", "DECRYPT_ERROR", "DIGEST_CHECK_FAILED",
+    ]
+    /// BoringSSL's reasons for bytes that are no TLS at all (an HTTP server's answer, a plaintext protocol).
+    private static let notTLSMarkers = [
+        "WRONG_VERSION_NUMBER", "HTTP_REQUEST", "HTTPS_PROXY_REQUEST", "UNKNOWN_PROTOCOL", "UNEXPECTED_RECORD",
+        "RECORD_TOO_LARGE", "ENCRYPTED_LENGTH_TOO_LONG", "PACKET_LENGTH_TOO_LONG",
     ]
     /// NIOSSL's synthetic error for a connection that ended during the handshake.
     private static let eofMarker = "EOF during handshake"

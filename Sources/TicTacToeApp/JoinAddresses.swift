@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Localization
 import GameClient
+import GameProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -83,6 +84,38 @@ public enum JoinAddresses {
         // A stable sort: within a rank, the interfaces' own order.
         return ranked.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
             .map(\.element.address)
+    }
+}
+
+extension JoinAddresses {
+    /// The endpoints a joiner tries for `endpoint` as typed. A link-local IPv6 address (fe80::/10) is reached through
+    /// one of the joiner's own interfaces, which the address alone does not name: without `%interface`, or with one
+    /// this machine does not have (another machine's, copied from its join line), it is tried on each interface that
+    /// is up and has a link-local IPv6 address, in the system's order. Anything else is tried as it is. Throws
+    /// `ConnectionError.badAddress`, saying what the address needs, when no interface can reach a link-local address.
+    public static func zoned(_ endpoint: Endpoint, interfaces: [InterfaceAddress]) throws -> [Endpoint] {
+        let parts = endpoint.host.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        let zone = parts.count > 1 ? String(parts[1]) : ""
+        guard let address = ParsedAddress(endpoint.host), address.isIPv6, address.scope == .linkLocal else {
+            return [endpoint]
+        }
+        if !zone.isEmpty, zone.allSatisfy(\.isNumber) || interfaces.contains(where: { $0.interface == zone }) {
+            return [endpoint]  // an interface of this machine: as the player wrote it
+        }
+        var names: [String] = []
+        for entry in interfaces where entry.isUp && !entry.isLoopback && entry.family == .ipv6 {
+            guard let own = ParsedAddress(entry.address), own.scope == .linkLocal, !names.contains(entry.interface)
+            else { continue }
+            names.append(entry.interface)
+        }
+        guard !names.isEmpty else {
+            let unknown = zone.isEmpty ? "" : "; '\(zone)' is no interface of this machine"
+            throw ConnectionError.badAddress(
+                "\(address.text) is a link-local IPv6 address: it is reached through one of this machine's network "
+                    + "interfaces (written [\(address.text)%INTERFACE]:\(endpoint.port)), and none is up with IPv6"
+                    + unknown + " (see ip addr)")
+        }
+        return names.map { Endpoint(host: "\(address.text)%\($0)", port: endpoint.port) }
     }
 }
 

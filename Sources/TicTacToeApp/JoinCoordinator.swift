@@ -129,7 +129,13 @@ public func joinMatch(
                 return refusal.status
             }
             for endpoint in endpoints { try checkTransportSecurity(to: endpoint.host, request.security, gate: gate) }
-        case .address(let endpoint):
+        case .address(let typed):
+            // A link-local IPv6 address without an interface of this machine: each interface that can reach it.
+            let zoned = try JoinAddresses.zoned(typed, interfaces: InterfaceAddress.current())
+            if zoned != [typed] {
+                logger.info("\(typed) is link-local: trying it on \(zoned.map(\.host).joined(separator: ", "))")
+            }
+            let endpoint = zoned[0]
             // App Transport Security first: a connection the manifest forbids fails at once, without a prompt.
             try checkTransportSecurity(to: endpoint.host, request.security, gate: gate)
             // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
@@ -143,7 +149,7 @@ public func joinMatch(
                     { $0.lookUp(endpoint, for: request.origin) }, waitTimeout: request.waitTimeout,
                     onWaiting: onWaiting)
             }
-            endpoints = [endpoint]
+            endpoints = zoned
             accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
         }
     } catch {
@@ -262,7 +268,8 @@ public func joinMatch(
                         + "manifest's App Transport Security allows plaintext)", .rejected))
                 return .rejected
             default:
-                return reportFailure(error, reporter: reporter, stop: stop)
+                // In the words the connection's failed state used (said once: the transcript does not repeat it).
+                return reportFailure(error.connectionError, reporter: reporter, stop: stop)
             }
         } catch {
             return reportFailure(error, reporter: reporter, stop: stop)

@@ -1,4 +1,6 @@
+import GameClient
 import GameProtocol
+import LocalNetworkPrivacy
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
@@ -156,5 +158,107 @@ final class JoinAddressesTests: XCTestCase {
         XCTAssertEqual(
             try JSONEvent.line(.listening(host: "::", port: 7990, name: "Carol", addresses: addresses)),
             #"{"addresses":["198.18.0.12:7990","[2001:db8::5]:7990","[fe80::1]:7990"],"event":"listening","host":"::","name":"Carol","port":7990,"private":false,"secure":true}"#)
+    }
+
+    // MARK: A link-local address typed or pasted on the joiner
+
+    /// A bare link-local address, or one with another machine's interface (a host's join line), is tried on each of
+    /// this machine's interfaces that is up with IPv6; one with an interface of this machine is tried as written.
+    func testALinkLocalAddressIsTriedOnEachInterfaceUpUnlessItNamesOneOfThisMachine() throws {
+        let joiner = [
+            v6("lo", "::1", loopback: true),
+            v6("wlp2s0", "fe80::ff:fe00:c%wlp2s0"),
+            v4("wlp2s0", "198.18.0.12"),
+            v6("enx0", "fe80::2"),
+            v6("docker0", "fe80::3", up: false),
+            v6("enx0", "fe80::4"),  // a second link-local address on the same interface
+        ]
+        let tried = { (text: String) in
+            try JoinAddresses.zoned(try Endpoint(parsing: text), interfaces: joiner).map(\.description)
+        }
+        XCTAssertEqual(try tried("[fe80::ff:fe00:b]:7878"), ["[fe80::ff:fe00:b%wlp2s0]:7878", "[fe80::ff:fe00:b%enx0]:7878"])
+        XCTAssertEqual(try tried("fe80::ff:fe00:b"), ["[fe80::ff:fe00:b%wlp2s0]:7878", "[fe80::ff:fe00:b%enx0]:7878"])
+        XCTAssertEqual(try tried("[fe80::ff:fe00:b%enp3s0]:7878"),
+                       ["[fe80::ff:fe00:b%wlp2s0]:7878", "[fe80::ff:fe00:b%enx0]:7878"], "the host's own interface")
+        XCTAssertEqual(try tried("[FE80::FF:FE00:B%eth0]:9"), ["[fe80::ff:fe00:b%wlp2s0]:9", "[fe80::ff:fe00:b%enx0]:9"])
+        XCTAssertEqual(try tried("[fe80::ff:fe00:b%enx0]:7878"), ["[fe80::ff:fe00:b%enx0]:7878"], "this machine's")
+        XCTAssertEqual(try tried("[fe80::ff:fe00:b%3]:7878"), ["[fe80::ff:fe00:b%3]:7878"], "an interface index")
+        for other in ["198.18.0.11:7878", "[2001:db8::1]:7878", "host-a.local:7878", "[::1]:7878"] {
+            XCTAssertEqual(try tried(other), [other], "not link-local: as typed")
+        }
+    }
+
+    /// With no interface up with IPv6, a link-local address says in words what it needs.
+    func testALinkLocalAddressWithNoInterfaceToReachItSaysWhatItNeeds() {
+        let none = [v6("lo", "::1", loopback: true), v4("eth0", "192.168.1.20"), v6("eth1", "fe80::1", up: false)]
+        XCTAssertThrowsError(try JoinAddresses.zoned(Endpoint(host: "fe80::ff:fe00:b%enp3s0", port: 7878),
+                                                     interfaces: none)) { error in
+            XCTAssertEqual("\(error)", "bad address: fe80::ff:fe00:b is a link-local IPv6 address: it is reached "
+                + "through one of this machine's network interfaces (written [fe80::ff:fe00:b%INTERFACE]:7878), and "
+                + "none is up with IPv6; 'enp3s0' is no interface of this machine (see ip addr)")
+        }
+    }
+}
+
+/// A joiner pointed at something that is not a tictactoe game (an HTTP server answering its TLS hello): it says so in
+/// words, once, without a library's bare reason name.
+final class NotAGameJoinTests: XCTestCase {
+    func testAnHTTPServerIsNamedNotAGameOnce() async throws {
+        let server = try HTTPLikeServer()
+        defer { server.stop() }
+        let lines = Recorder<String>()
+        let reporter = TranscriptReporter(localName: "me", write: { lines.append($0) }, writeError: { lines.append($0) })
+        let gate = try makeTestGate(.allowed)
+        let request = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(server.port)"),
+                                  connectTimeout: .seconds(5), origin: OperationOrigin("not a game test"))
+        let status = await joinMatch(request, options: MatchOptions(name: "me", player: .perfect, seed: 1, games: nil),
+                                     gate: gate, reporter: reporter)
+        XCTAssertEqual(status, .protocolError, "\(lines.all)")
+        let said = lines.all.filter { $0.contains("not a tictactoe game") }
+        XCTAssertEqual(said.count, 1, "said once: \(lines.all)")
+        XCTAssertTrue(said.first?.contains("the other end answers, but it is not a tictactoe game") == true, "\(said)")
+        XCTAssertFalse(lines.all.contains { $0.contains("the TLS handshake failed") }, "\(lines.all)")
+    }
+}
+
+/// A loopback TCP server that answers anything with an HTTP error and closes, as a web server would.
+private final class HTTPLikeServer: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+    private let thread: Thread
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketCallError(call: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { throw SocketCallError(call: "bind/listen", code: errno) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        thread = Thread {
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = read(client, &buffer, buffer.count)
+                let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+                _ = write(client, answer, answer.count)
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
     }
 }
