@@ -9,7 +9,8 @@ public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidCommandLine(EngineCommandLine.ParseError)
         /// The program could not be started, or its log file opened (the system's reason).
         case cannotStart(String)
-        /// The engine closed its output or exited (how it ended, e.g. "exited with status 3", "killed by signal 11").
+        /// The engine exited (how, e.g. "exited with status 3", "killed by signal 11"), or closed its standard output
+        /// without exiting (`closed its standard output without exiting`; the runner then ends it).
         case exited(String)
         /// No complete answer to `command` within `limit`.
         case timedOut(command: String, limit: Duration)

@@ -234,8 +234,8 @@ public actor EnginePlayer {
         nextID += 1
         reader.expect(id: id)
         switch process.write(command.line(id: id) + "\n") {
-        case .written: break
-        case .gone: throw fail(.exited(process.terminate()))
+        // An engine whose input is gone is judged as it ends: its exit (or its closed output) comes next.
+        case .written, .gone: break
         case .full: throw fail(.notReading)
         }
         let mailbox = process.mailbox
@@ -257,8 +257,8 @@ public actor EnginePlayer {
                 } catch {
                     throw fail(.protocolError(error))
                 }
-            case .ended:
-                throw fail(.exited(process.terminate()))
+            case .ended(let exited):
+                throw fail(.exited(exited ? process.terminate() : EngineProcess.closedOutput))
             case .unreadable(let error):
                 throw fail(.protocolError(error))
             case .timedOut(let generation):

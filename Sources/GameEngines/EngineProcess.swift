@@ -5,14 +5,24 @@ import Synchronization
 
 /// A child process with pipes on its standard input and output and its standard error appended to a log file; the
 /// leader of its own process group, so that ending it also ends whatever it started (`sh -c`, an interpreter's
-/// children). A reader thread turns its output into `LineMailbox` events. Only posix_spawn and file descriptors: the
-/// C boundary of this module.
+/// children). A reader thread turns its output into `LineMailbox` events, and a watcher thread tells it when the
+/// process has exited, so that an engine is judged by its exit even while a child it left holds its output open.
+/// Only posix_spawn and file descriptors: the C boundary of this module.
 final class EngineProcess: Sendable {
     let pid: pid_t
     let mailbox = LineMailbox()
     private let input: Mutex<Int32>  // the write end of the engine's standard input; -1 once closed
     /// How the process ended, once reaped.
     private let ending = Mutex<String?>(nil)
+    /// Closed once the process has exited (by the watcher thread, or by `terminate` after reaping it).
+    private let exitNotice: ExitNotice
+
+    /// How `EngineFailure` tells an engine that closed its standard output but did not exit (the runner then kills it).
+    static let closedOutput = "closed its standard output without exiting"
+
+    /// How long the reader waits, after the end of the engine's output, for the process to exit: an engine that
+    /// ends closes its output a moment before it can be reaped.
+    static let exitGraceMilliseconds: Int32 = 250
 
     enum StartError: Error {
         case log(String)
@@ -27,17 +37,27 @@ final class EngineProcess: Sendable {
         defer { close(log) }
         // pipe2 is not visible to Swift (_GNU_SOURCE); pipe and FD_CLOEXEC instead, under one lock for every spawn
         // of this process, so that no other engine inherits these pipes between the two steps.
-        let spawned = Self.spawnLock.withLock { _ -> Result<(pid_t, Int32, Int32), StartError> in
-            Self.spawn(arguments: arguments, log: log)
+        let spawned = Self.spawnLock.withLock { _ -> Result<(pid_t, Int32, Int32, [Int32]), StartError> in
+            guard let exitPipe = Self.cloexecPipe() else { return .failure(.spawn("pipe: \(Self.errnoText(errno))")) }
+            let spawned = Self.spawn(arguments: arguments, log: log)
+            switch spawned {
+            case .success(let (child, input, output)): return .success((child, input, output, exitPipe))
+            case .failure(let error):
+                close(exitPipe[0])
+                close(exitPipe[1])
+                return .failure(error)
+            }
         }
-        let (child, input, output): (pid_t, Int32, Int32)
+        let (child, input, output, exitPipe): (pid_t, Int32, Int32, [Int32])
         switch spawned {
-        case .success(let result): (child, input, output) = result
+        case .success(let result): (child, input, output, exitPipe) = result
         case .failure(let error): throw error
         }
         pid = child
         self.input = Mutex(input)
-        Self.startReader(fd: output, mailbox: mailbox)
+        exitNotice = ExitNotice(fd: exitPipe[1])
+        Self.startWatcher(pid: child, notice: exitNotice)
+        Self.startReader(fd: output, exitFD: exitPipe[0], mailbox: mailbox)
     }
 
     private static let spawnLock = Mutex(())
@@ -160,6 +180,7 @@ final class EngineProcess: Sendable {
             }
             ending = text
             closeInput()
+            exitNotice.post()
             return text
         }
     }
@@ -171,34 +192,78 @@ final class EngineProcess: Sendable {
         return terminate()
     }
 
-    // MARK: - The reader thread
+    // MARK: - The reader and watcher threads
+
+    /// The write end of a pipe whose read end the reader thread polls: closing it says the process has exited.
+    private final class ExitNotice: Sendable {
+        private let fd: Mutex<Int32>
+        init(fd: Int32) { self.fd = Mutex(fd) }
+
+        /// Closes the write end (once).
+        func post() {
+            fd.withLock { fd in
+                if fd >= 0 {
+                    close(fd)
+                    fd = -1
+                }
+            }
+        }
+    }
+
+    private final class WatcherContext {
+        let pid: pid_t
+        let notice: ExitNotice
+        init(pid: pid_t, notice: ExitNotice) {
+            self.pid = pid
+            self.notice = notice
+        }
+    }
+
+    /// A thread that waits for the process to exit without reaping it (`terminate` reaps it and reads its status),
+    /// then posts the exit notice. Without the thread the notice comes from `terminate` alone.
+    private static func startWatcher(pid: pid_t, notice: ExitNotice) {
+        let context = Unmanaged.passRetained(WatcherContext(pid: pid, notice: notice)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<WatcherContext>.fromOpaque(raw!).takeRetainedValue()
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(context.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+                context.notice.post()
+                return nil
+            }, context)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<WatcherContext>.fromOpaque(context).release()
+        }
+    }
 
     private final class ReaderContext {
         let fd: Int32
+        let exitFD: Int32
         let mailbox: LineMailbox
-        init(fd: Int32, mailbox: LineMailbox) {
+        init(fd: Int32, exitFD: Int32, mailbox: LineMailbox) {
             self.fd = fd
+            self.exitFD = exitFD
             self.mailbox = mailbox
         }
     }
 
-    /// A thread (not a task: the read blocks) that reads until end of file, then closes `fd`.
-    private static func startReader(fd: Int32, mailbox: LineMailbox) {
-        let context = Unmanaged.passRetained(ReaderContext(fd: fd, mailbox: mailbox)).toOpaque()
+    /// A thread (not a task: it blocks) that reads the engine's output until it ends or the process exits, then
+    /// closes both descriptors and posts `.ended`.
+    private static func startReader(fd: Int32, exitFD: Int32, mailbox: LineMailbox) {
+        let context = Unmanaged.passRetained(ReaderContext(fd: fd, exitFD: exitFD, mailbox: mailbox)).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(
             &thread, nil,
             { raw in
                 let context = Unmanaged<ReaderContext>.fromOpaque(raw!).takeRetainedValue()
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(context.fd, $0.baseAddress, $0.count) }
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    buffer.withUnsafeBytes { context.mailbox.deliver(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                }
+                let exited = EngineProcess.readOutput(context)
                 close(context.fd)
-                context.mailbox.post(.ended)
+                close(context.exitFD)
+                context.mailbox.post(.ended(exited: exited))
                 return nil
             }, context)
         if created == 0 {
@@ -206,8 +271,54 @@ final class EngineProcess: Sendable {
         } else {
             Unmanaged<ReaderContext>.fromOpaque(context).release()
             close(fd)
-            mailbox.post(.ended)
+            close(exitFD)
+            mailbox.post(.ended(exited: false))
         }
+    }
+
+    /// Delivers the engine's output until its end or the process's exit; returns whether the process has exited.
+    ///
+    /// At the end of the output the process normally exits a moment later (it is waited for, up to
+    /// `exitGraceMilliseconds`); one that is still running then only closed its output. When the process exits first
+    /// (a child it started still holds the output open), what it wrote before exiting is read, and no more.
+    private static func readOutput(_ context: ReaderContext) -> Bool {
+        var fds = [
+            pollfd(fd: context.fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: context.exitFD, events: Int16(POLLIN), revents: 0),
+        ]
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if fds[1].revents != 0 {
+                // Exited: what it wrote is in the pipe now; a child may write on, but it is not the engine.
+                _ = fcntl(context.fd, F_SETFL, fcntl(context.fd, F_GETFL) | O_NONBLOCK)
+                var drained = 0
+                while drained < 1 << 20 {
+                    let count = buffer.withUnsafeMutableBytes { read(context.fd, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    drained += count
+                    buffer.withUnsafeBytes { context.mailbox.deliver(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                }
+                return true
+            }
+            if fds[0].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(context.fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count > 0 {
+                    buffer.withUnsafeBytes { context.mailbox.deliver(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                    continue
+                }
+                break  // end of output (or an error reading it)
+            }
+        }
+        var exit = pollfd(fd: context.exitFD, events: Int16(POLLIN), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&exit, 1, exitGraceMilliseconds) } while ready < 0 && errno == EINTR
+        return ready > 0
     }
 
     // MARK: - Helpers

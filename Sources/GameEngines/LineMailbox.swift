@@ -4,8 +4,8 @@ import Synchronization
 /// What the engine's output reader and the timers hand to the one task waiting for an answer.
 enum MailboxEvent: Sendable, Equatable {
     case line(String)
-    /// End of output (the engine closed its standard output or exited).
-    case ended
+    /// End of output: the process exited (`exited`), or it closed its standard output and still runs.
+    case ended(exited: Bool)
     /// Output that cannot be read as lines (too long, not UTF-8).
     case unreadable(EngineProtocolError)
     /// The timer of exchange `generation` went off.

@@ -87,7 +87,24 @@ final class EnginePlayerTests: XCTestCase {
     func testClosedOutputKillsTheWholeProcessGroup() async throws {
         // The engine closes its output and goes on running (with a child): both are killed, the engine reaped.
         let (failure, _, _) = try await failure(overrides: "genmove) exec 1>&-; sleep 1000 & wait ;;")
-        XCTAssertEqual(failure.reason, .exited("killed by signal 9"))
+        // Its own doing, said so: not the runner's SIGKILL that followed.
+        XCTAssertEqual(failure.reason, .exited("closed its standard output without exiting"))
+        XCTAssertEqual(failure.kind, "exited")
+    }
+
+    func testAnEngineThatExitsWhileAChildHoldsItsOutputIsJudgedByItsExitAtOnce() async throws {
+        // The child keeps the output open, so its end never comes: the exit is what ends the engine, not the 10 s.
+        let started = ContinuousClock.now
+        let (failure, _, _) = try await failure(overrides: "genmove) sleep 1000 & exit 3 ;;")
+        XCTAssertEqual(failure.reason, .exited("exited with status 3"))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+    }
+
+    func testAnswerWrittenJustBeforeExitingIsRead() async throws {
+        // The answer is in the pipe when the exit is seen (a child holds the output): it is read, not lost.
+        let (failure, _, _) = try await failure(
+            overrides: #"genmove) sleep 1000 & printf '=%s 10\n\n' "$id"; exit 0 ;;"#)
+        XCTAssertEqual(failure.reason, .illegalMove(move: "10", why: "not a cell 1-9"))
     }
 
     func testHangPastTheTimeLimitOnAManualClock() async throws {
