@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import GameProtocol
 import GameRules
 import LocalNetworkPrivacy
 import MatchStatistics
@@ -43,10 +44,14 @@ struct Match: AsyncParsableCommand {
             the network. A game that cannot be played over the network stops the series with host's or join's exit \
             code (9 cannot listen, 11 or 12 no permission, 14 transport security).
 
+            Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the series: the games under way are abandoned and their \
+            engines' processes ended, then the table of the games played so far is printed, its last line saying \
+            the series was stopped (--json: match-end with end "stopped").
+
             Exit codes: 0 the series completed (or the SPRT decided); 8 a script player is unreadable, invalid, ran \
             out of moves or played an illegal cell (the series stops there); 9, 11, 12, 14 (--over, above); 64 bad \
             usage (fewer than two players, a person as a player, numbers out of range); 74 standard output or a \
-            transcript could not be written.
+            transcript could not be written; 130 stopped by Ctrl-C (SIGINT); 143 stopped by SIGTERM or SIGHUP.
 
             Examples:
               tictactoe match --player perfect --player easy --games 100 --seed 1
@@ -207,9 +212,14 @@ struct Match: AsyncParsableCommand {
                 throw ExitCode(refusal.exitStatus.rawValue)
             }
         }
+        // The first Ctrl-C, SIGTERM or SIGHUP stops the series (its engines ended, the table so far printed);
+        // a second one, or 2 s later, exits at once.
+        let stop = StopSignal()
+        let signals = Signals.install(stop)
+        defer { withExtendedLifetime(signals) {} }
         let clock = ContinuousClock()
         let started = clock.now
-        let outcome = await runner.run { record, scores in
+        let outcome = await runner.run(stop: stop) { record, scores in
             if let transcripts {
                 let path = transcripts + "/" + Self.transcriptName(record.game.number)
                 let text = report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
@@ -224,6 +234,7 @@ struct Match: AsyncParsableCommand {
         let elapsed = clock.now - started
         var status = ExitStatus.success
         if let failure = outcome.failure { status = failure.status }
+        if let reason = outcome.interrupted { status = ExitStatus(failure: CancellationError(), stop: reason) }
         if transcriptFailure != nil { status = .outputFailed }
         status = status.unlessOutputFailed(output)
         if output.failure == nil {
@@ -233,7 +244,7 @@ struct Match: AsyncParsableCommand {
             for line in lines { output.writeLine(line) }
             status = status.unlessOutputFailed(output)  // after the last lines are written (or failed)
         }
-        if let failure = outcome.failure { printError("tictactoe: \(failure)") }
+        if let failure = outcome.failure { printError("tictactoe: \(DisplayText.escaped(failure.description))") }
         if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
         if let failure = output.failure { printError("tictactoe: \(failure)") }
         if status != .success { throw ExitCode(status.rawValue) }

@@ -284,4 +284,124 @@ final class SeriesMatchTests: ProcessTestCase {
         XCTAssertEqual(missingStatus, 8, missing.standardError)
         XCTAssertEqual(missing.output, [])
     }
+
+    // MARK: Stopping a match
+
+    /// The processes of process group `group` that are still alive (a zombie no longer runs: not counted).
+    private func liveProcesses(inGroup group: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "pid (comm) ": state, ppid, pgrp.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", Int32(fields[2]) == group else { return nil }
+            return pid
+        }
+    }
+
+    /// `match` against an engine that hangs in `genmove` (it and a child it started sleep on), stopped by `signal`:
+    /// every process of the engine's group is gone, the table so far is printed marked as stopped, and the exit code
+    /// is host's and join's.
+    private func assertStoppingAMatchEndsItsEngines(
+        by signal: Int32, status expected: Int32, how: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let sandbox = try EngineSandbox()
+        let pidFile = sandbox.directory.appendingPathComponent("engine.pid").path
+        let hanging = try sandbox.engine(
+            named: "hang.sh", overrides: "genmove) sleep 1000 & wait ;;", preamble: "echo $$ > '\(pidFile)'")
+        let process = track(try TicTacToeProcess(
+            ["match", "--player", "engine:sh '\(hanging)'", "--player", "perfect", "--games", "4", "--seed", "3"]))
+        // The engine is thinking (its child sleeps) once its group has two processes.
+        let deadline = Date().addingTimeInterval(30)
+        var group: Int32 = 0
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                group = pid
+                if liveProcesses(inGroup: pid).count >= 2 { break }
+            }
+            usleep(20_000)
+        }
+        XCTAssertGreaterThan(group, 0, "the engine did not start: \(process.standardError)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(liveProcesses(inGroup: group).count, 2, file: file, line: line)
+        process.signal(signal)
+        let status = process.waitForExit(timeout: 10)
+        XCTAssertEqual(status, expected, process.standardError, file: file, line: line)
+        // Nothing of the engine's group is left (not even under init).
+        var left = liveProcesses(inGroup: group)
+        let gone = Date().addingTimeInterval(2)
+        while !left.isEmpty && Date() < gone {
+            usleep(20_000)
+            left = liveProcesses(inGroup: group)
+        }
+        XCTAssertEqual(left, [], "engine processes left after the match stopped", file: file, line: line)
+        let output = process.output
+        XCTAssertTrue(output.contains { $0.hasPrefix("Pair ") }, "the table: \(output)", file: file, line: line)
+        let end = output.last ?? ""
+        XCTAssertTrue(end.hasPrefix("Stopped after 0 of 4 games in ") && end.hasSuffix(how), end, file: file, line: line)
+        XCTAssertFalse(output.contains { $0.hasPrefix("Score of ") && $0.hasSuffix("] 1") }, "\(output)",
+                       file: file, line: line)
+    }
+
+    func testSIGINTStopsTheMatchEndsItsEnginesAndExits130() throws {
+        try assertStoppingAMatchEndsItsEngines(by: SIGINT, status: 130, how: ": interrupted (Ctrl-C, SIGINT)")
+    }
+
+    func testSIGTERMStopsTheMatchEndsItsEnginesAndExits143() throws {
+        try assertStoppingAMatchEndsItsEngines(by: SIGTERM, status: 143, how: ": terminated (SIGTERM or SIGHUP)")
+    }
+
+    func testSIGHUPStopsTheMatchEndsItsEnginesAndExits143() throws {
+        try assertStoppingAMatchEndsItsEngines(by: SIGHUP, status: 143, how: ": terminated (SIGTERM or SIGHUP)")
+    }
+
+    func testAStoppedMatchSaysSoInJSON() throws {
+        let sandbox = try EngineSandbox()
+        let hanging = try sandbox.engine(named: "hang.sh", overrides: "genmove) sleep 1000 & wait ;;")
+        let process = track(try TicTacToeProcess(
+            ["match", "--player", "perfect", "--player", "engine:sh '\(hanging)'", "--games", "2", "--seed", "3",
+             "--json"]))
+        // Perfect (X) moves first; the engine is thinking once perfect's seed line is out and a moment has passed.
+        XCTAssertNotNil(process.waitForEvent("seed"))
+        usleep(500_000)
+        process.signal(SIGTERM)
+        XCTAssertEqual(process.waitForExit(timeout: 10), 143, process.standardError)
+        let end = try XCTUnwrap(process.events(named: "match-end").first, "\(process.output)")
+        XCTAssertEqual(end["end"] as? String, "stopped")
+        XCTAssertEqual(end["exit"] as? Int, 143)
+        XCTAssertEqual(end["games"] as? Int, 0)
+    }
+
+    // MARK: Text from an engine
+
+    func testAnEnginesNameAndIllegalMoveTextAreEscapedInTextAndJSON() throws {
+        let sandbox = try EngineSandbox()
+        // A two-line name with an OSC title sequence, BEL and a right-to-left override; a move with a colour escape.
+        let hostile = try sandbox.engine(named: "hostile.sh", overrides: #"""
+            name) printf '=%s ev\033]0;owned\007il\342\200\256\nsecond line\n\n' "$id" ;;
+                    genmove) printf '=%s \033[31m5\n\n' "$id" ;;
+            """#)
+        let raw: [Character] = ["\u{1b}", "\u{07}", "\u{202e}"]
+        let (text, textStatus) = try match(
+            ["--player", "engine:sh '\(hostile)'", "--player", "easy", "--games", "1", "--seed", "2"])
+        XCTAssertEqual(textStatus, 0, text.standardError)
+        for line in text.output {
+            XCTAssertFalse(line.contains { raw.contains($0) }, "raw control text: \(line.debugDescription)")
+        }
+        let progress = try XCTUnwrap(text.output.first { $0.hasPrefix("Score of ") }, "\(text.output)")
+        XCTAssertTrue(
+            progress.contains(#"engine 'ev\x1b]0;owned\x07il\u202e\x0asecond line' played an illegal move "\x1b[31m5""#),
+            progress)
+        let (json, jsonStatus) = try match(
+            ["--player", "engine:sh '\(hostile)'", "--player", "easy", "--games", "1", "--seed", "2", "--json"])
+        XCTAssertEqual(jsonStatus, 0, json.standardError)
+        for line in json.output {
+            XCTAssertFalse(line.contains { raw.contains($0) || $0 == "\n" }, "raw control text: \(line.debugDescription)")
+        }
+        let game = try XCTUnwrap(json.events(named: "match-game").first)
+        XCTAssertEqual(game["engine_failure"] as? String, "illegal-move")
+        XCTAssertEqual(game["engine_failure_reason"] as? String, "played an illegal move \"\u{1b}[31m5\": not a cell 1-9")
+    }
 }

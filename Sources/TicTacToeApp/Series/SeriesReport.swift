@@ -33,7 +33,8 @@ public struct SeriesReport: Sendable {
         var line = scores[record.game.pair].progressLine(first, versus: second)
         if let note = record.engineFailure {
             let verb = record.result.reason == .timeout(note.mark) ? "loses on time" : "forfeits"
-            line += "  (game \(record.game.number): \(note.mark) \(verb): \(note))"
+            // The engine's name and quoted output are its own text: escaped, as every front end shows them.
+            line += "  (game \(record.game.number): \(note.mark) \(verb): \(DisplayText.escaped(note.description)))"
         } else if case .timeout(let mark) = record.result.reason {
             line += "  (game \(record.game.number): \(mark) loses on time: its game clock ran out)"
         }
@@ -72,6 +73,10 @@ public struct SeriesReport: Sendable {
         lines.append("")
         let seconds = Formatting.fixed(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, digits: 3)
         var end = "Finished \(outcome.games) of \(schedule.count) games in \(seconds) s (seed \(seed))"
+        if let reason = outcome.interrupted {
+            let how = reason == .quit ? "interrupted (Ctrl-C, SIGINT)" : "terminated (SIGTERM or SIGHUP)"
+            end = "Stopped after \(outcome.games) of \(schedule.count) games in \(seconds) s (seed \(seed)): \(how)"
+        }
         if let decision = outcome.decision, decision != .continue { end += "; stopped by the SPRT (\(decision.rawValue))" }
         lines.append(end)
         return lines
@@ -163,7 +168,8 @@ public struct SeriesReport: Sendable {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         lines.append((try? JSONLine.encode(EndLine(
             games: outcome.games, scheduled: schedule.count, seed: seed, exit: exit, decision: outcome.decision,
-            milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description))) ?? "{}")
+            milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description,
+            stopped: outcome.interrupted != nil))) ?? "{}")
         return lines
     }
 
@@ -340,6 +346,8 @@ private struct EndLine: Encodable {
     var decision: SPRT.Decision?
     var milliseconds: Double
     var error: String?
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP).
+    var stopped = false
 
     func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: JSONKey.self)
@@ -350,7 +358,9 @@ private struct EndLine: Encodable {
         try object.encode(Int(exit.rawValue), forKey: "exit")
         try object.encode(milliseconds, forKey: "elapsed_ms")
         let end: String
-        if error != nil {
+        if stopped {
+            end = "stopped"
+        } else if error != nil {
             end = "script-error"
         } else if let decision, decision != .continue {
             end = "sprt"

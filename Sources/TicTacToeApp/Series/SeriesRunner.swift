@@ -1,3 +1,4 @@
+import GameProtocol
 import GameTransport
 import MatchStatistics
 
@@ -30,10 +31,15 @@ public struct SeriesRunner: Sendable {
         public var failure: SeriesFailure?
         /// The reporter asked to stop (its output failed).
         public var stopped: Bool
+        /// Why the series was stopped from outside (`stop` raised: Ctrl-C, SIGTERM, SIGHUP), if it was. The games
+        /// under way then are abandoned (their engines ended) and not reported.
+        public var interrupted: ByeReason? = nil
     }
 
-    /// Plays the series; `onGame` gets each game in order with the scores after it, and returns false to stop.
-    public func run(onGame: (SeriesGameRecord, [MatchScore]) -> Bool) async -> Outcome {
+    /// Plays the series; `onGame` gets each game in order with the scores after it, and returns false to stop. When
+    /// `stop` is raised the games under way are cancelled (which ends their engines' processes) and the outcome is
+    /// what was reported before.
+    public func run(stop: StopSignal? = nil, onGame: (SeriesGameRecord, [MatchScore]) -> Bool) async -> Outcome {
         // Several network games at once in this process: SwiftNIO's loop per core rather than the one loop every
         // other command runs on (`EventLoops`), asked for before the first game uses the group.
         if concurrency > 1, player.network != nil { EventLoops.usePerCore() }
@@ -43,24 +49,44 @@ public struct SeriesRunner: Sendable {
         let total = schedule.count
         let player = player
         let schedule = schedule
-        await withTaskGroup(of: (Int, Result<SeriesGameRecord, SeriesFailure>).self) { group in
+        /// A game's end, or the stop signal (number 0).
+        typealias Event = (number: Int, result: Result<SeriesGameRecord, SeriesFailure>?, stop: ByeReason?)
+        await withTaskGroup(of: Event.self) { group in
             var next = 1
+            var running = 0
             func start() {
                 guard next <= total else { return }
                 let number = next
                 next += 1
+                running += 1
                 group.addTask {
                     do throws(SeriesFailure) {
-                        return (number, .success(try await player.play(schedule.game(number))))
+                        return (number, .success(try await player.play(schedule.game(number))), nil)
                     } catch {
-                        return (number, .failure(error))
+                        return (number, .failure(error), nil)
                     }
+                }
+            }
+            if let stop {
+                group.addTask {
+                    for await reason in stop.stream() { return (0, nil, reason) }
+                    return (0, nil, nil)  // cancelled: the series is over
                 }
             }
             for _ in 0..<min(concurrency, total) { start() }
             var done: [Int: Result<SeriesGameRecord, SeriesFailure>] = [:]
             var finished = false
-            while !finished, let (number, result) = await group.next() {
+            while !finished, running > 0, let event = await group.next() {
+                guard let result = event.result else {
+                    if let reason = event.stop {
+                        outcome.interrupted = reason
+                        finished = true
+                        group.cancelAll()
+                    }
+                    continue
+                }
+                running -= 1
+                let number = event.number
                 done[number] = result
                 while !finished, let result = done.removeValue(forKey: outcome.games + 1) {
                     switch result {
@@ -87,6 +113,7 @@ public struct SeriesRunner: Sendable {
                     start()
                 }
             }
+            group.cancelAll()  // the stop signal's watcher, and whatever still runs after a stop
         }
         return outcome
     }
