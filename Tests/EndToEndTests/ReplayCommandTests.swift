@@ -96,11 +96,29 @@ final class ReplayCommandTests: ProcessTestCase {
 
         (replay, status) = try run(["replay", "--headless", directory + "/missing.jsonl"])
         XCTAssertEqual(status, 65, replay.standardError)
-        XCTAssertEqual(replay.standardError,
-                       "tictactoe: \(directory)/missing.jsonl: cannot read the record: No such file or directory\n")
+        XCTAssertTrue(replay.standardError.hasPrefix(
+            "tictactoe: \(directory)/missing.jsonl: no such file (saved games are in "), replay.standardError)
 
         (replay, status) = try run(["replay", "--headless", "--game", "0", broken])
         XCTAssertEqual(status, 64, replay.standardError)
+    }
+
+    func testADirectoryAFIFOAndADeviceAreNamedAndRefusedAtOnceWithExit65() throws {
+        let directory = temporaryDirectory()
+        let fifo = directory + "/pipe.jsonl"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let notARecord = "not a game record (a game the full-screen UI saved, or a --json transcript)"
+        for (path, what) in [
+            (directory, "is a directory, \(notARecord); name one of its .jsonl files"),
+            (fifo, "is a named pipe (FIFO), \(notARecord)"), ("/dev/zero", "is a device, \(notARecord)"),
+        ] {
+            // Promptly: a FIFO without a writer, or /dev/zero, must not be waited on or read.
+            let process = track(try TicTacToeProcess(["replay", "--headless", path]))
+            let status = process.waitForExit(timeout: 10)
+            XCTAssertEqual(status, 65, "\(path): \(process.standardError)")
+            XCTAssertEqual(process.standardError, "tictactoe: \(path) \(what)\n")
+            XCTAssertEqual(process.output, [])
+        }
     }
 
     /// A host's and a joiner's `--json` transcripts of a real three-game match over loopback: each holds the three

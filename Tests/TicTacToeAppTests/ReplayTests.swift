@@ -220,7 +220,25 @@ final class ReplayTests: XCTestCase {
 
     func testAnUnreadableFileIsNamed() {
         XCTAssertThrowsError(try ReplayReport.load(path: "/nonexistent/record.jsonl", game: nil)) { error in
-            XCTAssertEqual("\(error)", "/nonexistent/record.jsonl: cannot read the record: No such file or directory")
+            XCTAssertTrue("\(error)".hasPrefix("/nonexistent/record.jsonl: no such file (saved games are in "),
+                          "\(error)")
+        }
+    }
+
+    func testADirectoryIsNamedAsOneNotAsAMissingFile() throws {
+        let path = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try ReplayReport.load(path: path, game: nil)) { error in
+            XCTAssertEqual("\(error)", "\(path) is a directory, not a game record (a game the full-screen UI saved, "
+                            + "or a --json transcript); name one of its .jsonl files")
+        }
+    }
+
+    func testADeviceIsRefusedWithoutReadingIt() {
+        // /dev/zero never ends: reading it would never return.
+        XCTAssertThrowsError(try ReplayReport.load(path: "/dev/zero", game: nil)) { error in
+            XCTAssertEqual("\(error)", "/dev/zero is a device, not a game record (a game the full-screen UI saved, "
+                            + "or a --json transcript)")
         }
     }
 
