@@ -46,8 +46,6 @@ let package = Package(
         .library(name: "GameWireFuzzing", targets: ["GameWireFuzzing"]),
     ],
     dependencies: [
-        // HKDF for GamePairing: the 4.x line (on Linux it needs FoundationEssentials only, not all of Foundation).
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -81,10 +79,7 @@ let package = Package(
         // wire text of the PSK hint and identity, and the private-game code. No NIO, no I/O.
         .target(
             name: "GamePairing",
-            dependencies: [
-                "CSodium",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            dependencies: ["CSodium"]),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
         // The engine protocol (docs/ENGINE.md) without I/O: commands, the response reader, cells and times on the

@@ -1,5 +1,3 @@
-import Crypto
-
 /// How tictactoe's protocol 2 runs CPace (`CPace`, draft-irtf-cfrg-cpace-21, CPACE-RISTR255-SHA512) inside a TLS 1.2
 /// PSK handshake, and turns its key into the TLS pre-shared key. These choices are part of the protocol: both ends
 /// must make the same ones.
@@ -44,11 +42,10 @@ public enum Pairing {
     /// The TLS pre-shared key from CPace's intermediate session key: HKDF-SHA256(IKM = ISK, salt = none,
     /// info = `pskInfo`, L = 32).
     public static func preSharedKey(from intermediateSessionKey: SecretBytes) -> SecretBytes {
-        let inputKey = intermediateSessionKey.withUnsafeBytes { SymmetricKey(data: $0) }
-        let derived = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: inputKey, info: Array(pskInfo.utf8), outputByteCount: pskByteCount)
-        return SecretBytes(count: pskByteCount) { (output: UnsafeMutableRawBufferPointer) in
-            derived.withUnsafeBytes { output.copyMemory(from: $0) }
+        SecretBytes(count: pskByteCount) { (output: UnsafeMutableRawBufferPointer) in
+            intermediateSessionKey.withUnsafeBytes { inputKey in
+                HKDF.sha256(inputKeyMaterial: inputKey, info: Array(pskInfo.utf8), into: output)
+            }
         }
     }
 }
