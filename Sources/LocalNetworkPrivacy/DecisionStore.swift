@@ -41,23 +41,28 @@ public final class DecisionStore: Sendable {
     private let lastWarning = Locked<String?>(nil)
     /// The decision file and its lock.
     let file: LockedFile
+    /// Where each change of the decision is recorded (nil: nowhere).
+    let report: PrivacyReportLog?
 
-    /// A store in `directory`, or in `defaultDirectory(environment:)` when nil.
+    /// A store in `directory`, or in `defaultDirectory(environment:)` when nil, recording each change of the decision
+    /// in `report`.
     public convenience init(
         directory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        report: PrivacyReportLog? = nil,
         logger: Logger = Logger(label: "tictactoe.privacy")
     ) {
         self.init(
-            directory: directory ?? Self.defaultDirectory(environment: environment), logger: logger,
+            directory: directory ?? Self.defaultDirectory(environment: environment), report: report, logger: logger,
             readSystemCall: { fd, buffer, count in Glibc.read(fd, buffer, count) })
     }
 
     /// A store in `directory` that reads its file through `readSystemCall` (tests).
-    init(directory: String, logger: Logger, readSystemCall: @escaping ReadSystemCall) {
+    init(directory: String, report: PrivacyReportLog? = nil, logger: Logger, readSystemCall: @escaping ReadSystemCall) {
         self.file = LockedFile(
             directory: directory, fileName: Self.fileName, lockFileName: Self.lockFileName,
             maximumSize: Self.maximumFileSize, readSystemCall: readSystemCall)
+        self.report = report
         self.logger = logger
     }
 
@@ -219,22 +224,37 @@ public final class DecisionStore: Sendable {
 
     // MARK: Writing
 
-    /// Remembers `state` (`.notDetermined` is the same as `reset()`), atomically and under the lock.
+    /// Remembers `state` (`.notDetermined` is the same as `reset(source:)`), atomically and under the lock. `source`
+    /// says who decided ("prompt", "settings", "tictactoe privacy grant").
     public func write(_ state: LocalNetworkAuthorization, source: String? = nil) throws {
-        if state == .notDetermined { return try reset() }
+        if state == .notDetermined { return try reset(source: source) }
         try storing {
             let decision = LocalNetworkDecision(state: state, decidedAt: Date(), source: source)
             try file.withExclusiveLock { try file.replace(with: Self.encode(decision)) }
         }
         logger.info(
             "local network decision stored: \(state.rawValue)\(source.map { " (by \($0))" } ?? "") in \(decisionPath)")
+        recordChange(to: state, source: source)
     }
 
     /// Forgets the decision: the next operation that needs the local network prompts again (`tccutil reset`).
-    public func reset() throws {
+    public func reset(source: String? = nil) throws {
         try storing { try file.withExclusiveLock { try file.remove() } }
         logger.info("local network decision reset (not determined): removed \(decisionPath)")
+        recordChange(to: .notDetermined, source: source)
     }
+
+    /// Records the change in the privacy report: operation `permission`, the state as its destination, who changed
+    /// it as the origin (Settings, a `tictactoe privacy` command). The prompt's answer is recorded by the gate, with
+    /// the operation that showed it.
+    private func recordChange(to state: LocalNetworkAuthorization, source: String?) {
+        guard let report, source != "prompt" else { return }
+        let origin = source.map { OperationOrigin($0 == "settings" ? "Settings screen" : $0) }
+        report.recordOperation(Self.changeOperation, destination: state.rawValue, origin: origin)
+    }
+
+    /// The operation name of a change of the decision in the privacy report.
+    public static let changeOperation = "permission"
 
     /// Creates the directory (0700) if needed.
     func ensureDirectory() throws {

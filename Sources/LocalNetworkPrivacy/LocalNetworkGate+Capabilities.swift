@@ -86,7 +86,7 @@ extension LocalNetworkGate {
     private func clearance<Capability>(
         _ operation: LocalNetworkOperation, _ origin: OperationOrigin, mint: (GateVerdict) -> Capability
     ) -> Clearance<Capability> {
-        let verdict = evaluate(operation, for: origin)
+        let verdict = judge(operation, for: origin, recordsEveryVerdict: true)
         switch verdict {
         case .allowed, .exempt:
             return .granted(mint(verdict))

@@ -53,11 +53,12 @@ public final class LocalNetworkGate: Sendable {
     /// from `store`, recording in `report` (default: the user's privacy report under XDG state).
     public convenience init(
         explicitManifestPath: String? = nil,
-        store: DecisionStore = DecisionStore(),
+        store: DecisionStore? = nil,
         report: PrivacyReportLog? = PrivacyReportLog(),
         logger: Logger = Logger(label: "tictactoe.privacy")
     ) {
-        self.init(store: store, report: report, logger: logger) {
+        // The default store records each change of the decision (Settings) in the same report.
+        self.init(store: store ?? DecisionStore(report: report), report: report, logger: logger) {
             try AppManifest.locate(explicitPath: explicitManifestPath)
         }
     }
@@ -151,11 +152,23 @@ public final class LocalNetworkGate: Sendable {
     // MARK: The gate
 
     /// Decides whether `operation` may go ahead now, without minting anything (the prompt is requested when it is
-    /// needed). Logs the decision with `origin`, the screen or command that asked, and records it in the privacy
-    /// report.
+    /// needed): a front end's question before it starts the operation. Logs the decision with `origin`, the screen
+    /// or command that asked. The privacy report records it only when the operation is refused (it then never
+    /// starts): otherwise the operation's own clearance records its decision, so each operation is recorded once.
     public func evaluate(_ operation: LocalNetworkOperation, for origin: OperationOrigin? = nil) -> GateVerdict {
+        judge(operation, for: origin, recordsEveryVerdict: false)
+    }
+
+    /// `evaluate`, recording the decision in the privacy report whatever it is when `recordsEveryVerdict` (a
+    /// clearance: the operation goes ahead, waits or is refused now).
+    func judge(_ operation: LocalNetworkOperation, for origin: OperationOrigin?, recordsEveryVerdict: Bool) -> GateVerdict {
         let verdict = decide(operation)
-        report?.recordDecision(verdict, for: operation, origin: origin)
+        switch verdict {
+        case .noAuth, .manifestError, .missingEntitlement:
+            report?.recordDecision(verdict, for: operation, origin: origin)
+        case .allowed, .exempt, .needsPrompt, .denied:
+            if recordsEveryVerdict { report?.recordDecision(verdict, for: operation, origin: origin) }
+        }
         let subject = origin.map { "\($0): \(operation)" } ?? "\(operation)"
         switch verdict {
         case .allowed, .exempt:

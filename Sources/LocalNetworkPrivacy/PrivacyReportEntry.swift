@@ -24,7 +24,8 @@ public struct PrivacyReportEntry: Sendable, Hashable {
         case promptAnswered = "prompt-answered"
         /// A LAN operation carried out under a capability the gate cleared, recorded where the decision alone does
         /// not say what happened: `resolve` (a Bonjour name, to join it: `destination` is the name, its type, and
-        /// the addresses it resolved to).
+        /// the addresses it resolved to). Also `permission`: the decision changed (Settings, `tictactoe privacy
+        /// grant`/`deny`/`reset`), `destination` the new state (allowed, denied, not-determined).
         case operation
     }
 
@@ -41,8 +42,8 @@ public struct PrivacyReportEntry: Sendable, Hashable {
     public var time: Date
     public var pid: Int32
     public var event: Event
-    /// browse, advertise, listen, connect, multicast, browse-service-types, resolve (nil: a prompt answered with no
-    /// operation known).
+    /// browse, advertise, listen, connect, multicast, browse-service-types, resolve, permission (nil: a prompt
+    /// answered with no operation known).
     public var operation: String?
     /// Where: the service type (browse, advertise), the bind host ("*": every interface), the endpoint (connect), the
     /// group's addresses and port (multicast).

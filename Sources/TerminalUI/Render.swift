@@ -814,6 +814,7 @@ extension AppModel {
         case "multicast": operation = tr("multicast")
         case "browse-service-types": operation = tr("browse every service type")
         case "resolve": operation = tr("resolve")
+        case "permission": operation = tr("permission")  // the decision changed: the new state follows
         case let other: operation = other
         }
         let what = [operation, activity.destination].compactMap { $0 }.joined(separator: " ")

@@ -93,8 +93,10 @@ private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
     options.prepare()
     let name = options.displayName()
     do {
-        let text = try change.apply(to: DecisionStore(), displayName: name)
-        try printOutput(text)
+        // Recorded in the privacy report with the command as its origin (a reset too, whose file says nobody).
+        let store = DecisionStore(report: PrivacyReportLog())
+        try store.write(change.state, source: change.source ?? "tictactoe privacy reset")
+        try printOutput(change.message(displayName: name, decisionFile: store.decisionPath))
     } catch let exit as ExitCode {
         throw exit
     } catch {
@@ -176,7 +178,8 @@ struct PrivacyReport: ParsableCommand {
             and resolve, advertise, listen, connect, join a multicast group, browse every service type), the \
             prompt shown and its answer, each with its destination (the service type, the bind address, the \
             endpoint, the group), what became of it (allowed, waiting, refused) and what triggered it (the screen \
-            or command). Oldest first, times in UTC, the records of the last 7 days.
+            or command); and each change of the decision (Settings, `tictactoe privacy grant`, `deny`, `reset`) as \
+            "done permission STATE" with who changed it. Oldest first, times in UTC, the records of the last 7 days.
 
             The report is kept in $XDG_STATE_HOME/tictactoe/privacy-report.jsonl (default \
             ~/.local/state/tictactoe/), and privacy-report.jsonl.1 before it: one JSON object a line, appended \
@@ -185,8 +188,9 @@ struct PrivacyReport: ParsableCommand {
 
             With --json, each record is one JSON object on its own line, with these keys in this order, always \
             present (null when they do not apply): v (1), time (ISO 8601, UTC, milliseconds), pid, event \
-            (decision, prompt-shown, prompt-answered), operation (browse, advertise, listen, connect, multicast, \
-            browse-service-types), destination, outcome (allowed, waiting, refused), verdict (allowed, exempt, \
+            (decision, prompt-shown, prompt-answered, operation), operation (browse, advertise, listen, connect, \
+            multicast, browse-service-types; for the event operation: resolve, permission), destination (for \
+            permission: allowed, denied, not-determined), outcome (allowed, waiting, refused), verdict (allowed, exempt, \
             not-determined, denied, no-auth, manifest-error, missing-entitlement), detail (why it was refused), \
             answer (allow, deny), origin (the screen or command). No records print nothing.
 

@@ -57,6 +57,7 @@ final class PrivacyReportTests: ProcessTestCase {
         let expected = [
             "  waiting  browse _tictactoe._tcp (not-determined)  · tictactoe browse",
             "  refused  browse _tictactoe._tcp (no-auth: NSBonjourServices does not list _tictactoe._tcp)  · tictactoe browse",
+            "  done     permission allowed  · tictactoe privacy grant",
             "  allowed  listen 127.0.0.1 (exempt)  · tictactoe match --over",
             "  allowed  browse _tictactoe._tcp  · tictactoe browse",
         ]

@@ -347,6 +347,46 @@ final class PrivacyReportLogTests: XCTestCase {
         ])
     }
 
+    /// A front end asks the gate before it starts an operation (to show the prompt first); the operation then asks
+    /// again for its capability: one record per operation. A refused operation never starts: its question is recorded.
+    func testAnOperationAFrontEndAskedAboutFirstIsRecordedOnce() throws {
+        let (gate, log) = try makeGate(bonjourServices: [])
+        let host = OperationOrigin("Host a game screen")
+        try gate.store.write(.allowed)
+        XCTAssertEqual(gate.evaluate(.listen(bindHost: ""), for: host), .allowed)
+        XCTAssertNotNil(gate.listen(on: .everyInterface, for: host).capability)
+        let endpoint = try SocketAddress(ipAddress: "198.18.0.1", port: 7878)
+        XCTAssertEqual(gate.evaluate(.connect(Endpoint(endpoint)), for: .init("Watch a game screen")), .allowed)
+        XCTAssertNotNil(gate.connect(to: endpoint, for: .init("Watch a game screen")).capability)
+        XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp"), for: .init("Search for games screen")),
+                       .noAuth(serviceType: "_tictactoe._tcp"))
+        XCTAssertEqual(try summary(log).filter { $0.hasPrefix("decision") }, [
+            "decision | listen | * | allowed | allowed | - | - | Host a game screen",
+            "decision | connect | 198.18.0.1:7878 | allowed | allowed | - | - | Watch a game screen",
+            "decision | browse | _tictactoe._tcp | refused | no-auth | NSBonjourServices does not list _tictactoe._tcp | - "
+                + "| Search for games screen",
+        ])
+    }
+
+    /// Each change of the decision is recorded with who made it: Settings, `tictactoe privacy grant`/`deny`/`reset`
+    /// (the prompt's answer is recorded by the gate, with the operation that showed it).
+    func testEachChangeOfTheDecisionIsRecordedWithWhoMadeIt() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let log = PrivacyReportLog(directory: directory + "/state", now: ReportTime().clock)
+        let store = DecisionStore(directory: directory + "/config", report: log)
+        try store.write(.allowed, source: "settings")
+        try store.write(.denied, source: "tictactoe privacy deny")
+        try store.write(.allowed, source: "prompt")
+        try store.write(.notDetermined, source: "tictactoe privacy reset")
+        XCTAssertEqual(try summary(log), [
+            "operation | permission | allowed | - | - | - | - | Settings screen",
+            "operation | permission | denied | - | - | - | - | tictactoe privacy deny",
+            "operation | permission | not-determined | - | - | - | - | tictactoe privacy reset",
+        ])
+        // The gate's own store (Settings writes through it) records in the gate's report.
+        XCTAssertTrue(LocalNetworkGate(explicitManifestPath: nil, report: log).store.report === log)
+    }
+
     func testAGateWhoseReportCannotBeWrittenStillDecides() throws {
         let (gate, log) = try makeGate()
         try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)

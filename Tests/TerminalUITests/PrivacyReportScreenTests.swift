@@ -85,6 +85,12 @@ final class PrivacyReportScreenTests: XCTestCase {
         XCTAssertEqual(line, "11-25 15:30:09 done: resolve Dana's game (_tictactoe._tcp): 198.18.0.11:7878 · Join a game screen")
     }
 
+    func testAChangeOfTheDecisionSaysWhoMadeIt() {
+        let line = AppModel.activityLine(PrivacyActivity(
+            time: "11-25 15:30:09", kind: .done, operation: "permission", destination: "denied", origin: "Settings screen"))
+        XCTAssertEqual(line, "11-25 15:30:09 done: permission denied · Settings screen")
+    }
+
     func testARecordsTextCannotActOnTheTerminal() {
         let line = AppModel.activityLine(PrivacyActivity(
             time: "11-25 15:30:09", kind: .allowed, operation: "connect", destination: "evil\u{1b}[2J:1",
