@@ -157,6 +157,11 @@ struct Match: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The first Ctrl-C, SIGTERM or SIGHUP stops the series (its engines ended, the table so far printed);
+        // a second one, or 2 s later, exits at once.
+        let stop = StopSignal()
+        let signals = Signals.install(stop)
+        defer { withExtendedLifetime(signals) {} }
         let sprt = try sprtTest()
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let names = SeriesNames.names(players)
@@ -212,11 +217,6 @@ struct Match: AsyncParsableCommand {
                 throw ExitCode(refusal.exitStatus.rawValue)
             }
         }
-        // The first Ctrl-C, SIGTERM or SIGHUP stops the series (its engines ended, the table so far printed);
-        // a second one, or 2 s later, exits at once.
-        let stop = StopSignal()
-        let signals = Signals.install(stop)
-        defer { withExtendedLifetime(signals) {} }
         let clock = ContinuousClock()
         let started = clock.now
         let outcome = await runner.run(stop: stop) { record, scores in
