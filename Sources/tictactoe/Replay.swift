@@ -23,9 +23,9 @@ struct Replay: ParsableCommand {
             final board, q quits. With --headless, or when standard output is not a terminal, the moves, the final \
             board and the result are printed as text (--json: one "replay" line instead).
 
-            Exit codes: 0 the game was shown; 64 bad usage; 65 the record cannot be replayed: unreadable, corrupted \
-            or truncated (the message names the file and the line), or no finished game (or no game N) in it; 74 \
-            standard output could not be written.
+            Exit codes: 0 the game was shown; 64 bad usage; 65 the record cannot be replayed: not a file (a \
+            directory, a FIFO, a device), unreadable, corrupted or truncated (the message names the file and the \
+            line), or no finished game (or no game N) in it; 74 standard output could not be written.
 
             Examples:
               tictactoe replay "$(ls ~/.local/share/tictactoe/games/*.jsonl | tail -n 1)"
