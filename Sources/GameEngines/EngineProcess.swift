@@ -109,7 +109,7 @@ final class EngineProcess: Sendable {
         guard spawned == 0 else {
             close(toChild[1])
             close(fromChild[0])
-            return .failure(.spawn("\(arguments[0]): \(errnoText(spawned))"))
+            return .failure(.spawn(spawnProblem(arguments[0], spawned)))
         }
         // Writes never block: an engine that stops reading its input fails instead of stalling the runner.
         _ = fcntl(toChild[1], F_SETFL, fcntl(toChild[1], F_GETFL) | O_NONBLOCK)
@@ -328,6 +328,19 @@ final class EngineProcess: Sendable {
         _ = signal(SIGPIPE, SIG_IGN)
         return true
     }()
+
+    /// Why `program` could not be started, in the player's words (the system's reason last).
+    static func spawnProblem(_ program: String, _ code: Int32) -> String {
+        switch code {
+        case ENOENT:
+            return program.contains("/")
+                ? "\(program): no such program (No such file or directory)"
+                : "\(program): no such program in PATH (give its path, e.g. ./\(program))"
+        case EACCES: return "\(program): not allowed to run it (Permission denied: is it executable?)"
+        case ENOEXEC: return "\(program): not a program this system can run (Exec format error: a script needs #!)"
+        default: return "\(program): \(errnoText(code))"
+        }
+    }
 
     static func errnoText(_ code: Int32) -> String {
         String(cString: strerror(code))

@@ -239,7 +239,15 @@ final class EnginePlayerTests: XCTestCase {
             _ = try await EnginePlayer.start(command: "/nonexistent/engine --x", logPath: sandbox.logPath)
             XCTFail("started")
         } catch {
-            XCTAssertEqual(error.reason, .cannotStart("/nonexistent/engine: No such file or directory"))
+            XCTAssertEqual(error.reason, .cannotStart("/nonexistent/engine: no such program (No such file or directory)"))
+        }
+        do {
+            _ = try await EnginePlayer.start(command: "no-such-engine-program", logPath: sandbox.logPath)
+            XCTFail("started")
+        } catch {
+            XCTAssertEqual(
+                error.reasonText,
+                "could not be started: no-such-engine-program: no such program in PATH (give its path, e.g. ./no-such-engine-program)")
         }
         do {
             _ = try await EnginePlayer.start(command: "true", logPath: "/nonexistent/dir/engine.log")
