@@ -184,6 +184,34 @@ final class DiscoveryLabTests: LabTestCase {
         }
     }
 
+    /// A live list shows a TXT change without waiting for its refresh (set to 60 s here): a `browse --watch` on host-c
+    /// sees the host on host-a turn to playing once a joiner is in, and back to waiting once the match is over, each
+    /// within 10 s (the lookup of a listed game stays open).
+    func testAWatchShowsAGameTurnToPlayingAndBackWithoutWaitingForItsRefresh() throws {
+        let (host, _, name) = try startHost(on: "host-a", name: "Live Lena", extra: ["--matches", "2", "--move-delay", "1"])
+        let watch = try tictactoe(on: "host-c", ["browse", "--watch", "--json", "--timeout", "90"],
+                                  environment: ["TICTACTOE_BROWSE_REFRESH": "60"])
+        func game(_ games: [[String: Any]]) -> [String: Any]? { games.first { $0["name"] as? String == name } }
+        let free = try XCTUnwrap(watch.waitForGames { game($0)?["compatible"] as? Bool == true }, "\(watch.output)")
+        XCTAssertEqual(game(free.games)?["playing"] as? Bool, false, "\(free.games)")
+
+        let joiner = try tictactoe(on: "host-b", ["join", name, "--headless", "--json", "--move-delay", "1",
+                                                  "--name", "Joe"])
+        let connected = try XCTUnwrap(joiner.waitForEvent("connected"), joiner.standardError)
+        let playing = watch.waitForGames(from: free.index + 1, timeout: 10) { game($0)?["playing"] as? Bool == true }
+        XCTAssertNotNil(playing, "not listed as playing within 10 s of the join: \(watch.output)")
+        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
+        let over = ContinuousClock.now
+        let back = watch.waitForGames(from: (playing?.index ?? free.index) + 1, timeout: 10) {
+            game($0)?["playing"] as? Bool == false
+        }
+        XCTAssertNotNil(back, "not listed as waiting again within 10 s of the match's end: \(watch.output)")
+        print("browse --watch (refresh 60 s) on host-c: playing \(playing.map { $0.time.milliseconds(since: connected.time) } ?? -1) ms "
+            + "after the joiner connected, waiting again \(back.map { $0.time.milliseconds(since: over) } ?? -1) ms after the match")
+        for line in watch.output where line.contains(name) { print("  \(line)") }
+        host.terminate()
+    }
+
     /// A host stays advertised while it plays and says so in its TXT record (`state=playing`, `watch=N`), and two
     /// spectators who found it by name watch its matches: one reads every position; the other stops reading and is
     /// dropped, while the players go on at full speed.

@@ -72,6 +72,7 @@ enum Lab {
     enum Mode: Sendable { case ipv4, ipv6Only }
 
     /// One lab for a test class at a time, also across test processes (another `make test` on the same machine).
+    /// `hosts` are names, or `NAME=IFNAME` for a host whose interface is named IFNAME (`lan up`).
     static func up(_ mode: Mode = .ipv4, hosts: [String] = Lab.hosts) {
         guard unavailableReason == nil else { return }
         lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
@@ -124,8 +125,13 @@ enum Lab {
         run(["addr", host]).1.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Every host's network interface in the lab (the scope of a link-local address seen from a host).
+    /// A host's network interface unless its class names another (`LabTestCase.labInterfaces`).
     static let interface = "lab0"
+
+    /// HOST's interface name (`lan ifname`): the scope of a link-local address seen from HOST.
+    static func interface(of host: String) -> String {
+        run(["ifname", host]).1.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 /// A process running on a lab host (`lan exec HOST -- …`, which execs, so `pid` is the command's own pid). Lines of

@@ -15,10 +15,12 @@ class LabTestCase: XCTestCase {
     /// The lab this class runs in; a subclass overrides these for another mode or fewer hosts.
     class var labMode: Lab.Mode { .ipv4 }
     class var labHosts: [String] { Lab.hosts }
+    /// Interface names for some hosts (the others' is `Lab.interface`): real machines' names differ.
+    class var labInterfaces: [String: String] { [:] }
 
     override class func setUp() {
         super.setUp()
-        Lab.up(labMode, hosts: labHosts)
+        Lab.up(labMode, hosts: labHosts.map { host in labInterfaces[host].map { "\(host)=\($0)" } ?? host })
     }
 
     override class func tearDown() {
