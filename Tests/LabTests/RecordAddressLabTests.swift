@@ -19,6 +19,23 @@ final class RecordAddressLabTests: LabTestCase {
         try assertRefused(address: "224.0.0.1", record: "group-record", why: "multicast: a group, not a host")
     }
 
+    /// A game record that points at something else (an HTTP server on host-a): `join NAME` on host-b says, once and in
+    /// words, that it is not a tictactoe game (exit 7), with no library's bare reason name.
+    func testARecordPointingAtAnHTTPServerSaysItIsNotAGameOnce() throws {
+        let address = Lab.address(of: "host-a")
+        let server = track(try LabProcess(on: "host-a", ["python3", "-u", "-m", "http.server", "--bind", address, "8080"]))
+        XCTAssertNotNil(server.waitForLine(timeout: 15) { $0.contains("Serving HTTP") }, server.standardError)
+        _ = try publish(on: "host-a", name: "Web server", port: 8080)
+        let joiner = try tictactoe(on: "host-b", ["join", "Web server", "--headless", "--connect-timeout", "4"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 30), 7, "\(joiner.output) \(joiner.standardError)")
+        let said = joiner.standardError.split(separator: "\n").filter { $0.contains("not a tictactoe game") }
+        XCTAssertEqual(said.count, 1, joiner.standardError)
+        XCTAssertTrue(said.first?.contains("the other end answers, but it is not a tictactoe game") == true,
+                      joiner.standardError)
+        XCTAssertFalse(joiner.standardError.contains("TLS handshake failed"), joiner.standardError)
+        print("join 'Web server' (an HTTP server): \(joiner.standardError)")
+    }
+
     /// host-a publishes `NAME.local → address` and a `_tictactoe._tcp` game on that host name, at the port of a
     /// tictactoe host listening on host-b's own 127.0.0.1. host-b joins the game by name (under strace): exit 5 with
     /// the reason, no TCP or UDP connect at all, and the listener sees nobody. Then host-b joins the listener by
@@ -42,6 +59,13 @@ final class RecordAddressLabTests: LabTestCase {
             ["avahi-publish", "-s", "-H", hostName, game, "_tictactoe._tcp", "\(port)", "proto=2", "sec=open"]))
         XCTAssertNotNil(service.waitForErrorLine(timeout: 15) { $0.hasPrefix("Established under name") },
                         "avahi-publish -s \(game): \(service.standardError)", file: file, line: line)
+
+        // Listed, not joinable, saying why (not joinable with no address at all).
+        let (games, _, browsing) = try browse(on: "host-b")
+        let listed = games.first { $0["name"] as? String == game }
+        XCTAssertEqual(listed?["compatible"] as? Bool, false, "\(games) \(browsing.standardError)", file: file, line: line)
+        XCTAssertTrue((listed?["reason"] as? String ?? "").contains("names no address on the LAN, only \(address) (\(why)"),
+                      "\(String(describing: listed))", file: file, line: line)
 
         let trace = NSTemporaryDirectory()
             + "tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
