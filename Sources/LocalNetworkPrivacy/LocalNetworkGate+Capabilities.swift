@@ -91,9 +91,9 @@ extension LocalNetworkGate {
         case .allowed, .exempt:
             return .granted(mint(verdict))
         case .needsPrompt:
-            return .waiting(reason: Self.waitingReason(for: .notDetermined), .notDetermined)
+            return .waiting(reason: waitingReason(for: .notDetermined), .notDetermined)
         case .denied:
-            return .waiting(reason: Self.waitingReason(for: .denied), .denied)
+            return .waiting(reason: waitingReason(for: .denied), .denied)
         case .noAuth(let type):
             return .refused(.noAuth(serviceType: type, manifestPath: manifestPath))
         case .manifestError(let text):

@@ -28,6 +28,8 @@ public final class LocalNetworkGate: Sendable {
     public let store: DecisionStore
     /// Where every decision is recorded (nil: nowhere).
     public let report: PrivacyReportLog?
+    /// Who shows the waiting reason, and so how it says access can be allowed.
+    public let frontEnd: FrontEnd
     private let loadManifest: @Sendable () throws -> AppManifest
     private let isLoopbackHost: @Sendable (String) -> Bool
     private let logger: Logger
@@ -55,12 +57,14 @@ public final class LocalNetworkGate: Sendable {
         explicitManifestPath: String? = nil,
         store: DecisionStore? = nil,
         report: PrivacyReportLog? = PrivacyReportLog(),
+        frontEnd: FrontEnd = .app,
         logger: Logger = Logger(label: "tictactoe.privacy")
     ) {
         // The default store records each change of the decision (Settings) in the same report.
-        self.init(store: store ?? DecisionStore(report: report), report: report, logger: logger) {
-            try AppManifest.locate(explicitPath: explicitManifestPath)
-        }
+        self.init(
+            store: store ?? DecisionStore(report: report), report: report, frontEnd: frontEnd, logger: logger,
+            loadManifest: { try AppManifest.locate(explicitPath: explicitManifestPath) },
+            isLoopbackHost: { Loopback.isLoopback(host: $0) })
     }
 
     /// A gate with its own way of loading the manifest (called on first need; a failure is retried next time),
@@ -68,11 +72,12 @@ public final class LocalNetworkGate: Sendable {
     public convenience init(
         store: DecisionStore,
         report: PrivacyReportLog? = nil,
+        frontEnd: FrontEnd = .app,
         logger: Logger = Logger(label: "tictactoe.privacy"),
         loadManifest: @escaping @Sendable () throws -> AppManifest
     ) {
         self.init(
-            store: store, report: report, logger: logger, loadManifest: loadManifest,
+            store: store, report: report, frontEnd: frontEnd, logger: logger, loadManifest: loadManifest,
             isLoopbackHost: { Loopback.isLoopback(host: $0) })
     }
 
@@ -80,12 +85,14 @@ public final class LocalNetworkGate: Sendable {
     init(
         store: DecisionStore,
         report: PrivacyReportLog? = nil,
+        frontEnd: FrontEnd = .app,
         logger: Logger,
         loadManifest: @escaping @Sendable () throws -> AppManifest,
         isLoopbackHost: @escaping @Sendable (String) -> Bool
     ) {
         self.store = store
         self.report = report
+        self.frontEnd = frontEnd
         self.logger = logger
         self.loadManifest = loadManifest
         self.isLoopbackHost = isLoopbackHost
@@ -114,9 +121,33 @@ public final class LocalNetworkGate: Sendable {
     public var authorization: LocalNetworkAuthorization { observe(store.read()) }
 
     /// Why a local-network operation is waiting now, and how to change it.
-    public var waitingReason: String { Self.waitingReason(for: authorization) }
+    public var waitingReason: String { waitingReason(for: authorization) }
 
-    /// The waiting reason for a state ("" for `.allowed`).
+    /// Who shows the waiting reason.
+    public enum FrontEnd: Sendable, Hashable {
+        /// The full-screen app: its own prompt, and Settings › Privacy.
+        case app
+        /// A command: the question on its terminal (when the gate has a prompt handler), and `tictactoe privacy
+        /// grant`.
+        case commandLine
+    }
+
+    /// The waiting reason for a state as this gate's front end can act on it ("" for `.allowed`).
+    public func waitingReason(for authorization: LocalNetworkAuthorization) -> String {
+        guard frontEnd == .commandLine else { return Self.waitingReason(for: authorization) }
+        switch authorization {
+        case .notDetermined:
+            if state.withLock({ $0.promptHandler != nil }) { return Self.waitingReason(for: authorization) }
+            return tr("local network permission not determined, and there is no terminal to ask on: "
+                + "run `tictactoe privacy grant`")
+        case .denied:
+            return tr("local network permission denied: run `tictactoe privacy grant` to allow it")
+        case .allowed:
+            return ""
+        }
+    }
+
+    /// The full-screen app's waiting reason for a state ("" for `.allowed`).
     public static func waitingReason(for authorization: LocalNetworkAuthorization) -> String {
         switch authorization {
         case .notDetermined:
@@ -180,7 +211,7 @@ public final class LocalNetworkGate: Sendable {
                 + "\(path). No prompt is shown."
             logger.error("\(text)")
         case .needsPrompt, .denied:
-            let reason = Self.waitingReason(for: verdict == .denied ? .denied : .notDetermined)
+            let reason = waitingReason(for: verdict == .denied ? .denied : .notDetermined)
             logger.info("gate: \(subject): \(verdict); waiting: \(reason)")
         case .manifestError(let text):
             logger.error("gate: \(subject): cannot decide, \(text)")

@@ -128,6 +128,27 @@ struct PrivacyStatus: ParsableCommand {
 
     @OptionGroup var options: PrivacyOptions
 
+    /// Words after `privacy` that are no command: `status`, the default, would otherwise take them as its own.
+    @Argument(help: .hidden) var unexpected: [String] = []
+
+    func validate() throws {
+        guard let word = unexpected.first else { return }
+        let words = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }
+        if words.dropFirst().first == Self.configuration.commandName {
+            throw ValidationError("Unexpected argument '\(word)'")
+        }
+        // `tictactoe privacy WORD`: an unknown command of `privacy`, as the root names one of its own.
+        var lines = ["Error: unknown command '\(word)' of 'tictactoe privacy'", "The commands are:"]
+        let commands = Privacy.configuration.subcommands.map { ($0._commandName, $0.configuration.abstract) }
+        let width = commands.map(\.0.count).max() ?? 0
+        for (name, abstract) in commands {
+            lines.append("  " + name + String(repeating: " ", count: width - name.count + 2) + abstract)
+        }
+        lines.append("Run 'tictactoe privacy --help' for more, or 'tictactoe privacy COMMAND --help' for one command.")
+        printError(lines.joined(separator: "\n"))
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
+
     func run() throws {
         options.prepare()
         let report = PrivacyStatusReport.read(

@@ -29,7 +29,7 @@ struct PrivacyArguments: ParsableArguments {
     /// one, commands wait until the decision is made elsewhere, e.g. by `tictactoe privacy grant`).
     func makeGate() -> LocalNetworkGate {
         AppManifest.useLanguage(explicitPath: infoPlist, environment: ProcessInfo.processInfo.environment)
-        let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
+        let gate = LocalNetworkGate(explicitManifestPath: infoPlist, frontEnd: .commandLine)
         if isatty(STDIN_FILENO) == 1 {
             gate.setPromptHandler { [weak gate] request in
                 guard let gate else { return }

@@ -43,8 +43,10 @@ final class LobbyCommandTests: ProcessTestCase {
         let (process, status) = try lobby(["--name", "alice", "--json", "--wait-timeout", "1"], environment: try home())
         XCTAssertEqual(status, 11, process.standardError)
         let waiting = try XCTUnwrap(process.events(named: "state").first, "\(process.output)")
+        // No terminal, so no prompt: the reason names what can be done.
         XCTAssertEqual(waiting["reason"] as? String,
-                       "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`")
+                       "local network permission not determined, and there is no terminal to ask on: "
+                           + "run `tictactoe privacy grant`")
         XCTAssertEqual(process.events(named: "lobby-joined").count, 0, "never joined")
     }
 

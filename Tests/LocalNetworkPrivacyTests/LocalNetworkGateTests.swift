@@ -151,6 +151,30 @@ final class LocalNetworkGateTests: XCTestCase {
         )
     }
 
+    /// A command's waiting reason says what can be done from it: the question on its terminal when it has one (no
+    /// Settings screen there), else `tictactoe privacy grant` alone (no prompt is shown).
+    func testACommandsWaitingReasonsNameWhatItCanDo() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = try writeManifest(standardEntries, in: directory)
+        let gate = LocalNetworkGate(
+            explicitManifestPath: path, store: DecisionStore(directory: directory + "/config"), report: nil,
+            frontEnd: .commandLine)
+        let lan = try SocketAddress(ipAddress: "198.18.0.1", port: 7878)
+        guard case .waiting(let undecided, _) = gate.connect(to: lan, for: .init("tictactoe join")) else {
+            return XCTFail("not waiting")
+        }
+        XCTAssertEqual(undecided, "local network permission not determined, and there is no terminal to ask on: "
+                       + "run `tictactoe privacy grant`")
+        gate.setPromptHandler { _ in }  // a terminal: the question is asked there
+        XCTAssertEqual(gate.waitingReason,
+                       "local network permission not determined: answer the prompt, or run `tictactoe privacy grant`")
+        try gate.answerPrompt(allow: false)
+        guard case .waiting(let denied, .denied) = gate.connect(to: lan, for: .init("tictactoe join")) else {
+            return XCTFail("not waiting")
+        }
+        XCTAssertEqual(denied, "local network permission denied: run `tictactoe privacy grant` to allow it")
+    }
+
     func testEveryDecisionAndTransitionIsLogged() throws {
         let lines = Recorder<String>()
         let gate = try makeGate(lines: lines)

@@ -180,6 +180,25 @@ final class PrivacyCommandTests: XCTestCase {
         XCTAssertTrue(run.error.contains("cannot store the local network decision"), run.error)
     }
 
+    /// `privacy WORD` with no such command names it and lists privacy's commands (not the usage of `status`, which
+    /// `privacy` alone runs); `privacy status WORD` is status's own usage error.
+    func testAnUnknownPrivacyCommandIsNamedWithTheCommands() throws {
+        try requireBinary()
+        let directory = try makeTemporaryDirectory(self)
+        let run = try runTicTacToe(["privacy", "bogus"], configDirectory: directory)
+        XCTAssertEqual(run.status, 64, run.error)
+        XCTAssertTrue(run.error.hasPrefix("Error: unknown command 'bogus' of 'tictactoe privacy'"), run.error)
+        for command in ["status", "grant", "deny", "reset", "report"] {
+            XCTAssertTrue(run.error.contains("\n  \(command) "), "\(command) in: \(run.error)")
+        }
+        XCTAssertFalse(run.error.contains("Usage: tictactoe privacy status"), run.error)
+        XCTAssertEqual(run.output, "")
+        let extra = try runTicTacToe(["privacy", "status", "bogus"], configDirectory: directory)
+        XCTAssertEqual(extra.status, 64, extra.error)
+        XCTAssertTrue(extra.error.contains("Unexpected argument 'bogus'"), extra.error)
+        XCTAssertEqual(try runTicTacToe(["privacy"], configDirectory: directory).status, 0, "privacy alone: status")
+    }
+
     func testHelpExplainsTheModel() throws {
         try requireBinary()
         let run = try runTicTacToe(["privacy", "--help"], configDirectory: try makeTemporaryDirectory(self))
