@@ -782,6 +782,7 @@ public struct AppModel: Sendable {
             lobbyBehind = lobby
             var game = NetworkGame(role: .host, localName: settings.name, target: tr("a free port"), port: 0)
             game.lobbyGame = .host
+            game.challenged = name
             screen = .network(game)
             return startLobbyGame(.host)
         case .stopHosting:

@@ -55,6 +55,8 @@ public struct NetworkGame: Sendable {
     /// The lobby's game this is (the one offered with a challenge, or the challenger's joined), nil for the others:
     /// after a match nobody else is invited, so no "wait for another player".
     var lobbyGame: LobbyGame?
+    /// Whom the person challenged, for the game hosted for the challenge (escaped where it is drawn).
+    var challenged: String?
     /// The port the host listened on (from `.listening`), so that hosting again keeps the port joiners were told.
     public private(set) var listenedPort: Int?
     /// Whether a peer played a match with us here (it connected).
@@ -161,6 +163,7 @@ public struct NetworkGame: Sendable {
             var next = NetworkGame(role: role, localName: localName, target: target, security: security,
                                    port: requestedPort)
             next.lobbyGame = lobbyGame
+            next.challenged = challenged
             return next
         }
         let port = listenedPort ?? requestedPort

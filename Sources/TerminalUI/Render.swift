@@ -329,7 +329,11 @@ extension AppModel {
         } else {
             let text: String
             switch game.phase {
-            case .listening(let port): text = tr("Waiting for someone to join on port %@…", String(port))
+            case .listening(let port):
+                text = game.challenged.map {
+                    tr("You challenged %@: waiting for them to accept and join on port %@…",
+                       DisplayWidth.truncate(DisplayText.escaped($0), to: 32), String(port))
+                } ?? tr("Waiting for someone to join on port %@…", String(port))
             case .ended(let why, _): text = why
             default: text = game.connection
             }

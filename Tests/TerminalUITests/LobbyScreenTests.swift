@@ -82,6 +82,9 @@ final class LobbyScreenTests: XCTestCase {
             .lobby(.stopHosting),
         ])
         try runApp(terminal, network: network)
+        let waiting = try XCTUnwrap(terminal.frames.first { $0.text.contains("40111") }).text
+        XCTAssertTrue(waiting.contains("You challenged bob: waiting for them to accept and join on port 40111…"),
+                      "the challenger's screen names who was challenged: \(waiting)")
         let lobby = try XCTUnwrap(network.lobbies.first)
         XCTAssertEqual(lobby.sent, [.challenge(bob), .hostListening(40111)])
         XCTAssertEqual(network.lobbyGames, [.host], "the lobby's game: a free port, not advertised")
