@@ -199,6 +199,30 @@ private func serve(
     let codeShown = Mutex(false)
     /// How many more spectators the host takes now (advertised as `watch=N`).
     var spectatorRoom: Int { listener.spectators?.room ?? 0 }
+    // Connections refused before their handshake: the first from an address in full, then counts (`RefusalDigest`),
+    // the ones due looked for every second and the rest said when the round ends.
+    let refusals = Mutex(RefusalDigest())
+    let start = ContinuousClock.now
+    let sayRefusals: @Sendable ([RefusalDigest.Line]) -> Void = { lines in
+        for line in lines {
+            switch line {
+            case .first(let source, let reason):
+                reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
+            case .more(let source, let count):
+                let attempts = count == 1 ? "1 more attempt" : "\(count) more attempts"
+                reporter.report(.peerFailed(remote: source, error: "refused \(attempts) before their handshake"))
+            }
+        }
+    }
+    let refusalTicker = Task {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
+            sayRefusals(refusals.withLock { $0.isEmpty ? [] : $0.tick(at: start.duration(to: .now)) })
+        }
+    }
+    defer {
+        refusalTicker.cancel()
+        sayRefusals(refusals.withLock { $0.tick(at: start.duration(to: .now) + $0.interval) })
+    }
     try await listener.run(
         onEvent: { event in
             switch event {
@@ -222,7 +246,7 @@ private func serve(
             case .pairingFailed(let remote, let reason):
                 reporter.report(.peerFailed(remote: remote, error: reason.description))  // "wrong code"
             case .pairingRefused(let source, _, let reason):
-                reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
+                sayRefusals(refusals.withLock { $0.refused(source, reason: reason, at: start.duration(to: .now)) })
             case .codeReplaced(let code, let reason):
                 request.showCode(code, reason)
                 reporter.report(.codeReplaced(reason: reason))
