@@ -18,7 +18,7 @@
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    └─ GameRules  pure rules and players; imports nothing
 //
-//   Engines (issue 16: bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
+//   Engines (bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
 //       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
 //            └─ GameRules
@@ -27,7 +27,7 @@
 //
 //   Localization (the text in the user's language, `tr`; paths and white space without Foundation): used by
 //   GameProtocol, the manifest, both front ends and the app core. Every module imports FoundationEssentials, never
-//   Foundation (issue 15: no ICU, a smaller and faster binary; ImportBoundaryTests checks).
+//   Foundation (no ICU: a smaller and faster binary; ImportBoundaryTests checks).
 
 import PackageDescription
 
@@ -217,35 +217,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The release binary (issue 15): linked by lld (the toolchain's) with packed relative relocations
-            // (DT_RELR, glibc 2.36+): a position-independent executable whose 1.7 MB table of relocations becomes
-            // 14 kB, so the loader reads less and about 2 MB less of the file stays resident. And no dynamic symbol
-            // table of its own: the static runtime's link arguments export every symbol of the executable
-            // (`-export-dynamic`: 27,700 symbols, 1.5 MB of names) though nothing looks one up, and the runtime's
-            // `dladdr` at start searched them all (`--no-export-dynamic` comes after and wins: about 8% of
-            // `--version`'s CPU time). And the functions that run first and most (`link-order.txt`, written by `make
-            // link-order` from callgrind profiles of a match, `--version`, `--help` and the menu) laid out together at
-            // the start of the text: the kernel maps at least 64 kB around each page touched, so code that runs spread
-            // over 17 MB kept most of it resident; a function missing from the list (new since) only lands after them.
-            // Every function, C or Swift, is in a section of its own for this (Makefile RELEASE_FLAGS), and the
-            // list puts the functions of large sections last (`make link-order`: what is left of those is the
-            // runtime's own objects, the standard library's internal functions above all). The functions that have
-            // no symbol to list (closures' destroyers, outlined copies: `.text..L*`) go together in a section of
-            // their own before the text, and the regex engine's internal text, which nothing runs, after it
-            // (link-sections.ld; a change to it, like one to link-order.txt, needs the release binary deleted to be
-            // linked again). And the C++ standard library, libsodium, ncursesw and tinfo linked in statically when
-            // the Makefile has linked their archives into .build/static-libs (searched first; see STATIC_LIB_DIR
-            // there; -ltinfo because the shared ncursesw brings tinfo by a linker script, its archive does not);
-            // otherwise the shared ones. libgcc's unwinder too (-static-libgcc: one library fewer to load).
-            exclude: ["link-order.txt", "link-sections.ld"],
+            // The release link (make install, make bench): lld, the toolchain's linker (clang's default here, gold,
+            // has no packed relocations), with packed relative relocations (DT_RELR, glibc 2.36+), so that the
+            // position-independent binary's relocation table is a small fraction of its size for the loader to read;
+            // and no dynamic symbol table of the executable's own (the static Swift runtime's link arguments export
+            // every symbol, though nothing looks one up; --no-export-dynamic comes after them and wins). libgcc's
+            // unwinder is linked in (-static-libgcc), and so are libstdc++, libsodium, ncursesw and tinfo when
+            // scripts/static-libs.sh has linked their archives into .build/static-libs, searched first (-ltinfo: the
+            // shared ncursesw brings tinfo through a linker script, its archive does not); a missing archive leaves
+            // that library shared. The binary then loads only libc and libm (glibc's libm.a needs libc's internals).
             linkerSettings: [
                 .unsafeFlags(
                     ["-L", "\(Context.packageDirectory)/.build/static-libs", "-ltinfo", "-Xclang-linker", "-static-libgcc",
                      "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                     "-Xlinker", "--no-export-dynamic",
-                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/tictactoe/link-order.txt",
-                     "-Xlinker", "--no-warn-symbol-ordering",
-                     "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/tictactoe/link-sections.ld"],
+                     "-Xlinker", "--no-export-dynamic"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
