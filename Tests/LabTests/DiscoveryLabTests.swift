@@ -212,6 +212,30 @@ final class DiscoveryLabTests: LabTestCase {
         host.terminate()
     }
 
+    /// A host that crashed with its machine's daemon (no goodbye: its records stay in the browsing daemon's cache) and
+    /// is started again under the same name, now open instead of private: a watch with a 60 s refresh lists it open
+    /// within 10 s of its new advertisement, not as the old private game.
+    func testAHostRestartedUnderTheSameNameIsListedAsItIsNow() throws {
+        let (first, _, name) = try startHost(on: "host-a", name: "Phoenix", extra: ["--private"])
+        let watch = try tictactoe(on: "host-c", ["browse", "--watch", "--json", "--timeout", "90"],
+                                  environment: ["TICTACTOE_BROWSE_REFRESH": "60"])
+        func game(_ games: [[String: Any]]) -> [String: Any]? { games.first { $0["name"] as? String == name } }
+        let privately = try XCTUnwrap(watch.waitForGames { game($0)?["private"] as? Bool == true }, "\(watch.output)")
+        defer { if Lab.run(["avahi-running", "host-a"]).0 != 0 { Lab.run(["start-avahi", "host-a"]) } }
+        XCTAssertEqual(Lab.run(["kill-avahi", "host-a"]).0, 0)
+        first.signal(SIGKILL)
+        XCTAssertEqual(Lab.run(["start-avahi", "host-a"]).0, 0)
+        let (_, _, again) = try startHost(on: "host-a", name: "Phoenix")
+        XCTAssertEqual(again, name, "registered under the same name")
+        let restarted = ContinuousClock.now
+        let open = watch.waitForGames(from: privately.index + 1, timeout: 10) {
+            game($0)?["private"] as? Bool == false && game($0)?["compatible"] as? Bool == true
+        }
+        XCTAssertNotNil(open, "still listed as the old game 10 s after the restart: \(watch.output)")
+        print("restarted under the same name: listed open \(open.map { $0.time.milliseconds(since: restarted) } ?? -1) ms "
+            + "after it was advertised again")
+    }
+
     /// A host stays advertised while it plays and says so in its TXT record (`state=playing`, `watch=N`), and two
     /// spectators who found it by name watch its matches: one reads every position; the other stops reading and is
     /// dropped, while the players go on at full speed.
