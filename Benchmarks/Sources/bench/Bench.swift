@@ -119,9 +119,11 @@ final class Bench {
 
     /// One match of `games` games, perfect vs perfect (the default player of headless host and join), the joiner's
     /// JSON lines read as they come and stamped on arrival.
+    /// `hostArguments` go to the host's command line; `beforeJoin` runs with the host's port before the joiner starts.
     func match(games: Int, plaintext: Bool, host hostPlace: Place = nil, joiner joinerPlace: Place = nil,
                address: String = "127.0.0.1", hostEnvironment: [String: String]? = nil,
-               joinerEnvironment: [String: String]? = nil) throws -> MatchRun {
+               joinerEnvironment: [String: String]? = nil, hostArguments: [String] = [],
+               beforeJoin: ((Int) throws -> Void)? = nil) throws -> MatchRun {
         let security = plaintext ? ["--plaintext"] : []
         let hostOut = temporaryFile("host.jsonl"), hostErr = temporaryFile("host.err")
         let outFD = openForWriting(hostOut), errFD = openForWriting(hostErr)
@@ -131,7 +133,7 @@ final class Bench {
         }
         let host = try spawn(
             [bin, "host", "--headless", "--no-advertise", "--bind", address, "--port", "0", "--games", "\(games)",
-             "--seed", "1", "--json"] + security,
+             "--seed", "1", "--json"] + security + hostArguments,
             on: hostPlace, environment: hostEnvironment ?? appEnvironment("host"), stdout: outFD, stderr: errFD)
         guard let port = waitForLine(in: hostOut, timeout: 15, while: host, { line -> Int? in
             guard let object = jsonObject(line), object["event"] as? String == "listening" else { return nil }
@@ -142,6 +144,7 @@ final class Bench {
             let err = (try? String(contentsOfFile: hostErr, encoding: .utf8)) ?? ""
             throw BenchError("the host never said it was listening (exit \(exit.exitCode)): \(err.prefix(400))")
         }
+        try beforeJoin?(port)
         let reader = try LineReader()
         let joinErr = temporaryFile("join.err")
         let joinErrFD = openForWriting(joinErr)

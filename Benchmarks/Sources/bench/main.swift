@@ -3,8 +3,11 @@
 // writes .build/bench/bench-LABEL.json and .build/bench/rtt-LABEL.svg. Measured, never asserted: exits 0 whether
 // goals are met or not, non-zero only when the run itself fails.
 //
-//   bench --bin PATH [--label NAME] [--repo DIR] [--out DIR] [--no-lab] [--quick]
+//   bench --bin PATH [--label NAME] [--repo DIR] [--out DIR] [--no-lab] [--quick] [--scale]
 //   bench --compare OLD.json NEW.json
+//
+// --scale measures how the cost grows instead (Scale.swift): discovery of 1, 8 and 24 games, the lobby with 3, 12
+// and 24 members, 0, 1 and 8 spectators, and long runs.
 import Foundation
 
 #if canImport(Glibc)
@@ -19,6 +22,7 @@ struct Options {
     var out: String?
     var lab = true
     var quick = false
+    var scale = false
     var compare: (String, String)?
 }
 
@@ -40,9 +44,10 @@ func parseOptions() -> Options {
         case "--out": options.out = value()
         case "--no-lab": options.lab = false
         case "--quick": options.quick = true
+        case "--scale": options.scale = true
         case "--compare": options.compare = (value(), value())
         case let other:
-            writeError("bench: unknown argument \(other)\nusage: bench --bin PATH [--label NAME] [--repo DIR] [--out DIR] [--no-lab] [--quick] | --compare OLD.json NEW.json\n")
+            writeError("bench: unknown argument \(other)\nusage: bench --bin PATH [--label NAME] [--repo DIR] [--out DIR] [--no-lab] [--quick] [--scale] | --compare OLD.json NEW.json\n")
             exit(2)
         }
     }
@@ -81,7 +86,7 @@ if options.lab, let check = try? run([options.bin, "manifest"], timeout: 30), ch
 
 let bench = Bench(options: options)
 do {
-    try bench.runAll()
+    if options.scale { try bench.runScale() } else { try bench.runAll() }
     exit(0)
 } catch {
     writeError("bench: the run failed: \(error)\n")
