@@ -8,8 +8,8 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
     case unavailable
     /// The system refused us (kDNSServiceErr_NoAuth): local network access is not allowed.
     case notAllowed
-    /// No service of that name answered.
-    case notFound(name: String)
+    /// No service of that name answered; `nearest` is the listed name closest to it, if any was listed.
+    case notFound(name: String, nearest: String? = nil)
     /// The service was found but no address of its host answered in time.
     case noAddress(name: String)
     /// Any other dns_sd error code.
@@ -48,7 +48,10 @@ public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unavailable: return Self.unavailableMessage
         case .notAllowed: return "Not allowed to access the network (Bonjour refused: kDNSServiceErr_NoAuth)"
-        case .notFound(let name):
+        case .notFound(let name, let nearest?):
+            return "no game named '\(name)' answered on the local network; the nearest name listed is '\(nearest)' "
+                + "(see the names `tictactoe browse` lists)"
+        case .notFound(let name, nil):
             return "no game named '\(name)' answered on the local network: its host may have quit (see the names "
                 + "`tictactoe browse` lists)"
         case .noAddress(let name): return "the host of '\(name)' did not say its address"

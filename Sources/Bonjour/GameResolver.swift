@@ -244,7 +244,7 @@ final class ResolveOperation {
         timer = nil
         waitedForSpelling = true  // no more waiting for the advertised spelling either
         if service == nil {
-            finish(.failure(.notFound(name: name)))
+            finish(.failure(.notFound(name: name, nearest: spellings?.nearest)))
         } else if addresses.isEmpty && refused.isEmpty {
             finish(.failure(.noAddress(name: name)))
         } else {

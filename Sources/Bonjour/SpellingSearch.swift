@@ -17,6 +17,8 @@ struct SpellingSearch {
     private(set) var tried: [[UInt8]]
     /// The advertised names a browse reported that match the typed one, in the order seen.
     private(set) var advertised: [String] = []
+    /// Every name the browse reported, in the order seen.
+    private(set) var listed: [String] = []
 
     init(typed: String) {
         self.typed = PlayerName(typed)
@@ -28,6 +30,7 @@ struct SpellingSearch {
 
     /// A name the browse reported: returns it when it is a new spelling of the typed name to resolve, else nil.
     mutating func browsed(_ name: String) -> String? {
+        if !listed.contains(where: { Array($0.utf8) == Array(name.utf8) }) { listed.append(name) }
         guard Self.foldedKey(name) == Self.foldedKey(typed.text) else { return nil }
         let bytes = Array(name.utf8)
         if !advertised.contains(where: { Array($0.utf8) == bytes }) { advertised.append(name) }
@@ -42,6 +45,28 @@ struct SpellingSearch {
         let bytes = Array(name.utf8)
         if advertised.contains(where: { Array($0.utf8) == bytes }) { return name }
         return advertised.first ?? name
+    }
+
+    /// The listed name closest to the typed one (fewest characters to change, case folded), other than the typed name
+    /// itself; nil when no other name was listed.
+    var nearest: String? {
+        let typedKey = Self.foldedKey(typed.text)
+        let others = listed.map { (name: $0, distance: Self.distance(Array(Self.foldedKey($0)), Array(typedKey))) }
+            .filter { $0.distance > 0 }
+        return others.min { $0.distance < $1.distance }?.name
+    }
+
+    /// The edit distance (Levenshtein) between two strings of characters.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// `name` in NFC with every letter's case folded (upper-cased, then lower-cased, so that "ß" meets "SS" and "Σ"

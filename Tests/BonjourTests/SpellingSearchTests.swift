@@ -57,4 +57,18 @@ final class SpellingSearchTests: XCTestCase {
         var nfd = SpellingSearch(typed: "\u{D6}")
         XCTAssertNotNil(nfd.browsed("o\u{308}"), "Ö means ö in NFD")
     }
+
+    /// A name nobody answered to is reported with the nearest name listed.
+    func testTheNearestListedNameIsNamed() {
+        var search = SpellingSearch(typed: "Zo\u{EB}'s gmae")
+        XCTAssertNil(search.nearest, "nothing listed")
+        for name in ["Bob's game", "Zo\u{EB}'s game", "Zed"] { _ = search.browsed(name) }
+        XCTAssertEqual(search.nearest, "Zo\u{EB}'s game")
+        var exact = SpellingSearch(typed: "BOB'S GAME")
+        _ = exact.browsed("Bob's game")
+        XCTAssertNil(exact.nearest, "the name itself is no suggestion")
+        XCTAssertEqual("\(BonjourError.notFound(name: "Zo\u{EB}'s gmae", nearest: search.nearest))",
+                       "no game named 'Zo\u{EB}'s gmae' answered on the local network; the nearest name listed is "
+                        + "'Zo\u{EB}'s game' (see the names `tictactoe browse` lists)")
+    }
 }
