@@ -119,6 +119,9 @@ private final class BrowserState {
     private var retryTimers: [String: DNSSDLoop.TimerID] = [:]
     /// Listed games that answered, each with the query of its TXT record kept open.
     private var txtQueries: [String: ServiceRef] = [:]
+    /// Each query is a client of the daemon of its own (Avahi's library: one D-Bus connection per reference, and the
+    /// system bus allows a user 256): a list longer than this is followed by its refresh alone beyond it.
+    static let maxTXTQueries = 64
     private var availability: BrowserEvent?
     private var lastList: [DiscoveredGame] = []
 
@@ -259,10 +262,10 @@ private final class BrowserState {
     }
 
     /// Keeps a query of `name`'s TXT record open while it is listed: each record the daemon reports (a change the host
-    /// announces, a restarted host's) relists the game at once. Without one (the query failed) the refresh still
-    /// catches a change.
+    /// announces, a restarted host's) relists the game at once. Without one (the query failed, or `maxTXTQueries` are
+    /// open) the refresh still catches a change.
     private func watchTXT(of name: String) {
-        guard txtQueries[name] == nil else { return }
+        guard txtQueries[name] == nil, txtQueries.count < Self.maxTXTQueries else { return }
         let context = QueryContext { [weak self] flags, interface, error, type, data in
             guard let self else { return }
             guard error == kDNSServiceErr_NoError else {
