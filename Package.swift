@@ -31,8 +31,7 @@
 
 import PackageDescription
 
-/// The Swift 6 language mode (complete concurrency checking), target by target: the package default below stays
-/// `.v5` until every target is converted.
+/// Every target in the Swift 6 language mode (complete concurrency checking): `swiftLanguageModes` below.
 let package = Package(
     name: "tictactoe",
     platforms: [.macOS(.v15)],
@@ -62,12 +61,12 @@ let package = Package(
         ),
         // Avahi's dns_sd: the header only (<avahi-compat-libdns_sd/dns_sd.h>); no pkg-config, whose flags would link
         // libdns_sd. The Bonjour module loads libdns_sd.so.1 with dlopen when a Bonjour operation first needs it
-        // (issue 15: a game that uses no Bonjour does not load it, nor avahi-client, D-Bus and systemd).
+        // (a game that uses no Bonjour does not load it, nor avahi-client, D-Bus and systemd).
         .systemLibrary(
             name: "CDNSSD",
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
-        // Pairing (issue 12): libsodium for ristretto255, SHA-512 and the CSPRNG; only GamePairing imports CSodium.
+        // Pairing: libsodium for ristretto255, SHA-512 and the CSPRNG; only GamePairing imports CSodium.
         // No pkg-config: its flags put -L/usr/lib/x86_64-linux-gnu first on the link's library path, where the shared
         // library would win over the archive the release link takes (the header and the library are in the
         // compiler's and linker's default paths).
@@ -234,7 +233,7 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
-        // `make bench`'s figures for the secure transport (issue 12): joins with and without CPace + TLS, and move
+        // `make bench`'s figures for the secure transport: joins with and without CPace + TLS, and move
         // round trips over TLS and plaintext, on 127.0.0.1. A release-build tool: `make install` does not install it.
         .executableTarget(
             name: "transport-bench",
