@@ -66,7 +66,7 @@ let package = Package(
             name: "CDNSSD",
             providers: [.apt(["libavahi-compat-libdnssd-dev"])]
         ),
-        // Pairing: libsodium for ristretto255, SHA-512 and the CSPRNG; only GamePairing imports CSodium.
+        // Pairing: libsodium for ristretto255, SHA-512, HMAC-SHA256 and the CSPRNG; only GamePairing imports CSodium.
         // No pkg-config: its flags put -L/usr/lib/x86_64-linux-gnu first on the link's library path, where the shared
         // library would win over the archive the release link takes (the header and the library are in the
         // compiler's and linker's default paths).

@@ -17,6 +17,8 @@ package=(--package-path Benchmarks --scratch-path "$PWD/.build-bench")
 driver="$("$swift" build "${package[@]}" -c release --show-bin-path)/bench"
 start=$(date +%s)
 taskset -c 1 "$driver" --bin "$bin" --repo "$PWD" --out "$PWD/.build/bench" "$@"
+# --scale measures how the cost grows and nothing else.
+case " $* " in *" --scale "*) echo "make bench: $(( $(date +%s) - start )) s of runs; results in .build/bench/"; exit 0;; esac
 echo ""; echo "make bench: in-process figures (ordo-one/benchmark, Benchmarks/Benchmarks/Micro)"
 "$swift" package "${package[@]}" --disable-sandbox benchmark --no-progress --format markdown
 echo ""; echo "make bench: joins and move round trips in one process (Sources/transport-bench)"
