@@ -49,7 +49,8 @@ public final class InteractiveSession: Sendable {
             if connection == nil { task?.cancel() }
             return
         }
-        listener?.stop()
+        // The host leaves: its spectators hear that it went away (`quit`), not that it is done.
+        listener?.stop(spectatorsHear: .quit)
         if !running {
             connection?.cancel()
             task?.cancel()

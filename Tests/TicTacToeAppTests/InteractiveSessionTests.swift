@@ -1,0 +1,62 @@
+import Foundation
+import GameProtocol
+import Logging
+@testable import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// The full-screen app's sessions through the app core, on loopback.
+final class InteractiveSessionTests: XCTestCase {
+    /// A gate whose decision is granted: a host may listen on every interface.
+    private func grantedGate() throws -> LocalNetworkGate {
+        let directory = NSTemporaryDirectory() + "tictactoe-session-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let store = DecisionStore(directory: directory)
+        try store.write(.allowed)
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: "games",
+                                   bonjourServices: ["_tictactoe._tcp"])
+        return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
+    }
+
+    private func waitFor(_ what: String, _ condition: () -> Bool) async {
+        for _ in 0..<1500 {
+            if condition() { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        XCTFail("not within 15 s: \(what)")
+    }
+
+    /// A host who leaves the Host screen tells its spectators it went away, not that it is done.
+    func testAHostThatLeavesTellsItsSpectatorsItWentAway() async throws {
+        let gate = try grantedGate()
+        let hostReports = Recorder<MatchReport>(), watchReports = Recorder<MatchReport>()
+        let host = InteractiveSession.host(
+            name: "Host", port: 0, spectators: 1, advertise: false, gate: gate,
+            report: { hostReports.append($0) }, finished: { _ in })
+        var port: Int?
+        await waitFor("the host to listen") {
+            for case .listening(_, let listening, _, _, _) in hostReports.all { port = listening }
+            return port != nil
+        }
+        guard let port else { return }
+        let watch = InteractiveSession.watch(
+            name: "Watcher", target: try JoinTarget(parsing: "127.0.0.1:\(port)"), gate: gate,
+            report: { watchReports.append($0) }, finished: { _ in })
+        await waitFor("the watcher to see the host's board") {
+            watchReports.all.contains { if case .watched = $0 { return true } else { return false } }
+        }
+        host.cancel()
+        await waitFor("the watch to end") {
+            watchReports.all.contains { if case .watchEnded = $0 { return true } else { return false } }
+        }
+        let ends = watchReports.all.compactMap { report -> MatchSession.End? in
+            if case .watchEnded(let end) = report { return end }
+            return nil
+        }
+        XCTAssertEqual(ends, [.peerLeft(.quit)])
+        watch.cancel()
+    }
+}
