@@ -231,7 +231,7 @@ public struct LobbyMachine: Sendable {
             if accepted {
                 inGame = true
                 // They have as long again to connect; then the game is withdrawn.
-                var actions: [Action] = cancelAnswerTimer() + leave("\(name) accepted the challenge")
+                var actions: [Action] = cancelAnswerTimer() + leave("the game with \(name) starts")
                 if policy.interactive {
                     // The front end plays the game it hosts; the lobby is over.
                     actions.append(finish(.success))

@@ -120,7 +120,7 @@ final class LobbyMachineTests: XCTestCase {
         _ = machine.handle(.command(.hostListening(41000), at: .seconds(2)))
         let accepted = machine.handle(try datagram(.answer(target: me, accepted: true), at: 3))
         XCTAssertEqual(Array(accepted.dropFirst()), [
-            .cancelAnswerTimer, .send(.leave), .leaveGroup, .report(.left("bob accepted the challenge")),
+            .cancelAnswerTimer, .send(.leave), .leaveGroup, .report(.left("the game with bob starts")),
             .finish(.success),
         ])
     }
