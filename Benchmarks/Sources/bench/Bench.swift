@@ -310,6 +310,19 @@ final class Bench {
         }
     }
 
+    /// Ctrl-C and SIGTERM clean up (the lab torn down, children stopped) before the driver exits 130 or 143.
+    func cleanUpOnSignals() {
+        cleanUpOnSignal = { [unowned self] in self.cleanUp() }
+        signal(SIGINT) { _ in
+            cleanUpOnSignal?()
+            exit(130)
+        }
+        signal(SIGTERM) { _ in
+            cleanUpOnSignal?()
+            exit(143)
+        }
+    }
+
     func cleanUp() {
         for child in children where child.exit == nil {
             child.terminate()

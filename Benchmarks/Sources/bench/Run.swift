@@ -18,15 +18,7 @@ extension Bench {
         }
         log("building the anchors (cc -O2) in \(anchorsDir)")
         try buildAnchors()
-        cleanUpOnSignal = { [unowned self] in self.cleanUp() }
-        signal(SIGINT) { _ in
-            cleanUpOnSignal?()
-            exit(130)
-        }
-        signal(SIGTERM) { _ in
-            cleanUpOnSignal?()
-            exit(143)
-        }
+        cleanUpOnSignals()
         defer { cleanUp() }
 
         let quick = options.quick

@@ -46,15 +46,7 @@ extension Bench {
     static let scaleSizes = (discovery: [1, 8, 24], lobby: [3, 12, 24], spectators: [0, 1, 8])
 
     func runScale() throws {
-        cleanUpOnSignal = { [unowned self] in self.cleanUp() }
-        signal(SIGINT) { _ in
-            cleanUpOnSignal?()
-            exit(130)
-        }
-        signal(SIGTERM) { _ in
-            cleanUpOnSignal?()
-            exit(143)
-        }
+        cleanUpOnSignals()
         defer { cleanUp() }
         var rows: [ScaleRow] = []
         if let reason = labUnavailableReason() {
