@@ -5,8 +5,8 @@ public struct JoinAddress: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A global or private (LAN) address: any joiner that can route to it.
         case routable
-        /// An IPv6 link-local address (fe80::/10): only joiners on the same link, and each must add its own
-        /// interface (`[fe80::1%eth0]:7878`), since the host's interface name means nothing on the joiner's machine.
+        /// An IPv6 link-local address (fe80::/10): only joiners on the same link. It is shown without the host's
+        /// interface (`%eth0`), which means nothing on the joiner's machine: `join` tries the joiner's own.
         case linkLocal
         /// A loopback address: only this machine can join.
         case loopback
@@ -26,14 +26,8 @@ public struct JoinAddress: Sendable, Hashable, CustomStringConvertible {
     /// `HOST:PORT`, an IPv6 address in brackets: what `tictactoe join` takes.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// What a joiner types for this address: a link-local one with `%interface` added (the joiner's own interface:
-    /// `interface` stands for it), the others as they are.
-    public func joinTarget(interface: String = "eth0") -> String {
-        kind == .linkLocal ? "[\(host)%\(interface)]:\(port)" : description
-    }
-
     /// The note a front end shows next to a link-local address.
-    public static let linkLocalNote = "link-local: the joiner adds its own interface, e.g. %eth0"
+    public static let linkLocalNote = "link-local: this link only; join finds its own interface"
 }
 
 extension Array where Element == JoinAddress {

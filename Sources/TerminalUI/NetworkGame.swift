@@ -191,10 +191,10 @@ public struct NetworkGame: Sendable {
             return [tr("This machine has no network address now: check its network connection")]
         }
         if joinAddresses.onlyThisMachine {
-            return [tr("Only this machine can join: %@", "tictactoe join \(first.joinTarget())\(flags)")]
+            return [tr("Only this machine can join: %@", "tictactoe join \(first)\(flags)")]
         }
-        var lines = [tr("Join with: %@", "tictactoe join \(first.joinTarget())\(flags)")]
-        lines += joinAddresses.dropFirst().map { tr("or: %@", "tictactoe join \($0.joinTarget())\(flags)") }
+        var lines = [tr("Join with: %@", "tictactoe join \(first)\(flags)")]
+        lines += joinAddresses.dropFirst().map { tr("or: %@", "tictactoe join \($0)\(flags)") }
         if joinAddresses.contains(where: { $0.kind == .linkLocal }) {
             lines.append("(\(tr(JoinAddress.linkLocalNote)))")
         }

@@ -235,7 +235,7 @@ extension TranscriptReporter {
         case .plaintext: (flags, why) = (" --plaintext", tr(" (unencrypted)"))
         }
         func join(_ address: JoinAddress) -> String {
-            let line = "tictactoe join \(address.joinTarget())\(flags)"
+            let line = "tictactoe join \(address)\(flags)"
             return address.kind == .linkLocal ? line + " (\(JoinAddress.linkLocalNote))" : line
         }
         guard let first = addresses.first else {

@@ -22,7 +22,8 @@ final class HostAddressesLabTests: LabTestCase {
         let others = Array(host.output[(hosting.index + 1)...].prefix { $0.hasPrefix("  or: ") })
         XCTAssertTrue(others.allSatisfy { !$0.contains("127.0.0.1") && !$0.contains("[::1]") }, "\(others)")
         if let last = others.last, last.contains("[fe80:") {
-            XCTAssertTrue(last.hasSuffix("(link-local: the joiner adds its own interface, e.g. %eth0)"), last)
+            XCTAssertTrue(last.hasSuffix("(link-local: this link only; join finds its own interface)"), last)
+            XCTAssertFalse(last.contains("%"), "no interface of the host's in the line: \(last)")
         }
 
         print("host-b printed:\n" + ([hosting.text] + others).joined(separator: "\n"))

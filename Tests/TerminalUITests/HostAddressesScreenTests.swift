@@ -36,8 +36,8 @@ final class HostAddressesScreenTests: XCTestCase {
         XCTAssertEqual(Array(shown[(waiting + 1)...(waiting + 4)]), [
             "Join with: tictactoe join 198.18.0.12:7878",
             "or: tictactoe join [2001:db8::5]:7878",
-            "or: tictactoe join [fe80::1%eth0]:7878",
-            "(link-local: the joiner adds its own interface, e.g. %eth0)",
+            "or: tictactoe join [fe80::1]:7878",
+            "(link-local: this link only; join finds its own interface)",
         ], terminal.lastFrame)
         // The exact line to type stands out.
         let canvas = try XCTUnwrap(terminal.frames.last)

@@ -49,10 +49,6 @@ final class JoinAddressesTests: XCTestCase {
         ])
         XCTAssertEqual(addresses.map(\.kind), [.routable, .routable, .routable, .routable, .routable, .linkLocal, .linkLocal])
         XCTAssertFalse(addresses.onlyThisMachine)
-        // What a joiner types for a link-local one: its own interface added.
-        XCTAssertEqual(addresses.last?.joinTarget(), "[fe80::1%eth0]:7990")
-        XCTAssertEqual(addresses.last?.joinTarget(interface: "wlp2s0"), "[fe80::1%wlp2s0]:7990")
-        XCTAssertEqual(addresses.first?.joinTarget(), "192.168.1.20:7990")
     }
 
     func testIPv4OnlyListenerListsIPv4Only() {
@@ -113,8 +109,8 @@ final class JoinAddressesTests: XCTestCase {
             "  or: tictactoe join [2001:db8::5]:7990",
             "  or: tictactoe join [fd00:1::20]:7990",
             "  or: tictactoe join 169.254.7.7:7990",
-            "  or: tictactoe join [fe80::a8c1:abff:fe12:3456%eth0]:7990 (link-local: the joiner adds its own interface, e.g. %eth0)",
-            "  or: tictactoe join [fe80::1%eth0]:7990 (link-local: the joiner adds its own interface, e.g. %eth0)",
+            "  or: tictactoe join [fe80::a8c1:abff:fe12:3456]:7990 (link-local: this link only; join finds its own interface)",
+            "  or: tictactoe join [fe80::1]:7990 (link-local: this link only; join finds its own interface)",
         ])
     }
 
