@@ -86,6 +86,9 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case protocolViolation(String)
     /// The peer sent an `error` frame during the handshake.
     case peerError(String)
+    /// Protocol 2's encrypted handshake failed for another reason than a wrong code (the other end is not a game of
+    /// ours, or refused our key exchange), said in words.
+    case secureHandshakeFailed(String)
     /// The connection closed during the handshake.
     case closedDuringHandshake
     /// The address could not be parsed or resolved.
@@ -103,6 +106,7 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .rejected(let reason, let text): return "rejected by the host (\(reason)): \(text)"
         case .protocolViolation(let why): return "protocol error by the peer: \(why)"
         case .peerError(let why): return "the peer reported an error: \(why)"
+        case .secureHandshakeFailed(let why): return why
         case .closedDuringHandshake: return "the peer closed the connection during the handshake"
         case .badAddress(let why): return "bad address: \(why)"
         case .localNetworkRefused(let why): return "local network access refused: \(why)"

@@ -29,6 +29,9 @@ public enum SecureChannelError: Error, Sendable, Hashable, CustomStringConvertib
             return "the key exchange failed: \(why)"
         case .closedDuringHandshake:
             return "the peer closed the connection during the TLS handshake"
+        case .handshakeFailed(let why) where why.contains("UNKNOWN_PSK_IDENTITY"):
+            return "the host refused this joiner's key exchange: it runs a tictactoe that pairs another way; update "
+                + "both to the same version (TLS said \(why))"
         case .handshakeFailed(let why) where Self.notTLSMarkers.contains(where: why.contains):
             return "the other end answers, but it is not a tictactoe game: it does not speak the encrypted handshake "
                 + "(TLS said \(why))"
@@ -83,7 +86,7 @@ extension SecureChannelError {
         case .keyMismatch: return .wrongCode
         case .plaintextHost, .plaintextJoiner: return .rejected(reason: "version", text: description)
         case .closedDuringHandshake: return .closedDuringHandshake
-        case .exchangeFailed, .handshakeFailed: return .protocolViolation(description)
+        case .exchangeFailed, .handshakeFailed: return .secureHandshakeFailed(description)
         }
     }
 }

@@ -17,7 +17,7 @@ extension ExitStatus {
             case .unreachable, .badAddress: self = .unreachable
             case .timedOut: self = .timeout
             case .rejected: self = .rejected
-            case .protocolViolation, .peerError: self = .protocolError
+            case .protocolViolation, .peerError, .secureHandshakeFailed: self = .protocolError
             case .closedDuringHandshake: self = .peerLeft
             case .localNetworkRefused: self = .localNetworkNotAllowed
             case .wrongCode: self = .wrongCode

@@ -87,6 +87,21 @@ final class SecureChannelUnitTests: XCTestCase {
             .exchangeFailed("bad share"))
     }
 
+    /// What a joiner reads for a failed encrypted handshake says what it means, with no "protocol error by the peer"
+    /// in front and TLS's own name last.
+    func testAFailedEncryptedHandshakeIsSaidInWords() {
+        let refusedIdentity = SecureChannelError.handshakeFailed("TLSV1_ALERT_UNKNOWN_PSK_IDENTITY").connectionError
+        XCTAssertEqual(
+            "\(refusedIdentity)",
+            "the host refused this joiner's key exchange: it runs a tictactoe that pairs another way; update both to "
+                + "the same version (TLS said TLSV1_ALERT_UNKNOWN_PSK_IDENTITY)")
+        let notAGame = SecureChannelError.handshakeFailed("WRONG_VERSION_NUMBER").connectionError
+        XCTAssertEqual(
+            "\(notAGame)",
+            "the other end answers, but it is not a tictactoe game: it does not speak the encrypted handshake "
+                + "(TLS said WRONG_VERSION_NUMBER)")
+    }
+
     // MARK: The whole secure host pipeline on an EmbeddedChannel
 
     func testASilentSocketOnASecureHostMeetsTheHandshakeDeadlineAndNothingLeavesInPlaintext() throws {

@@ -78,6 +78,7 @@ final class CoordinatorTests: XCTestCase {
             (ConnectionError.timedOut("x"), .timeout),
             (ConnectionError.rejected(reason: "busy", text: "x"), .rejected),
             (ConnectionError.protocolViolation("x"), .protocolError),
+            (ConnectionError.secureHandshakeFailed("x"), .protocolError),
             (ConnectionError.peerError("x"), .protocolError),
             (ConnectionError.closedDuringHandshake, .peerLeft),
             (ConnectionError.localNetworkRefused("x"), .localNetworkNotAllowed),
