@@ -117,6 +117,13 @@ public struct ComputerMatch: Sendable {
         record()
     }
 
+    /// The computer's side forfeits the game in progress: an engine that failed (crashed, hung, cheated).
+    public mutating func forfeitComputer() {
+        guard !game.isOver else { return }
+        game.forfeit(humanMark.opponent)
+        record()
+    }
+
     private mutating func record() {
         guard let result = game.result else { return }
         switch result.winner {

@@ -300,7 +300,7 @@ public struct AppModel: Sendable {
             return effects
         case .engine(let event, _):
             guard case .computer(var game) = screen else { return [] }
-            let effects = game.engineReported(event)
+            let effects = game.engineReported(event) + saveIfEnded(&game)
             screen = .computer(game)
             return effects
         case .signal(let reason):
@@ -631,7 +631,7 @@ public struct AppModel: Sendable {
     }
 
     static func record(of game: ComputerGame, name: String, result: GameResult) -> GameRecord {
-        let computer = tr("%@ computer", game.difficulty.title)
+        let computer = game.opponentName
         let human = game.humanMark
         return GameRecord(
             number: game.number, line: 0, xName: human == .x ? name : computer, oName: human == .o ? name : computer,

@@ -9,7 +9,7 @@ import Localization
 /// Against an engine (`engineCommand`, Play against an engine) the computer's moves come from the engine's process,
 /// run by the runtime as `play --computer engine:COMMAND` runs it: the model asks with `.engineMove` and goes on
 /// taking keys while the engine thinks; its answer (or its failure) comes back through `engineReported(_:)`. An
-/// engine that fails loses the game in progress (the computer resigns it), and the screen says why and names its log.
+/// engine that fails forfeits the game in progress, and the screen says why and names its log.
 public struct ComputerGame: Sendable {
     public private(set) var match: ComputerMatch
     public private(set) var cursor = 4
@@ -54,6 +54,13 @@ public struct ComputerGame: Sendable {
         return DisplayText.escaped(engineName ?? engineCommand)
     }
 
+    /// The computer's player name in a saved game: "perfect computer", or the engine's own name (its command until
+    /// it has started), as it said it: replay escapes what it shows.
+    public var opponentName: String {
+        guard let engineCommand else { return tr("%@ computer", difficulty.title) }
+        return engineName ?? engineCommand
+    }
+
     /// Starts the next game.
     mutating func begin() -> [AppEffect] {
         match.begin()
@@ -89,7 +96,7 @@ public struct ComputerGame: Sendable {
             do {
                 try match.playComputer(cell)
             } catch {
-                // The engine's move was checked against this position: resign rather than wait forever.
+                // The engine's move was checked against this position: it forfeits rather than waits forever.
                 engineLost(reason: tr("played an illegal move %@", String(cell + 1)), engine: engineName ?? "", log: "")
             }
         case .failed(let number, let engine, let reason, let log):
@@ -100,9 +107,9 @@ public struct ComputerGame: Sendable {
         return []
     }
 
-    /// The engine failed: it loses the game in progress, and the screen says why.
+    /// The engine failed: it forfeits the game in progress, and the screen says why.
     private mutating func engineLost(reason: String, engine: String, log: String) {
-        match.resignComputer()
+        match.forfeitComputer()
         engineFailure = tr("Engine '%@' %@; it loses the game (stderr: %@)", DisplayText.escaped(engine),
                            DisplayText.escaped(reason), DisplayText.escaped(log))
     }

@@ -128,11 +128,11 @@ public struct LineGame {
         }
     }
 
-    /// The engine failed: it loses the game in progress (the computer resigns it), with the reason and its log.
+    /// The engine failed: it forfeits the game in progress, with the reason and its log.
     private mutating func engineLost(_ failure: EngineFailure) {
         write(tr("Engine '%@' %@; it loses the game (stderr: %@)", DisplayText.escaped(failure.engine),
                  DisplayText.escaped(failure.reasonText), DisplayText.escaped(failure.logPath)))
-        match.resignComputer()
+        match.forfeitComputer()
     }
 
     private static func bye(_ score: (you: Int, computer: Int, draws: Int)) -> String {

@@ -103,11 +103,19 @@ final class EngineGameTests: XCTestCase {
     func testAFailingEngineLosesTheGameAndTheScreenSaysWhyAndWhereItsLogIs() throws {
         var model = model()
         _ = started(&model)
-        _ = model.handle(.engine(.failed(
+        _ = model.handle(.engine(.started(name: "sleepy", log: "/tmp/sleepy-1-1.log")))
+        let effects = model.handle(.engine(.failed(
             game: 1, engine: "sleepy", reason: "did not answer genmove within 60.000 s", log: "/tmp/sleepy-1-1.log")))
         let game = try XCTUnwrap(game(model))
         XCTAssertTrue(game.game.isOver)
-        XCTAssertEqual(game.wins, 1, "the engine resigned: we win")
+        XCTAssertEqual(game.wins, 1, "the engine forfeited: we win")
+        // Saved as played: by the engine, by name, and lost by forfeit (not a resignation).
+        let saved = effects.compactMap { effect -> GameRecord? in
+            if case .saveGame(let record) = effect { return record } else { return nil }
+        }
+        XCTAssertEqual(saved.map(\.xName), ["sleepy"], "the engine played X")
+        XCTAssertEqual(saved.map(\.oName), ["tester"])
+        XCTAssertEqual(saved.first?.result, GameResult(winner: .o, reason: .forfeit(.x)))
         let screen = flattened(text(model))
         XCTAssertTrue(
             screen.contains("Engine 'sleepy' did not answer genmove within 60.000 s; it loses the game (stderr:"),
