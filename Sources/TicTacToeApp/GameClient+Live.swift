@@ -185,7 +185,7 @@ extension PrivacyClient {
             },
             answerPrompt: { allow in try? gate.answerPrompt(allow: allow) },
             setAllowed: { allowed in try? gate.store.write(allowed ? .allowed : .denied, source: "settings") },
-            reset: { try? gate.store.reset() },
+            reset: { try? gate.store.reset(source: "settings") },
             info: {
                 let manifest = Result { try gate.manifest() }
                 let entitlements = PrivacyClient.entitlements(manifest: try? manifest.get())
