@@ -55,8 +55,11 @@ public enum LocalNetworkVerdict: Sendable, Hashable, CustomStringConvertible {
 /// What needs the local network, so the gate can be asked first (deferred prompting: only when the user acts).
 public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
     case search
-    case host(name: String, port: Int)
+    /// Host a game, open or private (the privacy report names the screen that asked).
+    case host(name: String, port: Int, isPrivate: Bool = false)
     case join(name: String, address: String)
+    /// Watch a hosted game (a spectator's connection: the gate sees a join).
+    case watch(name: String, address: String)
     /// List every service type on the network (needs the multicast entitlement, then permission).
     case browseServiceTypes
     /// The LAN lobby's multicast group (needs the multicast entitlement, then permission).
@@ -67,8 +70,9 @@ public enum NetworkIntent: Sendable, Hashable, CustomStringConvertible {
         case .lobby: return "Lobby"
         case .search: return "Search for games"
         case .browseServiceTypes: return "All services on this network"
-        case .host(_, let port): return "Host a game (port \(port))"
+        case .host(_, let port, let isPrivate): return "Host a \(isPrivate ? "private " : "")game (port \(port))"
         case .join(_, let address): return "Join \(address)"
+        case .watch(_, let address): return "Watch \(address)"
         }
     }
 }

@@ -699,7 +699,8 @@ public struct AppModel: Sendable {
         if let lobbyGame = next.lobbyGame { return startLobbyGame(lobbyGame) }
         switch next.role {
         case .host:
-            return [.checkNetwork(.host(name: next.localName, port: next.requestedPort ?? settings.port))]
+            return [.checkNetwork(.host(
+                name: next.localName, port: next.requestedPort ?? settings.port, isPrivate: next.security == .private))]
         case .joiner:
             return [.checkNetwork(.join(name: next.localName, address: next.target))]
         }
@@ -826,7 +827,7 @@ public struct AppModel: Sendable {
     /// Watches `target` as `name`: asks the gate as joining does, then watches (`.watch`).
     private mutating func startWatching(_ target: String, as name: String, code: String?) -> [AppEffect] {
         screen = .watch(WatchGame(localName: name, target: target, code: code))
-        return [.checkNetwork(.join(name: name, address: target))]
+        return [.checkNetwork(.watch(name: name, address: target))]
     }
 
     // MARK: Menu
@@ -917,7 +918,7 @@ public struct AppModel: Sendable {
             screen = .network(NetworkGame(role: .host, localName: form.name, target: target,
                                           security: form.privateGame ? .private : .open, port: settings.port,
                                           spectators: form.spectators))
-            return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port))]
+            return saveIfChanged() + [.checkNetwork(.host(name: form.name, port: settings.port, isPrivate: form.privateGame))]
         case .engine:
             let command = form.second.trimmingWhitespace()
             settings.engineCommand = command
@@ -973,7 +974,7 @@ public struct AppModel: Sendable {
         case (.lobby, .lobby): return true
         case (.host, .network(let game)): return game.role == .host && !game.isOver
         case (.join, .network(let game)): return game.role == .joiner && !game.isOver
-        case (.join, .watch(let watch)): return !watch.isOver
+        case (.watch, .watch(let watch)): return !watch.isOver
         default: return false
         }
     }
@@ -986,10 +987,12 @@ public struct AppModel: Sendable {
         case .search: return [.startBrowsing]
         case .browseServiceTypes: return [.startServiceTypes]
         case .lobby: return [.startLobby(name: settings.name)]
-        case .host(let name, let port):
+        case .host(let name, let port, _):
             return [.host(name: name, port: port, security: game?.security ?? .open, spectators: game?.spectators ?? 0)]
+        case .watch(let name, let address):
+            guard case .watch(let watch) = screen else { return [] }
+            return [.watch(name: name, address: address, code: watch.code)]
         case .join(let name, let address):
-            if case .watch(let watch) = screen { return [.watch(name: name, address: address, code: watch.code)] }
             // The join says within `NetworkGame.connectSeconds` whether it got through: counted down on the screen.
             let join = AppEffect.join(name: name, address: address, code: game?.code)
             guard case .network(var joining) = screen else { return [join] }

@@ -20,7 +20,8 @@ struct LiveNetwork {
         events: @escaping @Sendable (NetworkEvent) -> Void
     ) -> SessionHandle {
         InteractiveSession.host(
-            name: name, port: port, security: security, spectators: spectators, gate: gate,
+            name: name, port: port, security: security, spectators: spectators,
+            origin: security == .private ? .privateHostScreen : .hostScreen, gate: gate,
             // The code goes to the host's screen only, beside the reports (never one of them).
             showCode: { code, replacedBecause in
                 guard let digits = code.revealed else { return }
@@ -263,7 +264,7 @@ extension LocalNetworkOperation {
             self = .multicast(.lobby)
         case .host:
             self = .listen(bindHost: ListenTarget.everyInterface.bindHost)
-        case .join(_, let address):
+        case .join(_, let address), .watch(_, let address):
             if case .address(let endpoint)? = try? JoinTarget(parsing: address) {
                 self = .connect(endpoint)
             } else {
@@ -279,8 +280,9 @@ extension NetworkIntent {
         case .search: return .searchScreen
         case .browseServiceTypes: return .serviceTypesScreen
         case .lobby: return .lobbyScreen
-        case .host: return .hostScreen
+        case .host(_, _, let isPrivate): return isPrivate ? .privateHostScreen : .hostScreen
         case .join: return .joinScreen
+        case .watch: return .watchScreen
         }
     }
 }

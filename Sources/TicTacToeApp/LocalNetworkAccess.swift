@@ -80,6 +80,7 @@ extension OperationOrigin {
     public static let watchCommand = OperationOrigin("tictactoe watch")
     public static let matchCommand = OperationOrigin("tictactoe match --over")
     public static let hostScreen = OperationOrigin("Host a game screen")
+    public static let privateHostScreen = OperationOrigin("Host a private game screen")
     public static let joinScreen = OperationOrigin("Join a game screen")
     public static let searchScreen = OperationOrigin("Search for games screen")
     public static let watchScreen = OperationOrigin("Watch a game screen")

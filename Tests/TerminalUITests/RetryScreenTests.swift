@@ -91,8 +91,9 @@ final class RetryScreenTests: XCTestCase {
         XCTAssertEqual(network(model)?.retry, .waitForAnotherPlayer)
         XCTAssertTrue(text(model).contains("Wait for another player? r waits · Enter or q back to the menu"),
                       text(model))
-        XCTAssertEqual(model.handle(.key(.character("r"))), [.checkNetwork(.host(name: "tester", port: 40123))])
-        XCTAssertEqual(model.handle(.gate(.allowed, .host(name: "tester", port: 40123), prompt: nil)),
+        XCTAssertEqual(model.handle(.key(.character("r"))),
+                       [.checkNetwork(.host(name: "tester", port: 40123, isPrivate: true))], "a private game again")
+        XCTAssertEqual(model.handle(.gate(.allowed, .host(name: "tester", port: 40123, isPrivate: true), prompt: nil)),
                        [.host(name: "tester", port: 40123, security: .private)])
         XCTAssertEqual(network(model)?.playedMatch, false)
         _ = model.handle(.network(.report(.listening(host: "::", port: 40123, name: "tester", security: .private))))

@@ -81,8 +81,8 @@ final class WatchScreenTests: XCTestCase {
         var model = AppModel(settings: UISettings(name: "tester"), size: TerminalSize(rows: 24, columns: 80), seed: 1)
         _ = model.handle(.key(.character("w")))
         for key in "127.0.0.1:7878" { _ = model.handle(.key(.character(key))) }
-        XCTAssertEqual(model.handle(.key(.enter)).last, .checkNetwork(.join(name: "tester", address: "127.0.0.1:7878")))
-        XCTAssertEqual(model.handle(.gate(.exempt, .join(name: "tester", address: "127.0.0.1:7878"), prompt: nil)),
+        XCTAssertEqual(model.handle(.key(.enter)).last, .checkNetwork(.watch(name: "tester", address: "127.0.0.1:7878")))
+        XCTAssertEqual(model.handle(.gate(.exempt, .watch(name: "tester", address: "127.0.0.1:7878"), prompt: nil)),
                        [.watch(name: "tester", address: "127.0.0.1:7878", code: nil)])
         _ = model.handle(.network(.report(.watched(WatchedMatch(hostName: "alice")))))
         XCTAssertTrue(model.render(unicode: true).text.contains("Waiting for a player at alice"))

@@ -21,3 +21,25 @@ final class PrivacyClientTests: XCTestCase {
         XCTAssertEqual(changes.map { $0.origin ?? "-" }, ["Settings screen", "Settings screen"])
     }
 }
+
+extension PrivacyClientTests {
+    /// The prompt a screen shows is recorded with that screen: a private host's and a watch's are their own.
+    func testThePromptIsRecordedWithTheScreenThatAsked() throws {
+        let directory = NSTemporaryDirectory() + "tictactoe-privacy-client-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let report = PrivacyReportLog(directory: directory + "/state")
+        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: "games",
+                                   bonjourServices: ["_tictactoe._tcp"])
+        let gate = LocalNetworkGate(
+            store: DecisionStore(directory: directory + "/config", report: report), report: report,
+            loadManifest: { manifest })
+        let client = PrivacyClient.live(gate: gate, logFile: directory + "/log")
+        _ = client.verdict(.host(name: "ann", port: 7878, isPrivate: true))
+        _ = client.verdict(.watch(name: "ann", address: "198.18.0.12:7878"))
+        let origins = try report.read().entries.compactMap(\.origin)
+        XCTAssertTrue(origins.contains("Host a private game screen"), "\(origins)")
+        XCTAssertTrue(origins.contains("Watch a game screen"), "\(origins)")
+        XCTAssertFalse(origins.contains("Join a game screen"), "\(origins)")
+    }
+}
