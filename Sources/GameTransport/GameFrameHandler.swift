@@ -153,6 +153,9 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        // Nothing reaches a removed handler: the sink goes, since it usually leads back to whoever holds this handler
+        // (a match's driver writes through it: `LoopFrameWriter`), and the two would keep each other alive.
+        sink = nil
         stopTimers()
     }
 

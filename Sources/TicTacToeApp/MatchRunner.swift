@@ -310,7 +310,9 @@ private final class MatchDriver {
 
     private func finish() {
         finished = true
+        // The timer's expiry is delivered to this driver: dropped with the match, or each would keep the other alive.
         timer?.cancel()
+        timer = nil
         writer.closeNow()
         done.succeed(session.end ?? .peerLeft(nil))
     }

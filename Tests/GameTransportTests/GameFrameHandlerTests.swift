@@ -43,6 +43,27 @@ final class GameFrameHandlerTests: XCTestCase {
         XCTAssertNoThrow(try channel.finish())
     }
 
+    /// A handler taken out of its pipeline (its connection closed) lets go of the sink it was diverted to: a match's
+    /// sink leads back to the match, which holds the handler to write through (`LoopFrameWriter`), and neither would
+    /// ever be released.
+    func testAHandlerRemovedFromItsPipelineLetsGoOfItsSink() throws {
+        final class Match {}
+        let handler = GameFrameHandler(timeouts: .default, stats: ConnectionStats())
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7878)).wait()
+        weak var released: Match?
+        do {
+            let match = Match()
+            released = match
+            _ = handler.divert { _ in _ = match }
+        }
+        XCTAssertNotNil(released, "the sink is held while the connection is open")
+        XCTAssertNoThrow(try channel.finish())
+        XCTAssertNil(released, "the sink outlived its connection")
+        withExtendedLifetime(handler) {}
+    }
+
     func testAFrameCutShortByTheEndIsAProtocolError() throws {
         let channel = try channel()
         var bytes = ByteBuffer()

@@ -1,0 +1,69 @@
+import GameProtocol
+@testable import GameTransport
+import NIOCore
+@testable import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// A host that serves joiner after joiner (a bot tournament's, all night) keeps nothing of a match once it is over:
+/// each match's connection, and with it the match's driver, timer and pipeline, is released.
+final class MatchLifetimeTests: XCTestCase {
+    private let origin = OperationOrigin("match lifetime tests")
+
+    /// A served match's connection, held weakly.
+    private struct Served: Sendable {
+        weak var channel: (any Channel)?
+    }
+
+    /// The host's side of each match runs as `hostMatches` runs it (an open game's listener, a `MatchRunner` on the
+    /// link it hands over); in-process joiners play one game each.
+    func testAHostServingManyMatchesHoldsNoneOfTheirConnectionsAfterwards() async throws {
+        let matches = 5
+        let gate = try makeTestGate(.notDetermined)  // loopback: never asked
+        guard case .granted(let capability) = gate.listen(on: .address("127.0.0.1"), for: origin) else {
+            return XCTFail("loopback was not cleared")
+        }
+        let listener = GameListener(capability: capability, port: 0, hostName: "host",
+                                    security: .tlsPSK(.pairing(code: .open)))
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1)
+        let served = Recorder<Served>()
+        let events = Recorder<GameListener.Event>()
+        let hosting = Task {
+            try await listener.run(onEvent: { events.append($0) }, onMatch: { link in
+                served.append(Served(channel: link.channel))
+                guard let controller = try? options.controller(moveTime: nil) else { return .stop }
+                var runner = MatchRunner(role: .host, controller: controller, policy: options.policy,
+                                         reporter: ClosureReporter { _ in }, clock: options.clock)
+                _ = await runner.run(&link)
+                return .keepListening
+            })
+        }
+        var port: Int?
+        for _ in 0..<1000 where port == nil {
+            for case .listening(_, let bound) in events.all { port = bound }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard let port else {
+            listener.stop()
+            return XCTFail("the host did not listen")
+        }
+        for seed in 1...matches {
+            let request = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin)
+            let status = await joinMatch(
+                request, options: MatchOptions(name: "joiner \(seed)", player: .perfect, seed: UInt64(seed), games: nil),
+                gate: gate, reporter: ClosureReporter { _ in })
+            XCTAssertEqual(status, .success, "joiner \(seed)")
+        }
+        listener.stop()
+        try await hosting.value
+        XCTAssertEqual(served.all.count, matches)
+        // Released as each connection's close completes on its event loop: waited for, never timed.
+        for _ in 0..<1500 where served.all.contains(where: { $0.channel != nil }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let held = served.all.filter { $0.channel != nil }.count
+        XCTAssertEqual(held, 0, "the host still holds \(held) of the \(matches) connections it served")
+    }
+}
