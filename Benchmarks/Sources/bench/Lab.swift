@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 extension Bench {
-    func lab(rtt: inout Row, up: inout Row, down: inout Row, memory: inout Row, labMemory: inout String?,
-             quick: Bool) throws {
+    func lab(rtt: inout Row, up: inout Row, down: inout Row, change: inout Row, memory: inout Row,
+             labMemory: inout String?, quick: Bool) throws {
         log("lab: waiting for the lab lock")
         guard labLock() else { throw BenchError("the lab lock stayed taken for 90 s (another lab user)") }
         log("lab: lan up bench-a bench-b")
@@ -137,6 +137,8 @@ extension Bench {
                 try oursTrial(trial)
             }
         }
+        try changeTrials(quick ? 2 : 6, browser: browser, environmentA: environmentA, environmentB: environmentB,
+                         into: &change)
         browseRSS = browse.vmHWMKB.map { Double($0) / 1024 }
         avahiBrowseRSS = avahiBrowse.vmHWMKB.map { Double($0) / 1024 }
         // The readers' pipes stay open until both browsers have been read (a closed one would end its browser).
@@ -155,6 +157,57 @@ extension Bench {
         if let avahiBrowseRSS { memory.anchor = Measure(value: avahiBrowseRSS) }
         labMemory = "in the lab (VmHWM, binary cached): advertising host \(format(hostRSS.max() ?? .nan)) MB, "
             + "browse --watch \(format(browseRSS ?? .nan)) MB, avahi-browse -rp \(format(avahiBrowseRSS ?? .nan)) MB"
+    }
+
+    /// 5b: a listed game changes (a match starts on it): how soon `browse --watch` shows it playing, against how soon
+    /// a fresh `avahi-browse -rpt` (the daemon's own view, looked at again and again) shows the new TXT record. Both
+    /// from the joiner's start on bench-b (it joins by name), in separate trials, alternating.
+    func changeTrials(_ trials: Int, browser: LineReader, environmentA: [String: String],
+                      environmentB: [String: String], into row: inout Row) throws {
+        log("lab: a game turns to playing, \(trials) trials, alternating: browse --watch, avahi-browse -rpt")
+        var ours: [Double] = [], anchor: [Double] = []
+        for trial in 0..<trials {
+            let name = "change-\(getpid())-\(trial)"
+            let host = try spawn([bin, "host", "--headless", "--name", name, "--port", "0", "--games", "1",
+                                  "--move-delay", "1", "--json"], on: "bench-a", environment: environmentA)
+            defer {
+                host.terminate()
+                host.wait(timeout: 10)
+            }
+            guard waitForGames(browser, timeout: 15, { games in
+                games.contains { ($0["name"] as? String) == name && ($0["state"] as? String) == "joinable" }
+            }) != nil else { throw BenchError("browse --watch never listed \(name) within 15 s") }
+            let start = monotonicNS()
+            let joiner = try spawn([bin, "join", name, "--headless", "--json"], on: "bench-b",
+                                   environment: environmentB)
+            defer {
+                joiner.terminate()
+                joiner.wait(timeout: 10)
+            }
+            if trial.isMultiple(of: 2) {
+                guard let shown = waitForGames(browser, timeout: 15, { games in
+                    games.contains { ($0["name"] as? String) == name && ($0["playing"] as? Bool) == true }
+                }) else { throw BenchError("browse --watch never showed \(name) playing within 15 s") }
+                ours.append(Double(shown - start) / 1e6)
+            } else {
+                var shown: UInt64?
+                while shown == nil, monotonicNS() - start < 15_000_000_000 {
+                    let look = try run([lan, "exec", "bench-b", "--", "avahi-browse", "-rpt", "_tictactoe._tcp"],
+                                       environment: environmentB, timeout: 10)
+                    let playing = look.output.split(separator: "\n").contains {
+                        $0.hasPrefix("=") && $0.contains(";\(name);") && $0.contains("state=playing")
+                    }
+                    if playing { shown = monotonicNS() }
+                }
+                guard let shown else { throw BenchError("avahi-browse -rpt never showed \(name) playing in 15 s") }
+                anchor.append(Double(shown - start) / 1e6)
+            }
+        }
+        row.ours = Summary(ours).map(Measure.init)
+        row.anchor = Summary(anchor).map(Measure.init)
+        row.note = "\(trials) trials, alternating: from starting `tictactoe join NAME` on bench-b (the host on bench-a "
+            + "says state=playing in its TXT record as the match starts) until bench-b's `browse --watch` lists NAME "
+            + "playing / a fresh `avahi-browse -rpt` (run again and again, each a full look) prints the new TXT"
     }
 
     /// Why a trial's game was never listed, with the exit status of a host or browser that ended by itself: 12 is

@@ -278,23 +278,27 @@ extension Bench {
                               goal: .ratioAtMost(1.05))
         var discoveryDown = Row("discovery: host gone → unlisted", unit: "ms", anchorName: "avahi-publish → avahi-browse -r",
                                 goal: .ratioAtMost(1.05))
+        var discoveryChange = Row("discovery: a listed game starts playing → shown", unit: "ms",
+                                  anchorName: "a fresh avahi-browse -rpt", goal: .none)
         var labMemory: String?
         if let reason = labUnavailableReason() {
             labRTT.missing = reason
             discoveryUp.missing = reason
             discoveryDown.missing = reason
+            discoveryChange.missing = reason
             memory.note = "peak RSS (VmHWM, read every 100 games and at the end) over a whole match, the binary "
                 + "first dropped from the page cache; the anchor (avahi-browse) "
                 + "needs the lab: \(reason)"
         } else {
             do {
-                try lab(rtt: &labRTT, up: &discoveryUp, down: &discoveryDown, memory: &memory, labMemory: &labMemory,
-                        quick: quick)
+                try lab(rtt: &labRTT, up: &discoveryUp, down: &discoveryDown, change: &discoveryChange, memory: &memory,
+                        labMemory: &labMemory, quick: quick)
             } catch {
                 let reason = "not measured: \(error)"
                 if labRTT.ours == nil { labRTT.missing = reason }
                 if discoveryUp.ours == nil { discoveryUp.missing = reason }
                 if discoveryDown.ours == nil { discoveryDown.missing = reason }
+                if discoveryChange.ours == nil { discoveryChange.missing = reason }
                 log("lab failed: \(error)")
             }
             labDown()
@@ -306,6 +310,7 @@ extension Bench {
         rows.insert(labRTT, at: 1)
         rows.append(discoveryUp)
         rows.append(discoveryDown)
+        rows.append(discoveryChange)
         rows.append(memory)
         rows.append(idle)
 
