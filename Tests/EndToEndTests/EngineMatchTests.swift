@@ -82,6 +82,25 @@ final class EngineMatchTests: ProcessTestCase {
         XCTAssertEqual(over["winner"] as? String, "O", "the engine (X) lost game 1")
     }
 
+    /// A joiner's --game-time still times out a host that does not move: the host, told the joiner's limit in the
+    /// handshake, finds the claim true by its own clock and loses the game on time (not the joiner by forfeit).
+    func testAJoinersGameClockTimesOutAHostThatDoesNotMove() throws {
+        let silent = try sandbox.engine(named: "silent.sh", overrides: "genmove) ;;")  // never answers genmove
+        let (host, port) = try startHost(["--player", "engine:sh '\(silent)'", "--games", "1", "--seed", "5"])
+        _ = track(host)
+        let joiner = try join(port, ["--player", "perfect", "--game-time", "0.5", "--seed", "6"])
+        XCTAssertEqual(joiner.waitForExit(timeout: 120), 6, "a match ended on time: \(joiner.standardError)")
+        host.signal(SIGTERM)
+        _ = host.waitForExit(timeout: 30)
+        for (side, process) in [("joiner", joiner), ("host", host)] {
+            let over = try XCTUnwrap(process.events(named: "game-over").first, "\(side): \(process.events)")
+            XCTAssertEqual(over["reason"] as? String, "timeout", "\(side): \(over)")
+            XCTAssertEqual(over["timed_out"] as? String, "O", "the host (O) ran out of time: \(side): \(over)")
+            XCTAssertEqual(over["winner"] as? String, "X", "\(side): \(over)")
+        }
+        XCTAssertFalse(host.output.joined().contains("timeout-not-due"), host.output.joined(separator: "\n"))
+    }
+
     /// An engine that misbehaves in its first process only (a marker file says it has run), then is the sample
     /// engine: `misbehaviour` is what it does on `genmove`.
     private func flakyEngine(_ misbehaviour: String) throws -> String {

@@ -348,14 +348,19 @@ extension Bench {
         print("make bench: \(bin) (\(label)), \(results.machine.nproc) CPUs, \(cpuModel), Linux \(kernel)")
         print("")
         printResults(results)
+        writeResults(results, json: "bench-\(label).json", svg: "rtt-\(label).svg",
+                     chart: svgChart(series, title: "Move round trips, \(label): ours vs a C ping-pong of the same sizes (CDF)"))
+    }
+
+    /// Writes a run's results as JSON and its chart as SVG in `outDir`, and says where.
+    func writeResults<Results: Encodable>(_ results: Results, json: String, svg: String, chart: String) {
         do {
             try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let jsonPath = "\(outDir)/bench-\(label).json", svgPath = "\(outDir)/rtt-\(label).svg"
+            let jsonPath = "\(outDir)/\(json)", svgPath = "\(outDir)/\(svg)"
             try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
-            try svgChart(series, title: "Move round trips, \(label): ours vs a C ping-pong of the same sizes (CDF)")
-                .write(toFile: svgPath, atomically: true, encoding: .utf8)
+            try chart.write(toFile: svgPath, atomically: true, encoding: .utf8)
             print("")
             print("results: \(jsonPath)")
             print("chart:   \(svgPath)")

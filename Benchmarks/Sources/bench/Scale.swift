@@ -335,8 +335,9 @@ extension Bench {
             while let (line, at) = reader.next(timeout: 120) {
                 guard line.contains("\"match-game\"") else { continue }
                 played += 1
-                if played % (matchGames / 10) == 0 {
-                    samples.append((played, at, residentKB(child.pid) ?? 0, openDescriptors(child.pid) ?? 0))
+                // A sample of a process that has already exited (the last game's line comes as it ends) is none.
+                if played % (matchGames / 10) == 0, let rss = residentKB(child.pid), let fds = openDescriptors(child.pid) {
+                    samples.append((played, at, rss, fds))
                 }
             }
             let exit = child.wait(timeout: 60)
@@ -465,19 +466,8 @@ extension Bench {
         print(String(format: "Measured, never asserted. Run time %.0f s (builds not included).", seconds))
         let results = ScaleResults(label: label, binary: bin, date: ISO8601DateFormatter().string(from: Date()),
                                    runSeconds: seconds, rows: rows)
-        do {
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let jsonPath = "\(outDir)/scale-\(label).json", svgPath = "\(outDir)/scale-\(label).svg"
-            try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
-            try scaleChart(rows, title: "How tictactoe's cost grows on a LAN, \(label)")
-                .write(toFile: svgPath, atomically: true, encoding: .utf8)
-            print("results: \(jsonPath)")
-            print("chart:   \(svgPath) (docs/performance/scale.svg is a copy of one)")
-        } catch {
-            writeError("bench: cannot write the results: \(error)\n")
-        }
+        writeResults(results, json: "scale-\(label).json", svg: "scale-\(label).svg",
+                     chart: scaleChart(rows, title: "How tictactoe's cost grows on a LAN, \(label)"))
     }
 }
 
