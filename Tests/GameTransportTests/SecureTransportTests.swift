@@ -515,57 +515,6 @@ final class SecureTransportTests: XCTestCase {
         }
         return result
     }
-
-    // MARK: Costs (printed, not asserted)
-
-    func testPrintsTheCostOfAContextAndOfASecureJoinOnLoopback() async throws {
-        let clock = ContinuousClock()
-        let contexts = 200
-        let record = PSKHandshakeRecord()
-        let serverTime = try clock.measure {
-            for _ in 0..<contexts {
-                _ = try PSKTLS.serverHandler(
-                    exchange: TestHostExchange(code: "1"), record: record, shutdownTimeout: .seconds(1))
-            }
-        }
-        let clientTime = try clock.measure {
-            for _ in 0..<contexts {
-                _ = try PSKTLS.clientHandler(
-                    exchange: TestJoinerExchange(code: "1"), record: record, shutdownTimeout: .seconds(1))
-            }
-        }
-        print("NIOSSLContext + handler per connection: server \(serverTime / contexts), "
-              + "client \(clientTime / contexts)")
-
-        let host = TestSecureHost(code: "555555")
-        let secure = try await RunningListener(security: host.security) { link in
-            await link.closeGracefully()
-            return .keepListening
-        }
-        let plain = try await RunningListener { link in
-            await link.closeGracefully()
-            return .keepListening
-        }
-        let joins = 20
-        for (label, listener, security) in [
-            ("plaintext v1", plain, JoinerSecurity.plaintext),
-            ("TLS-PSK v2", secure, testJoinerSecurity(code: "555555")),
-        ] {
-            var total = Duration.zero
-            for _ in 0..<joins {
-                let connection = GameConnection(
-                    to: listener.endpoint, localName: "Timer",
-                    configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts(), security: security))
-                let start = clock.now
-                // Connect, (TLS), hello/accept; then the host closes.
-                _ = try await connection.run { _ in clock.now }
-                total += clock.now - start
-            }
-            print("loopback join to accepted (\(label)), mean of \(joins): \(total / joins)")
-        }
-        await secure.stop()
-        await plain.stop()
-    }
 }
 
 /// A TCP relay on 127.0.0.1 that records every byte each way (one connection).
