@@ -1,5 +1,6 @@
 #!/bin/bash
-# Installs without building, under DESTDIR+PREFIX: bin/tictactoe (BINARY), share/tictactoe/ (a copy of Assets/), the
+# Installs without building, under DESTDIR+PREFIX: bin/tictactoe (BINARY), share/tictactoe/ (a copy of Assets/ and
+# VERSION, the version scripts/version.sh prints, which `tictactoe --version` reads), the
 # man pages of MAN_DIR in share/man/man1/, and the bash, zsh and fish completions the binary writes, in Debian's
 # places. The directories it creates are listed (without DESTDIR) in share/tictactoe/.installed-directories, for
 # scripts/uninstall.sh to remove when empty.
@@ -19,6 +20,7 @@ new=$(LC_ALL=C install -d -v "$d$bindir" "$d$datadir" "$d$man1dir" "$d$bashdir" 
   | sed -n "s/^install: creating directory '\(.*\)'$/\1/p" | sed "s|^$d||")
 install -m 755 "$bin" "$d$bindir/tictactoe"
 rm -rf "$d$datadir"; mkdir -p "$d$datadir"; cp -R Assets/. "$d$datadir/"
+"$(dirname "$0")/version.sh" > "$d$datadir/VERSION"
 chmod -R u=rwX,go=rX "$d$datadir"
 printf '%s\n' $old $new | { grep -v '^$' || true; } | sort -u > "$record"
 rm -f "$d$man1dir/tictactoe.1" "$d$man1dir"/tictactoe.*.1

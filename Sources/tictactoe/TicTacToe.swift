@@ -6,8 +6,8 @@ import TicTacToeApp
 /// `String(describing:)`, whose dynamic casts each scan every protocol conformance of the binary (about a tenth of
 /// `--version`'s time: issue 15).
 struct TicTacToe: AsyncParsableCommand {
-    /// The version `--version` prints: argument-parser's (the configuration's) and the fast path's (`Entry`, issue 15).
-    static let version = "0.1.0"
+    /// The version `--version` prints (`AppVersion`): argument-parser's (the configuration's) and the fast path's (`Entry`).
+    static let version = AppVersion.read()
 
     static let configuration = CommandConfiguration(
         commandName: "tictactoe",

@@ -103,6 +103,7 @@ final class InstallTests: XCTestCase {
             "share/zsh/vendor-completions/_tictactoe",
             "share/fish/vendor_completions.d/tictactoe.fish",
             "share/tictactoe/.installed-directories",
+            "share/tictactoe/VERSION",
         ]
         expected.formUnion(assets.map { "share/tictactoe/" + $0 })
         expected.formUnion(pages.map { "share/man/man1/" + $0 })
@@ -131,7 +132,12 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(manifest.output.hasPrefix("App manifest \(prefix)/share/tictactoe/Info.plist"), manifest.output)
         let version = try run(installed, ["--version"], in: elsewhere, environment: state)
         XCTAssertEqual(version.status, 0, version.output)
-        XCTAssertFalse(version.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        // The version scripts/version.sh gives this checkout (the commit's, past VERSION), from the prefix's VERSION.
+        let expectedVersion = try run(checkout + "/scripts/version.sh", [], in: elsewhere, environment: [:])
+        XCTAssertEqual(expectedVersion.status, 0, expectedVersion.output)
+        XCTAssertEqual(version.output, expectedVersion.output)
+        XCTAssertEqual(FileManager.default.contents(atPath: prefix + "/share/tictactoe/VERSION"),
+                       Data(expectedVersion.output.utf8))
         let help = try run(installed, ["--help"], in: elsewhere, environment: state)
         XCTAssertEqual(help.status, 0, help.output)
         XCTAssertTrue(help.output.contains("USAGE: tictactoe"), help.output)
