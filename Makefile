@@ -42,14 +42,15 @@ BENCH_BUILD  = $(SWIFT) build --package-path Benchmarks --scratch-path "$(CURDIR
 # The build: ncursesw, Avahi's dns_sd header, libsodium (Package.swift's system libraries; libdns_sd itself is loaded
 # when Bonjour is first used). The tests: tmux (the TUI in a terminal), avahi-daemon, avahi-utils, dbus, iproute2
 # (the LAN lab), procps, strace (what a process sends before permission), tcpdump (what an eavesdropper sees),
-# man-db (the installed man page), python3 (the sample engine Assets/engines/perfect.py).
+# man-db (the installed man page), python3 (the sample engine Assets/engines/perfect.py), dpkg-dev (make deb and
+# its test: dpkg-shlibdeps), lintian (make deb).
 DEB_PACKAGES = libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev libsodium-dev tmux avahi-daemon \
-	avahi-utils dbus iproute2 procps strace tcpdump man-db python3
+	avahi-utils dbus iproute2 procps strace tcpdump man-db python3 dpkg-dev lintian
 # make bench: whole-process timings, the first-frame anchor, profiles, a C compiler for the anchors, the lab.
 BENCH_PACKAGES = hyperfine dialog linux-perf gcc avahi-daemon avahi-utils dbus iproute2 procps
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man install install-files \
-	uninstall bench bench-compare bench-deps fuzz clean
+.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man release install \
+	install-files deb uninstall bench bench-compare bench-deps fuzz clean
 
 all: build
 
@@ -71,7 +72,8 @@ build: check-swift
 play: deps build
 	@$(BIN)
 
-# Builds, makes the man pages InstallTests installs, checks for the lab and the demo (root), and runs every test.
+# Builds, makes the man pages InstallTests and DebianPackageTests install, checks for the lab and the demo (root),
+# and runs every test.
 test: deps check-swift
 	$(SWIFT) build --build-tests
 	@$(MAKE) --no-print-directory man CONFIG=debug
@@ -111,14 +113,22 @@ man: check-swift
 	@cp $(MAN_PLUGIN_OUT)/tictactoe*.1 .build/man/$(CONFIG)/
 	@echo "make man: $$(ls .build/man/$(CONFIG) | wc -l) pages in .build/man/$(CONFIG)"
 
-# The release build, checked (it loads only libc and libm), installed under DESTDIR+PREFIX. The man pages come from
-# the debug build: their text is the same, and the plugin builds without RELEASE_FLAGS.
-install: check-swift
+# The release build, checked (it loads only libc and libm), and the man pages, which come from the debug build: their
+# text is the same, and the plugin builds without RELEASE_FLAGS.
+release: check-swift
 	@$(MAKE) --no-print-directory man CONFIG=debug
 	@$(STATIC_LIBS)
 	$(RELEASE_BUILD) --product tictactoe
 	@scripts/check-release.sh $(RELEASE_BIN) $(STATIC_LIB_DIR)
+
+# The release build installed under DESTDIR+PREFIX.
+install: release
 	@$(MAKE) --no-print-directory install-files INSTALL_BIN=$(RELEASE_BIN) MANPAGES=.build/man/debug
+
+# The release build as .build/deb/tictactoe_VERSION_ARCH.deb (Maintainer: DEB_MAINTAINER, else git's user), checked
+# by lintian (its overrides, each with its reason: debian/lintian-overrides).
+deb: deps release
+	@scripts/deb.sh --lintian $(RELEASE_BIN) .build/man/debug .build/deb
 
 # Copies INSTALL_BIN, Assets/, the man pages in MANPAGES and the completions without building (InstallTests runs it).
 install-files:

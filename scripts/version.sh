@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prints the version of this checkout: VERSION as written when HEAD is the tag vVERSION (a release), else
+# Prints the version of this checkout: VERSION as written when HEAD carries a v* tag (a release: vVERSION), else
 # VERSION+git.N.HASH, N the commits since the newest v* tag before HEAD (or, with no such tag, since the first
 # commit: every commit then counts) and HASH HEAD's short hash. Outside a git checkout: VERSION as written.
 # usage: scripts/version.sh
