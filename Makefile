@@ -49,7 +49,7 @@ DEB_PACKAGES = libncurses-dev libavahi-compat-libdnssd-dev libavahi-common-dev l
 # make bench: whole-process timings, the first-frame anchor, profiles, a C compiler for the anchors, the lab.
 BENCH_PACKAGES = hyperfine dialog linux-perf gcc avahi-daemon avahi-utils dbus iproute2 procps
 
-.PHONY: all build deps check-swift play test lab-check demo demo-check demo-docs help-docs man release install \
+.PHONY: all build deps check-swift play check test lab-check demo demo-check demo-docs help-docs man release install \
 	install-files deb uninstall bench bench-compare bench-deps fuzz clean
 
 all: build
@@ -71,6 +71,11 @@ build: check-swift
 # Installs what is missing, builds, and plays.
 play: deps build
 	@$(BIN)
+
+# The quick tier: every unit and in-process test, no end-to-end process and no lab (what to run while working).
+check: deps check-swift
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-swift-testing --skip EndToEndTests --skip LabTests
 
 # Builds, makes the man pages InstallTests and DebianPackageTests install, checks for the lab and the demo (root),
 # and runs every test.
