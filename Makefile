@@ -10,8 +10,8 @@ AUTO    ?=
 SECONDS ?= 60
 BIN      = .build/debug/tictactoe
 
-# The release build (make install, make bench) keeps every run-time safety check of the debug build: no -Ounchecked,
-# no unchecked exclusivity, nothing that removes a check.
+# The release build (make install, make bench) keeps every run-time safety check of the debug build (bounds,
+# overflow, exclusive access): no option here removes one.
 #   --static-swift-stdlib   the Swift runtime and FoundationEssentials linked in: one binary, no Swift library to
 #                           find and load at start
 #   --disable-local-rpath   no $ORIGIN run path: an installed binary never loads a library from beside itself
