@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 /// `scripts/deb.sh` (what `make deb` runs on the release build) run on the debug build into a temporary directory:
@@ -11,26 +12,12 @@ final class DebianPackageTests: XCTestCase {
         .deletingLastPathComponent().path
     private let maintainer = "Package Test <package-test@example.invalid>"
 
-    /// Runs a program to its end: (status, standard output and error together).
+    /// Runs a program to its end in the checkout, Bonjour off: (status, standard output and error together).
     private func run(_ program: String, _ arguments: [String], environment extra: [String: String] = [:]) throws
         -> (status: Int32, output: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: checkout)
-        var environment = ProcessInfo.processInfo.environment
-        environment["TICTACTOE_BONJOUR"] = "off"
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runToEnd(program, arguments, in: checkout,
+                     environment: ["TICTACTOE_BONJOUR": "off"].merging(extra) { $1 })
     }
 
     func testPackageOfTheDebugBuildUnpacksAndRuns() throws {

@@ -22,31 +22,16 @@ final class InstallTests: XCTestCase {
         return path
     }
 
-    /// Runs a program to its end: (status, standard output and error together).
+    /// Runs a program to its end: (status, standard output and error together), with Bonjour off and without what
+    /// the make running these tests passes down, or what would redirect the install.
     private func run(
         _ program: String, _ arguments: [String], in directory: String? = nil,
         environment extra: [String: String] = [:], errors: Bool = true
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        // What the make running these tests passes down, and what would redirect the install, stays out.
-        for key in ["MAKEFLAGS", "MFLAGS", "MAKELEVEL", "DESTDIR", "PREFIX", "INSTALL_BIN", "MANPAGES", "CONFIG"] {
-            environment[key] = nil
-        }
-        environment["TICTACTOE_BONJOUR"] = "off"
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors ? output : FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runToEnd(
+            program, arguments, in: directory, environment: ["TICTACTOE_BONJOUR": "off"].merging(extra) { $1 },
+            removing: ["MAKEFLAGS", "MFLAGS", "MAKELEVEL", "DESTDIR", "PREFIX", "INSTALL_BIN", "MANPAGES", "CONFIG"],
+            errors: errors)
     }
 
     private func make(_ arguments: [String]) throws -> (status: Int32, output: String) {

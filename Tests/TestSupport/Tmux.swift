@@ -34,17 +34,7 @@ public final class Tmux {
             try spawnQuietly(argv)
             return ""
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try runToEnd(argv[0], Array(argv.dropFirst())).output
     }
 
     /// Starts `command` (a shell command line) in a new session named `name`, 100x30 unless told.

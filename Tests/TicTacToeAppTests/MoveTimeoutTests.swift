@@ -68,6 +68,20 @@ final class MoveTimeoutTests: XCTestCase {
         reports.compactMap { try? JSONEvent.line($0) }
     }
 
+    private func waitForMatchOver(_ reports: Recorder<MatchReport>) async {
+        await waitFor("the host's match-over") {
+            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
+        }
+    }
+
+    /// Once the host listens for its next joiner (its match is over and reported), it is stopped.
+    private func stopWhenListeningAgain(_ reports: Recorder<MatchReport>, _ listeners: Recorder<GameListener>) async {
+        await waitFor("the host to listen again") {
+            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
+        }
+        listeners.all.last?.stop()
+    }
+
     /// A joiner that claims the host ran out of time as its first frame, on its own turn, announcing no limit: the
     /// host refuses the claim, and the joiner forfeits game 1.
     func testAJoinerCannotWinByClaimingTheHostTimedOut() async throws {
@@ -86,18 +100,13 @@ final class MoveTimeoutTests: XCTestCase {
         let refusal = "bye(timeout), but you announced no time limit in your handshake"
         XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x),
                                 .error(code: .timeoutNotDue, text: refusal)])
-        await waitFor("the host's match-over") {
-            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
-        }
+        await waitForMatchOver(reports)
         let lines = json(reports.all)
         XCTAssertTrue(lines.contains {
             $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"forfeit""#) && $0.contains(#""winner":"O""#)
         }, lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains(#""timed_out""#) }, lines.joined(separator: "\n"))
-        await waitFor("the host to listen again") {
-            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
-        }
-        listeners.all.last?.stop()
+        await stopWhenListeningAgain(reports, listeners)
         _ = await host.value
     }
 
@@ -121,9 +130,7 @@ final class MoveTimeoutTests: XCTestCase {
         XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
 
         // The host reports the game lost on time, and the match as ended by the opponent's timeout.
-        await waitFor("the host's match-over") {
-            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
-        }
+        await waitForMatchOver(reports)
         let lines = json(reports.all)
         XCTAssertTrue(lines.contains {
             $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"timeout""#) && $0.contains(#""timed_out":"X""#)
@@ -135,10 +142,7 @@ final class MoveTimeoutTests: XCTestCase {
         }, lines.joined(separator: "\n"))
 
         // A timed-out match does not count as completed: the host listens for the next joiner.
-        await waitFor("the host to listen again") {
-            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
-        }
-        listeners.all.last?.stop()
+        await stopWhenListeningAgain(reports, listeners)
         let status = await host.value
         XCTAssertEqual(status, .timeout)
     }
@@ -162,9 +166,7 @@ final class MoveTimeoutTests: XCTestCase {
             return frames
         }
         XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
-        await waitFor("the host's match-over") {
-            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
-        }
+        await waitForMatchOver(reports)
         let lines = json(reports.all)
         XCTAssertTrue(lines.contains {
             $0.contains(#""event":"game-over""#) && $0.contains(#""reason":"timeout""#) && $0.contains(#""timed_out":"X""#)
@@ -173,10 +175,7 @@ final class MoveTimeoutTests: XCTestCase {
             $0.contains(#""event":"match-over""#) && $0.contains(#""end":"peer-game-timeout""#)
                 && $0.contains("the opponent ran out of time on its game clock (10 s for the whole game)")
         }, lines.joined(separator: "\n"))
-        await waitFor("the host to listen again") {
-            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
-        }
-        listeners.all.last?.stop()
+        await stopWhenListeningAgain(reports, listeners)
         let status = await host.value
         XCTAssertEqual(status, .timeout)
     }
@@ -219,9 +218,7 @@ final class MoveTimeoutTests: XCTestCase {
         XCTAssertEqual(session.end, .moveTimeout(by: .local, limit: nil))
         XCTAssertEqual(session.score.gamesPlayed, 1, "the game played stands; no game is lost on time")
 
-        await waitFor("the host's match-over") {
-            reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
-        }
+        await waitForMatchOver(reports)
         let overs = reports.all.compactMap { report -> MatchSession.End? in
             if case .session(.matchOver(let end, _)) = report { return end }
             return nil
