@@ -526,19 +526,20 @@ public struct MatchSession: Sendable {
     /// crossed its verdict) has reached its announced move limit, or our time in the game its announced game limit,
     /// each less `claimTolerance`.
     private var timeoutClaimHolds: Bool {
-        let turn = localOwed != nil ? now - localOwedSince : lastLocalTurn
-        if let limit = peerLimits.move, turn + Self.claimTolerance >= limit { return true }
+        if let limit = peerLimits.move, localTurnTime + Self.claimTolerance >= limit { return true }
         if let limit = peerLimits.game, used(by: .local) + Self.claimTolerance >= limit { return true }
         return false
     }
+
+    /// The time of the turn we owe the peer so far, or of the last one we finished (it may have crossed the claim).
+    private var localTurnTime: Duration { localOwed != nil ? now - localOwedSince : lastLocalTurn }
 
     /// Why a `bye(timeout)` from the peer is not true, for its `error` frame.
     private var timeoutClaimRefutation: String {
         if peerLimits == .none { return "you announced no time limit in your handshake" }
         var used: [String] = []
         if let limit = peerLimits.move {
-            let turn = localOwed != nil ? now - localOwedSince : lastLocalTurn
-            used.append("\(Self.seconds(turn)) of the \(Self.seconds(limit)) move limit")
+            used.append("\(Self.seconds(localTurnTime)) of the \(Self.seconds(limit)) move limit")
         }
         if let limit = peerLimits.game {
             used.append("\(Self.seconds(self.used(by: .local))) of the \(Self.seconds(limit)) game clock")

@@ -24,8 +24,8 @@ public struct TimeLimits: Sendable, Hashable {
     public static func wireMilliseconds(_ limit: Duration?) -> UInt32 {
         guard let limit, limit > .zero else { return 0 }
         let (seconds, attoseconds) = limit.components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000
-        return UInt32(clamping: max(1, milliseconds))
+        guard seconds < Int64(UInt32.max) / 1000 else { return UInt32.max }
+        return UInt32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 
     /// A limit read from the wire: nil for 0.

@@ -199,10 +199,11 @@ private func serve(
     let codeShown = Mutex(false)
     /// How many more spectators the host takes now (advertised as `watch=N`).
     var spectatorRoom: Int { listener.spectators?.room ?? 0 }
-    // Connections refused before their handshake: the first from an address in full, then counts (`RefusalDigest`),
-    // the ones due looked for every second and the rest said when the round ends.
+    // Connections a private game refuses before their handshake: the first from an address in full, then counts
+    // (`RefusalDigest`), the ones due looked for every second and the rest said when the round ends. An open game
+    // refuses none: it has no ticker.
     let refusals = Mutex(RefusalDigest())
-    let start = ContinuousClock.now
+    let elapsed = MatchRunner.stopwatch(options.clock)
     let sayRefusals: @Sendable ([RefusalDigest.Line]) -> Void = { lines in
         for line in lines {
             switch line {
@@ -214,14 +215,14 @@ private func serve(
             }
         }
     }
-    let refusalTicker = Task {
-        while (try? await Task.sleep(for: .seconds(1))) != nil {
-            sayRefusals(refusals.withLock { $0.isEmpty ? [] : $0.tick(at: start.duration(to: .now)) })
+    let refusalTicker = request.security == .private ? Task {
+        while (try? await options.clock.sleep(for: .seconds(1))) != nil {
+            sayRefusals(refusals.withLock { $0.isEmpty ? [] : $0.tick(at: elapsed()) })
         }
-    }
+    } : nil
     defer {
-        refusalTicker.cancel()
-        sayRefusals(refusals.withLock { $0.tick(at: start.duration(to: .now) + $0.interval) })
+        refusalTicker?.cancel()
+        sayRefusals(refusals.withLock { $0.tick(at: elapsed() + $0.interval) })
     }
     try await listener.run(
         onEvent: { event in
@@ -246,7 +247,7 @@ private func serve(
             case .pairingFailed(let remote, let reason):
                 reporter.report(.peerFailed(remote: remote, error: reason.description))  // "wrong code"
             case .pairingRefused(let source, _, let reason):
-                sayRefusals(refusals.withLock { $0.refused(source, reason: reason, at: start.duration(to: .now)) })
+                sayRefusals(refusals.withLock { $0.refused(source, reason: reason, at: elapsed()) })
             case .codeReplaced(let code, let reason):
                 request.showCode(code, reason)
                 reporter.report(.codeReplaced(reason: reason))

@@ -112,7 +112,7 @@ public struct MatchRunner {
     /// the turn timer, a UI's command, a delayed move) is carried onto that event loop too, so the session is only
     /// ever touched there, one input at a time.
     /// The time since now on `clock`, for the session's game clock.
-    fileprivate static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
     }
