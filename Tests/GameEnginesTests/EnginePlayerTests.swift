@@ -93,11 +93,10 @@ final class EnginePlayerTests: XCTestCase {
     }
 
     func testAnEngineThatExitsWhileAChildHoldsItsOutputIsJudgedByItsExitAtOnce() async throws {
-        // The child keeps the output open, so its end never comes: the exit is what ends the engine, not the 10 s.
-        let started = ContinuousClock.now
+        // The child keeps the output open, so its end never comes: the exit is what ends the engine (a timeout would
+        // be judged as one).
         let (failure, _, _) = try await failure(overrides: "genmove) sleep 1000 & exit 3 ;;")
         XCTAssertEqual(failure.reason, .exited("exited with status 3"))
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
     }
 
     func testAnswerWrittenJustBeforeExitingIsRead() async throws {

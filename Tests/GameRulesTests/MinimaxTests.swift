@@ -108,24 +108,21 @@ final class MinimaxTests: XCTestCase {
         }
     }
 
-    func testAHundredPerfectGamesAreFast() throws {
-        let clock = ContinuousClock()
+    /// Speed is `make bench`'s to measure; here, that perfect play against itself always draws.
+    func testAHundredPerfectGamesAllDraw() throws {
         var draws = 0
-        let elapsed = try clock.measure {
-            for seed in 0..<100 as Range<UInt64> {
-                var x = PerfectPlayer(rng: SplitMix64(seed: seed))
-                var o = PerfectPlayer(rng: SplitMix64(seed: ~seed))
-                var game = Game(firstMover: seed.isMultiple(of: 2) ? .x : .o)
-                while !game.isOver {
-                    let cell = game.turn == .x ? try x.chooseMove(in: game) : try o.chooseMove(in: game)
-                    try game.play(cell, by: game.turn)
-                }
-                if game.result == GameResult(winner: nil, reason: .draw) {
-                    draws += 1
-                }
+        for seed in 0..<100 as Range<UInt64> {
+            var x = PerfectPlayer(rng: SplitMix64(seed: seed))
+            var o = PerfectPlayer(rng: SplitMix64(seed: ~seed))
+            var game = Game(firstMover: seed.isMultiple(of: 2) ? .x : .o)
+            while !game.isOver {
+                let cell = game.turn == .x ? try x.chooseMove(in: game) : try o.chooseMove(in: game)
+                try game.play(cell, by: game.turn)
+            }
+            if game.result == GameResult(winner: nil, reason: .draw) {
+                draws += 1
             }
         }
         XCTAssertEqual(draws, 100)
-        XCTAssertLessThan(elapsed, .milliseconds(500), "100 perfect-vs-perfect games took \(elapsed)")
     }
 }
