@@ -90,15 +90,18 @@ let package = Package(
         // Match statistics without I/O: score, Elo difference with its 95% interval, LOS, SPRT (trinomial model, as
         // cutechess-cli and fastchess).
         .target(name: "MatchStatistics"),
+        // Plain text without Foundation's ICU: terminal-safe text (`DisplayText`: escaping what came from outside),
+        // display width in terminal columns (`DisplayWidth`), POSIX paths as text (`PathText`) and white-space
+        // trimming. Pure.
+        .target(name: "TextSupport"),
         // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
         // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and
-        // `tr`, the one lookup every message goes through; with the path and white-space helpers every module uses
-        // (FoundationEssentials only).
-        .target(name: "Localization"),
+        // `tr`, the one lookup every message goes through (FoundationEssentials only).
+        .target(name: "Localization", dependencies: ["TextSupport"]),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like), and what a typed join target is (`JoinTarget`: an address or a
         // game's name, one rule for the CLI and the TUI). No NIO: front ends can use these types.
-        .target(name: "GameProtocol", dependencies: ["GameRules", "Localization"]),
+        .target(name: "GameProtocol", dependencies: ["GameRules", "TextSupport"]),
         // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(
             name: "GameWire",
@@ -123,6 +126,7 @@ let package = Package(
         .target(
             name: "LocalNetworkPrivacy",
             dependencies: [
+                "TextSupport",
                 "GameProtocol",
                 "Localization",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -148,13 +152,14 @@ let package = Package(
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
-        .target(name: "GameClient", dependencies: ["GameRules", "GameProtocol", "Localization"]),
+        .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
         // local-network operation through the gate).
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "TextSupport",
                 "GameClient",
                 "GameRules",
                 "GameProtocol",
@@ -189,6 +194,7 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
+                "TextSupport",
                 "GameClient",
                 "EngineProtocol",
                 "Localization",
@@ -204,6 +210,7 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
+                "TextSupport",
                 "TicTacToeApp",
                 "TerminalUI",
                 "CursesTerminal",
@@ -256,6 +263,7 @@ let package = Package(
             name: "GameEnginesTests",
             dependencies: ["GameEngines", "EngineProtocol", "GameRules", "TicTacToeTestSupport"]),
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
+        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "GamePairingTests", dependencies: ["GamePairing"]),
         .testTarget(
@@ -288,14 +296,15 @@ let package = Package(
                 "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport", "Localization",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BonjourTests", dependencies: ["Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
+        .testTarget(name: "BonjourTests", dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization"]),
+            dependencies: ["TextSupport", "TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization"]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "TicTacToeAppTests",
             dependencies: [
+                "TextSupport",
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -304,11 +313,12 @@ let package = Package(
         ),
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
-        .testTarget(name: "LabTests", dependencies: ["TicTacToeTestSupport", "GameProtocol"]),
+        .testTarget(name: "LabTests", dependencies: ["TextSupport", "TicTacToeTestSupport", "GameProtocol"]),
         // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "TextSupport",
                 "TicTacToeTestSupport",
                 "GameProtocol",
                 "GameWire",

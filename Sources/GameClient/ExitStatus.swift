@@ -1,4 +1,5 @@
 import GameProtocol
+import TextSupport
 
 /// The documented exit codes of `tictactoe` (README.md, `tictactoe --help`).
 public enum ExitStatus: Int32, Sendable, CaseIterable {

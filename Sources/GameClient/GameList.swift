@@ -1,5 +1,6 @@
 import GameProtocol
 import Localization
+import TextSupport
 
 /// The one list of games every front end shows (the Search screen, `browse`, `browse --watch`, `--json`). Pure: the
 /// browse feeds it what Bonjour lists (`update`), the time comes from the caller's clock, as a `Duration` since the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GameProtocol
 import Localization
 import GameRules
+import TextSupport
 
 /// One game as a JSON-lines record holds it (a `host`/`join --json` transcript, a `match --transcripts` file, a game
 /// the terminal UI saved): who played X and O when the record says, the moves in order, and how it ended. Pure data:

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Localization
+import TextSupport
 
 /// A host and port to connect to, as the user wrote it (a name, or an IPv4 or IPv6 literal, maybe with a `%scope`).
 ///

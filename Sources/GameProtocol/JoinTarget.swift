@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Localization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

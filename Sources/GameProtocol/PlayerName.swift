@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Localization
+import TextSupport
 
 /// The one rule for player names, which are also game names (a host advertises its player's name as its Bonjour
 /// service instance name): how a name is stored, how long it may be, and when a typed name means an advertised one.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Localization
+import TextSupport
 
 /// Where tictactoe keeps its files, following the XDG base directory variables in one place: every file of the app
 /// (the local network decision, the settings, the log, the saved games) takes its directory from here, so they move together when

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Localization
+import TextSupport
 
 /// The app's entitlements, as an iOS app's code signature carries them: a property list dictionary in
 /// `TicTacToe.entitlements` beside the manifest (so `--info-plist DIR/Info.plist` reads DIR's). Read for

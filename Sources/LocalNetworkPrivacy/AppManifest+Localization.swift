@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Localization
+import TextSupport
 
 extension AppManifest {
     /// The language `environment` asks for, with the manifest's strings beside the manifest that

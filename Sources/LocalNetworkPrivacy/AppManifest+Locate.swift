@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Localization
 import Logging
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Localization
 import GameProtocol
 import NIOCore
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

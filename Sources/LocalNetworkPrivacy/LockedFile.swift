@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Localization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import TextSupport
 
 /// The text of the app in the user's language: the manifest's own keys from `<lang>.lproj/InfoPlist.strings` beside
 /// the manifest in use (the directory of `--info-plist`, else the installed share/tictactoe/), as an iOS app's bundle

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import GameClient
 import Localization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

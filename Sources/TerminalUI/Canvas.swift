@@ -1,4 +1,5 @@
 import GameProtocol
+import TextSupport
 
 /// How a cell looks.
 public enum Style: Hashable, Sendable {

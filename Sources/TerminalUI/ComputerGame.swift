@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import Localization
+import TextSupport
 
 /// A game against the computer, entirely local: the shared `ComputerMatch` (the same as line mode's), a cursor, and
 /// the computer's "thinking" pause.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Localization
 import GameProtocol
+import TextSupport
 
 /// One line of text being typed, with a cursor: what every text field of the TUI edits through. A pure value.
 ///

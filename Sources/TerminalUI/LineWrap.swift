@@ -1,4 +1,5 @@
 import GameProtocol
+import TextSupport
 
 /// Wraps text into lines of a number of terminal columns (display width: `DisplayWidth`), the one way every wrapped
 /// text of the terminal UI is laid out.

@@ -2,6 +2,7 @@ import GameProtocol
 import GameRules
 import GameClient
 import Localization
+import TextSupport
 
 /// A game against a person over the network, mirrored from the match's reports.
 public struct NetworkGame: Sendable {

@@ -2,6 +2,7 @@ import GameProtocol
 import GameRules
 import GameClient
 import Localization
+import TextSupport
 
 enum MenuLayout {
     static func firstRow(size: TerminalSize) -> Int { max(4, (size.rows - AppModel.menuItems.count) / 2 - 1) }

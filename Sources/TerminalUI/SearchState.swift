@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import Localization
+import TextSupport
 
 /// Where a screen that lists what discovery finds (Search, All services) stands.
 public enum DiscoveryStatus: Sendable, Hashable {

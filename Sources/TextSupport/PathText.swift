@@ -1,8 +1,8 @@
 /// File paths as the app builds and compares them: POSIX paths as text, with swift-system's `FilePath` rules
 /// (repeated slashes are one, a trailing slash is dropped, ".." above the root is the root; `PathTextTests` holds the
-/// cases `FilePath` passed). Not `FilePath` itself (issue 15, first frame): its generic collection types were looked up
-/// by the runtime as the full-screen game located its manifest, three scans of every protocol conformance in the
-/// binary before the first frame. Nor Foundation's `NSString` path methods (FoundationEssentials has none).
+/// cases `FilePath` passed). Not `FilePath` itself: the runtime looks its generic collection types up by scanning
+/// every protocol conformance in the binary, which the full-screen game would pay for before its first frame. Nor
+/// Foundation's `NSString` path methods (FoundationEssentials has none).
 public enum PathText {
     /// `component` (one name, or a relative path such as `../share/tictactoe`) under `directory`; an absolute
     /// `component` is itself.
@@ -62,26 +62,5 @@ public enum PathText {
                                   // call looked up Substring's conformances at run time
         }
         return text
-    }
-}
-
-extension StringProtocol {
-    /// Without the white space at both ends: spaces and tabs (as Foundation's `CharacterSet.whitespaces`: tab and
-    /// the Unicode space separators), and line breaks too when `includingNewlines`.
-    public func trimmingWhitespace(includingNewlines: Bool = false) -> String {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-            if scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator { return true }
-            guard includingNewlines else { return false }
-            switch scalar.value {
-            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
-            default: return false
-            }
-        }
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = scalars.lastIndex(where: { !isSpace($0) })!
-        var trimmed = String.UnicodeScalarView()
-        trimmed.append(contentsOf: scalars[first...last])
-        return String(trimmed)
     }
 }

@@ -5,6 +5,7 @@ import GameRules
 import LocalNetworkPrivacy
 import Localization
 import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import Localization
 import GameProtocol
 import Logging
 import LocalNetworkPrivacy
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GameClient
 import GameProtocol
 import Localization
+import TextSupport
 
 /// What a host needs from Bonjour (`BonjourHostAdvertising` is the real one): the host coordinator advertises while
 /// it listens, says in the TXT record whether a match runs and how many spectators it takes, and stops at the end.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Synchronization
 import GameRules
 import Localization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

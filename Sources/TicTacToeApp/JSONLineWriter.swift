@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GameProtocol
+import TextSupport
 
 /// Writes the `Encodable` values of `JSONLine` (objects of strings, integers, booleans, nulls, arrays and nested
 /// objects) as the bytes `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes, followed by

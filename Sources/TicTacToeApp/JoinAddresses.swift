@@ -2,6 +2,7 @@ import FoundationEssentials
 import Localization
 import GameClient
 import GameProtocol
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

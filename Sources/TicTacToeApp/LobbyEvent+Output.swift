@@ -1,4 +1,5 @@
 import GameProtocol
+import TextSupport
 
 extension LobbyEvent {
     /// The line `tictactoe lobby` prints (text from the network escaped: `DisplayText.escaped`).

@@ -1,6 +1,7 @@
 import GameProtocol
 import LocalNetworkPrivacy
 import Localization
+import TextSupport
 
 extension PrivacyStatusReport {
     /// `privacy status`: a headline with the state (and who decided when), then one row per thing kept somewhere.

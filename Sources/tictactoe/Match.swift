@@ -5,6 +5,7 @@ import GameRules
 import LocalNetworkPrivacy
 import MatchStatistics
 import TicTacToeApp
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

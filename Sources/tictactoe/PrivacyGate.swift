@@ -3,6 +3,7 @@ import FoundationEssentials
 import LocalNetworkPrivacy
 import Localization
 import TicTacToeApp
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

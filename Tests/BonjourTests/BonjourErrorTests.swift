@@ -2,6 +2,7 @@ import GameProtocol
 @testable import Bonjour
 import LocalNetworkPrivacy
 import XCTest
+import TextSupport
 
 final class BonjourErrorTests: XCTestCase {
     func testDaemonAbsentIsUnavailableWithAnActionableMessage() {

@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import XCTest
+import TextSupport
 
 /// Text from a hostile host reaches a headless joiner's terminal only escaped (`DisplayText.escaped`), and its JSON
 /// lines losslessly with every control and bidi character as a `\u` escape. The host is a fake (`RawHost`) that

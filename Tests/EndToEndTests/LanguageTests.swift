@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import TicTacToeTestSupport
 import XCTest
+import TextSupport
 
 /// The prompt in the user's language through the real executable: `privacy status` says which language and which
 /// files, for the shipped Assets/ and for a manifest given with --info-plist (its own DIR/<lang>.lproj); a locale

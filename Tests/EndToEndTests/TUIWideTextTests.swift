@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import TicTacToeTestSupport
 import XCTest
+import TextSupport
 
 /// Wide (CJK) names in a real terminal (tmux, through curses): the board screen of a host at the smallest window
 /// the TUI accepts (44 columns) and of a joiner at 100 columns, names in display columns, the board's lines aligned.

@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import TicTacToeTestSupport
 import XCTest
+import TextSupport
 
 /// Games with Korean, Japanese and Chinese names, hosted on host-b and host-c and listed by the TUI on host-a in the
 /// smallest window it accepts (44x20), in Japanese: every row fits the window, and the host column starts in the same

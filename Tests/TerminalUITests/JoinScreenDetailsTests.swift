@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 @testable import TerminalUI
 import XCTest
+import TextSupport
 
 /// Details of joining: the countdown after a visit to Settings, names escaped once, a stored history made safe, and
 /// the character under the cursor kept in view at the field's right edge.

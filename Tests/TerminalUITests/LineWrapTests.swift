@@ -1,6 +1,7 @@
 import GameProtocol
 import TerminalUI
 import XCTest
+import TextSupport
 
 /// `LineWrap`: every wrapped text of the terminal UI, in display columns, by the script's rules.
 final class LineWrapTests: XCTestCase {

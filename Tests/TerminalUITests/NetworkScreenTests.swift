@@ -3,6 +3,7 @@ import GameRules
 import GameClient
 import TerminalUI
 import XCTest
+import TextSupport
 
 final class NetworkScreenTests: XCTestCase {
     private func hostScript(_ tail: [FakeTerminal.Step]) -> [FakeTerminal.Step] {

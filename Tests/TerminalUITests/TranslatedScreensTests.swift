@@ -4,6 +4,7 @@ import GameProtocol
 import Localization
 import TerminalUI
 import XCTest
+import TextSupport
 
 /// The screens in Japanese and Korean, from the tables the app ships (Assets/<lang>.lproj/Localizable.strings): the
 /// menu, the Search list and a game over the network show the translated lines, whole, and nothing is wider than the

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import TerminalUI
 import XCTest
+import TextSupport
 
 /// Spectators in the TUI: the host forms' Spectators row, the Search list's playing games, `w` and Watch a game, and
 /// the read-only watch screen.

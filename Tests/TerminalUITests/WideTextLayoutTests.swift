@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import TerminalUI
 import XCTest
+import TextSupport
 
 /// Korean, Japanese and Chinese names and texts on the screens, at the smallest window the TUI accepts (44 columns),
 /// 80 and 100 columns: laid out in display columns (wide characters count two), columns aligned, nothing wider than

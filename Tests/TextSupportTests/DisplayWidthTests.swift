@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import XCTest
+import TextSupport
 #if canImport(Glibc)
 import Glibc
 #endif

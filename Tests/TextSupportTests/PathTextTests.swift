@@ -1,5 +1,6 @@
 import Localization
 import XCTest
+import TextSupport
 
 /// `PathText` as swift-system's `FilePath` did it (these cases passed on `FilePath` before `PathText` worked on the
 /// text itself: issue 15, first frame).

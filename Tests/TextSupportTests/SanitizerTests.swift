@@ -1,6 +1,7 @@
 import GameProtocol
 import GameRules
 import XCTest
+import TextSupport
 
 /// `DisplayText.escaped`: the one function text from outside (peer names, reasons, error texts, Bonjour names and
 /// TXT values) goes through before a terminal or a log shows it.

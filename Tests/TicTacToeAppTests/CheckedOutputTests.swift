@@ -6,6 +6,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import TicTacToeApp
+import TextSupport
 
 /// Every write checked: a full disk, a reader that went away or a closed descriptor is an error the run handles,
 /// never a crash; a log file that fails turns logging off and says so once.

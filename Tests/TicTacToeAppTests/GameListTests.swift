@@ -2,6 +2,7 @@ import TicTacToeApp
 import GameProtocol
 import TicTacToeTestSupport
 import XCTest
+import TextSupport
 
 /// The one list model every front end shows (`GameList`): order, counts, the not-answering state and its retry, and
 /// rows cut with an ellipsis at any width.

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import TicTacToeApp
 import XCTest
+import TextSupport
 
 /// Names, hosts, addresses, reasons and messages from Bonjour reach `browse`'s text output and the lists only
 /// escaped (`DisplayText.escaped`): no control or bidi character is ever written raw.

@@ -3,6 +3,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import Localization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import MatchStatistics
+import TextSupport
 
 /// What `tictactoe match` prints: text (cutechess-cli's progress and result lines, then tables) or JSON lines
 /// (`--json`: `seed`, `match-game`, `progress`, `match-result`, `standings`, `match-end`; keys sorted like every other
