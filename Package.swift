@@ -74,11 +74,14 @@ let package = Package(
             name: "CSodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // The code that admits a player to a game: a private game's six digits as typed and shown (never in a log),
+        // or the open games' fixed code. Pure: what the TUI checks a typed code with, without libsodium.
+        .target(name: "PairingCode"),
         // CPace (draft-irtf-cfrg-cpace-21, ristretto255 + SHA-512), the TLS PSK derived from its key (HKDF), the
-        // wire text of the PSK hint and identity, and the private-game code. No NIO, no I/O.
+        // wire text of the PSK hint and identity, and a private game's random code. No NIO, no I/O.
         .target(
             name: "GamePairing",
-            dependencies: ["CSodium"]),
+            dependencies: ["CSodium", "PairingCode"]),
         // Pure game rules: board, marks, turns, outcomes, players. Imports nothing (not even Foundation).
         .target(name: "GameRules"),
         // The engine protocol (docs/ENGINE.md) without I/O: commands, the response reader, cells and times on the
@@ -138,6 +141,7 @@ let package = Package(
         .target(
             name: "GameTransport",
             dependencies: [
+                "PairingCode",
                 "GamePairing",
                 "GameProtocol",
                 "GameWire",
@@ -159,6 +163,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "PairingCode",
                 "TextSupport",
                 "GameClient",
                 "GameRules",
@@ -190,7 +195,7 @@ let package = Package(
         // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
 
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
-        // GamePairing only for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
+        // PairingCode for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
             name: "TerminalUI",
             dependencies: [
@@ -198,7 +203,7 @@ let package = Package(
                 "GameClient",
                 "EngineProtocol",
                 "Localization",
-                "GamePairing",
+                "PairingCode",
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),
@@ -245,6 +250,7 @@ let package = Package(
         .executableTarget(
             name: "transport-bench",
             dependencies: [
+                "PairingCode",
                 "GameTransport",
                 "GamePairing",
                 "GameProtocol",
@@ -265,7 +271,8 @@ let package = Package(
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
-        .testTarget(name: "GamePairingTests", dependencies: ["GamePairing"]),
+        .testTarget(name: "PairingCodeTests", dependencies: ["PairingCode"]),
+        .testTarget(name: "GamePairingTests", dependencies: ["GamePairing", "PairingCode"]),
         .testTarget(
             name: "GameProtocolTests",
             dependencies: [
@@ -280,6 +287,7 @@ let package = Package(
         .testTarget(
             name: "GameTransportTests",
             dependencies: [
+                "PairingCode",
                 "TicTacToeTestSupport",
                 "GameTransport",
                 "GamePairing",
@@ -304,6 +312,7 @@ let package = Package(
         .testTarget(
             name: "TicTacToeAppTests",
             dependencies: [
+                "PairingCode",
                 "TextSupport",
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",

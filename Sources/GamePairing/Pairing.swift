@@ -1,3 +1,4 @@
+import PairingCode
 /// How tictactoe's protocol 2 runs CPace (`CPace`, draft-irtf-cfrg-cpace-21, CPACE-RISTR255-SHA512) inside a TLS 1.2
 /// PSK handshake, and turns its key into the TLS pre-shared key. These choices are part of the protocol: both ends
 /// must make the same ones.

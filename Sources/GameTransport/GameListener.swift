@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import PairingCode
 
 /// The host's listener: serves one match at a time and keeps listening after a match ends or a peer misbehaves.
 /// Errors are caught per connection, so one bad peer never stops the host.

@@ -1,5 +1,6 @@
 import GamePairing
 import Synchronization
+import PairingCode
 
 /// The real key exchange behind the TLS-PSK seam: CPace (GamePairing, draft-irtf-cfrg-cpace-21) on a game code.
 ///

@@ -1,6 +1,7 @@
 import GamePairing
 import NIOCore
 import Synchronization
+import PairingCode
 
 /// A private game's code as the host holds it: the code joiners must type, which the listener replaces after wrong
 /// codes (`PairingAttempts`), and the limits it enforces. One listener serves one `PrivateGameCode`.

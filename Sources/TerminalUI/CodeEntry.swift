@@ -1,7 +1,7 @@
 import GameClient
-import GamePairing
 import GameProtocol
 import Localization
+import PairingCode
 import TextSupport
 
 /// The form that asks for a private game's code: after a join ended with exit 13 (the host runs a private game and

@@ -5,6 +5,7 @@ import FoundationEssentials
 import GameTransport
 import LocalNetworkPrivacy
 import GameClient
+import PairingCode
 
 #if canImport(Glibc)
 import Glibc

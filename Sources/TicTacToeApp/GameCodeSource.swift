@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GamePairing
+import PairingCode
 
 #if canImport(Glibc)
 import Glibc

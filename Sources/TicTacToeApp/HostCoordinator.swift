@@ -8,6 +8,7 @@ import Logging
 import Synchronization
 import NIOCore
 import NIOPosix
+import PairingCode
 
 #if canImport(Glibc)
 import Glibc

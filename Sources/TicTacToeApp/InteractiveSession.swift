@@ -6,6 +6,7 @@ import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+import PairingCode
 
 #if canImport(Glibc)
 import Glibc

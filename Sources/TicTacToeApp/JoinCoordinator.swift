@@ -6,6 +6,7 @@ import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import NIOCore
+import PairingCode
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import GamePairing
 import GameTransport
+import PairingCode
 
 /// The three ways to join a game that the bench times.
 enum JoinKind: CaseIterable, Sendable {

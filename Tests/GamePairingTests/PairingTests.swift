@@ -1,5 +1,6 @@
 @testable import GamePairing
 import XCTest
+import PairingCode
 
 /// The host/joiner pairing as the TLS handshake will run it: hint → identity and PSK → the host's PSK.
 final class PairingTests: XCTestCase {

@@ -1,5 +1,6 @@
 @testable import GamePairing
 import XCTest
+import PairingCode
 
 /// The worked example of docs/PROTOCOL.md ("Worked example: CPace on a code"): every value it prints is computed here
 /// from the example's fixed inputs (a code, a sid, the two scalars) and compared with the hex the page shows, so the

@@ -5,6 +5,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import GameTransport
+import PairingCode
 
 private let code = try! GameCode(parsing: "314159")
 private let otherCode = try! GameCode(parsing: "271828")

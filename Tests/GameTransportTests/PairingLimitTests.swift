@@ -5,6 +5,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import GameTransport
+import PairingCode
 
 private let firstCode = try! GameCode(parsing: "314159")
 private let wrongCode = try! GameCode(parsing: "271828")

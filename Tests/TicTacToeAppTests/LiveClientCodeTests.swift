@@ -8,6 +8,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import PairingCode
 
 /// The live client's join with a private game's code (what the full-screen UI calls), against a private host on
 /// loopback: a malformed code never leaves the process, a missing or wrong code ends with exit 13 as the UI expects

@@ -1,7 +1,7 @@
 /// The code that admits a player to a game: six digits for a private game, or the fixed public code of open games.
 ///
-/// A private code comes from libsodium's CSPRNG (`randombytes_uniform(1_000_000)`, no modulo bias) or from what a
-/// player typed (`init(parsing:)`). It is a secret: `description`, `debugDescription` and the mirror never show the
+/// A private code comes from libsodium's CSPRNG (`GameCode.random()` in GamePairing: `randombytes_uniform(1_000_000)`,
+/// no modulo bias) or from what a player typed (`init(parsing:)`). It is a secret: `description`, `debugDescription` and the mirror never show the
 /// digits; read `revealed` only where the code is meant to be shown (the host's own screen, stderr of a headless
 /// host) and never log it or put it in a transcript.
 ///
@@ -28,9 +28,10 @@ public struct GameCode: Sendable, Equatable {
 
     private init(kind: Kind) { self.kind = kind }
 
-    /// A new private code, uniform over 000000 ... 999999, from libsodium's CSPRNG.
-    public static func random() -> GameCode {
-        GameCode(kind: .secret(Sodium.uniform(1_000_000)))
+    /// The private code `value` (0 ... 999_999), drawn by `GameCode.random()` (GamePairing, which owns the CSPRNG).
+    package init(secret value: UInt32) {
+        precondition(value < 1_000_000, "a game code is six digits")
+        kind = .secret(value)
     }
 
     /// A private code from what a player typed: spaces, tabs, line breaks and dashes are ignored ("123 456",
@@ -62,14 +63,6 @@ public struct GameCode: Sendable, Equatable {
         guard case .secret(let value) = kind else { return nil }
         let digits = String(value)
         return String(repeating: "0", count: GameCode.digitCount - digits.count) + digits
-    }
-
-    /// CPace's PRS: the six digits in ASCII, or `openGamePassword` in UTF-8.
-    var password: [UInt8] {
-        switch kind {
-        case .open: Array(GameCode.openGamePassword.utf8)
-        case .secret: Array(revealed!.utf8)
-        }
     }
 }
 
