@@ -1,3 +1,5 @@
+import GameRules
+
 /// Where the board sits on the screen, and which cell a screen position falls in.
 ///
 /// Each cell is 7 columns by 3 rows with one-character separators: 23 x 11 in all.
@@ -56,4 +58,46 @@ enum CursorMove {
         default: return nil
         }
     }
+}
+
+extension Canvas {
+    /// Draws `board` at `layout`. `numbered`: empty cells show their numbers (the keys that place there); a read-only
+    /// board leaves them blank.
+    mutating func drawBoard(_ board: Board, layout: BoardLayout, cursor: Int?, winning: [Int], unicode: Bool,
+                            numbered: Bool = true) {
+        let vertical = unicode ? "│" : "|"
+        let horizontal = unicode ? "─" : "-"
+        let cross = unicode ? "┼" : "+"
+        let blank = String(repeating: " ", count: BoardLayout.cellWidth)
+        for cell in 0..<9 {
+            let row = layout.top + (cell / 3) * (BoardLayout.cellHeight + 1)
+            let column = layout.left + (cell % 3) * (BoardLayout.cellWidth + 1)
+            let style: Style = winning.contains(cell) ? .winning : (cell == cursor ? .cursor : .normal)
+            for dy in 0..<BoardLayout.cellHeight {
+                put(blank, row: row + dy, column: column, style: style)
+            }
+            let (centreRow, centreColumn) = layout.centre(of: cell)
+            if let mark = board[cell] {
+                let markStyle: Style = winning.contains(cell) ? .winning : (mark == .x ? .markX : .markO)
+                put(mark.description, row: centreRow, column: centreColumn, style: markStyle)
+            } else if numbered {
+                put(String(cell + 1), row: centreRow, column: centreColumn, style: cell == cursor ? .cursor : .dim)
+            }
+        }
+        for line in 1...2 {
+            let row = layout.top + line * (BoardLayout.cellHeight + 1) - 1
+            let segment = String(repeating: horizontal, count: BoardLayout.cellWidth)
+            put([segment, segment, segment].joined(separator: cross), row: row, column: layout.left, style: .dim)
+            let column = layout.left + line * (BoardLayout.cellWidth + 1) - 1
+            for y in 0..<BoardLayout.height where (y + 1) % (BoardLayout.cellHeight + 1) != 0 {
+                put(vertical, row: layout.top + y, column: column, style: .dim)
+            }
+        }
+    }
+}
+
+/// The cells of a line that won the game, to highlight.
+func winningCells(_ result: GameResult?) -> [Int] {
+    if case .line(let cells)? = result?.reason { return cells }
+    return []
 }

@@ -106,7 +106,7 @@ public struct Canvas: Hashable, Sendable {
         var result: [(Int, String, Style)] = []
         for run in runs(row: row) {
             // ASCII only (most runs): every character is one scalar, measured alike by both, so the run is one
-            // segment (issue 15, first frame: no walk through its characters and their widths).
+            // segment (no walk through its characters and their widths).
             if run.text.utf8.allSatisfy({ $0 < 0x80 }) {
                 result.append(run)
                 continue

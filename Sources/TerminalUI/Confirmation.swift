@@ -56,3 +56,48 @@ public struct Confirmation: Hashable, Sendable {
         key == .character("y") || key == .character("Y")
     }
 }
+
+extension Confirmation {
+    /// The question in a box in the middle of the screen.
+    func render(into canvas: inout Canvas, unicode: Bool) {
+        let size = canvas.size
+        let width = min(56, size.columns - 2)
+        let inner = width - 4
+        let title = wrap(self.title, width: inner)
+        let message = consequence.map { wrap($0, width: inner) } ?? []
+        let keys = wrap(self.keys, width: inner)
+        let height = title.count + message.count + keys.count + 3 + (message.isEmpty ? 0 : 1)
+        let top = max(1, (size.rows - height) / 2)
+        let left = max(0, (size.columns - width) / 2)
+        canvas.drawBox(top: top, left: left, width: width, height: height, unicode: unicode)
+        var y = top + 1
+        for line in title {
+            canvas.put(line, row: y, column: left + 2, style: .bold)
+            y += 1
+        }
+        if !message.isEmpty {
+            y += 1
+            for line in message {
+                canvas.put(line, row: y, column: left + 2)
+                y += 1
+            }
+        }
+        y += 1
+        for line in keys {
+            canvas.put(line, row: y, column: left + 2, style: .accent)
+            y += 1
+        }
+    }
+}
+
+extension Canvas {
+    /// An empty box with a bold border.
+    mutating func drawBox(top: Int, left: Int, width: Int, height: Int, unicode: Bool) {
+        let (h, v, tl, tr, bl, br) = unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
+        put(tl + String(repeating: h, count: width - 2) + tr, row: top, column: left, style: .bold)
+        for y in 1..<(height - 1) {
+            put(v + String(repeating: " ", count: width - 2) + v, row: top + y, column: left, style: .bold)
+        }
+        put(bl + String(repeating: h, count: width - 2) + br, row: top + height - 1, column: left, style: .bold)
+    }
+}

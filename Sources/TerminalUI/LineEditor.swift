@@ -131,6 +131,25 @@ public struct LineEditor: Hashable, Sendable {
     }
 }
 
+extension LineEditor {
+    /// What a text field shows of the line in `width` columns: the text (escaped; while editing, a `_` after it when
+    /// the cursor is at its end), scrolled so the cursor is in view, and the cursor's column when it is on a
+    /// character (nil when not editing or at the end, where the `_` shows it).
+    func view(width: Int, editing: Bool) -> (text: String, cursor: Int?) {
+        guard editing else { return (DisplayWidth.truncate(DisplayText.escaped(text), to: width), nil) }
+        var before = characters[..<cursor].map { DisplayText.escaped(String($0)) }
+        let after = characters[cursor...].map { DisplayText.escaped(String($0)) }
+        // Scroll: drop characters before the cursor until it (and the character under it) fit.
+        // When more follows the character under the cursor, the last column is the ellipsis: keep it free.
+        let under = DisplayWidth.of(after.first ?? "_") + (after.count > 1 ? 1 : 0)
+        while !before.isEmpty, DisplayWidth.of(before.joined()) + under > width { before.removeFirst() }
+        let start = before.joined()
+        let column = DisplayWidth.of(start)
+        if after.isEmpty { return (start + "_", nil) }
+        return (DisplayWidth.truncate(start + after.joined(), to: width), column)
+    }
+}
+
 /// The addresses joined, newest first: at most `AddressHistory.limit`, each once.
 public enum AddressHistory {
     public static let limit = 10

@@ -123,3 +123,6 @@ public enum LineWrap {
 
     private static let noEnd: Set<Character> = Set("「『（【〈《〔〖〘〚｛［“‘〝｢([{")
 }
+
+/// Splits `text` into lines of at most `width` display columns (`LineWrap`: at spaces, and between CJK characters).
+func wrap(_ text: String, width: Int) -> [String] { LineWrap.lines(text, width: width) }

@@ -17,8 +17,8 @@ final class ConfirmationTests: XCTestCase {
     }
 
     private func menuTitle(_ app: UIApp) -> String? {
-        guard case .menu(let selected) = app.model.screen else { return nil }
-        return AppModel.menuItems[selected].title
+        guard case .menu(let menu) = app.model.screen else { return nil }
+        return menu.selected.title
     }
 
     func testQInAMatchAsksAndYLeaves() throws {

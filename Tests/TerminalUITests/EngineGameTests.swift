@@ -130,8 +130,8 @@ final class EngineGameTests: XCTestCase {
         var model = model()
         _ = started(&model)
         XCTAssertEqual(model.handle(.key(.character("q"))), [.stopEngine])
-        guard case .menu(let selected) = model.screen else { return XCTFail("\(model.screen)") }
-        XCTAssertEqual(AppModel.menuItems[selected].shortcut, "e")
+        guard case .menu(let menu) = model.screen else { return XCTFail("\(model.screen)") }
+        XCTAssertEqual(menu.selected.shortcut, "e")
         XCTAssertEqual(model.handle(.engine(.moved(game: 1, cell: 0))), [], "a late answer on the menu: nothing")
     }
 

@@ -42,7 +42,7 @@ final class JoinScreenDetailsTests: XCTestCase {
     func testTheCharacterUnderTheCursorStaysInViewAtTheRightEdge() {
         var editor = LineEditor(String(repeating: "a", count: 38) + "XYZ")
         for _ in 0..<3 { _ = editor.handle(.left) }  // on X, with YZ after it: more than fits
-        let view = AppModel.fieldView(editor, width: 36, editing: true)
+        let view = editor.view(width: 36, editing: true)
         XCTAssertTrue(view.text.hasSuffix("X…"), view.text)
         XCTAssertEqual(view.cursor.map { Array(view.text)[$0] }, "X")
     }

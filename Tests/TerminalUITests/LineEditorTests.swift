@@ -272,7 +272,7 @@ final class ColoursAndHintsTests: XCTestCase {
         var model = AppModel(settings: UISettings(name: "t"), size: TerminalSize(rows: 24, columns: 80), seed: 1)
         XCTAssertTrue(model.render(unicode: true).text.contains("Enter or a letter picks"))
         _ = model.handle(.key(.character("t")))
-        for _ in 0..<AppModel.SettingsRow.keyHints.rawValue { _ = model.handle(.key(.down)) }
+        for _ in 0..<SettingsScreen.Row.keyHints.rawValue { _ = model.handle(.key(.down)) }
         let effects = model.handle(.key(.right))
         XCTAssertEqual(model.settings.keyHints, false)
         XCTAssertEqual(effects, [.saveSettings(model.settings)])
@@ -315,8 +315,8 @@ final class SettingsNameEditorTests: XCTestCase {
         _ = model.handle(.key(.control("u")))
         XCTAssertEqual(model.settings.name, "oë ")
         XCTAssertEqual(model.handle(.key(.down)), [.saveSettings(model.settings)], "saved when leaving the field")
-        guard case .settings(let row) = model.screen else { return XCTFail("left Settings") }
-        XCTAssertEqual(row, AppModel.SettingsRow.colors.rawValue)
+        guard case .settings(let settings) = model.screen else { return XCTFail("left Settings") }
+        XCTAssertEqual(settings.row, .colors)
     }
 }
 

@@ -64,8 +64,8 @@ final class PrivacyReportScreenTests: XCTestCase {
         XCTAssertFalse(details.contains(lines[0]), details)
         // Up from the first row: the report's row (the last), which reads the records again and shows them first.
         XCTAssertEqual(model.handle(.key(.up)), [.loadPrivacyInfo])
-        guard case .settings(let row) = model.screen else { return XCTFail("not in Settings: \(model.screen)") }
-        XCTAssertEqual(row, AppModel.SettingsRow.report.rawValue)
+        guard case .settings(let settings) = model.screen else { return XCTFail("not in Settings: \(model.screen)") }
+        XCTAssertEqual(settings.row, .report)
         let report = flattened(model.render(unicode: true).text)
         XCTAssertTrue(report.contains("Latest local network activity:"), report)
         XCTAssertTrue(report.contains(lines[0]), report)
@@ -79,20 +79,20 @@ final class PrivacyReportScreenTests: XCTestCase {
     }
 
     func testAResolveCarriedOutSaysWhatTheNameLedTo() {
-        let line = AppModel.activityLine(PrivacyActivity(
+        let line = SettingsScreen.activityLine(PrivacyActivity(
             time: "11-25 15:30:09", kind: .done, operation: "resolve",
             destination: "Dana's game (_tictactoe._tcp): 198.18.0.11:7878", origin: "Join a game screen"))
         XCTAssertEqual(line, "11-25 15:30:09 done: resolve Dana's game (_tictactoe._tcp): 198.18.0.11:7878 · Join a game screen")
     }
 
     func testAChangeOfTheDecisionSaysWhoMadeIt() {
-        let line = AppModel.activityLine(PrivacyActivity(
+        let line = SettingsScreen.activityLine(PrivacyActivity(
             time: "11-25 15:30:09", kind: .done, operation: "permission", destination: "denied", origin: "Settings screen"))
         XCTAssertEqual(line, "11-25 15:30:09 done: permission denied · Settings screen")
     }
 
     func testARecordsTextCannotActOnTheTerminal() {
-        let line = AppModel.activityLine(PrivacyActivity(
+        let line = SettingsScreen.activityLine(PrivacyActivity(
             time: "11-25 15:30:09", kind: .allowed, operation: "connect", destination: "evil\u{1b}[2J:1",
             origin: "x\ny"))
         XCTAssertFalse(line.contains("\u{1b}"), line)

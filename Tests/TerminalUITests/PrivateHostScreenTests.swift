@@ -112,8 +112,8 @@ final class PrivateHostScreenTests: XCTestCase {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: hostPrivately([.keys("q")]))
         let (app, _) = try runApp(terminal, network: network)
-        guard case .menu(let selected) = app.model.screen else { return XCTFail("not back: \(app.model.screen)") }
-        XCTAssertEqual(AppModel.menuItems[selected].title, "Host a private game")
+        guard case .menu(let menu) = app.model.screen else { return XCTFail("not back: \(app.model.screen)") }
+        XCTAssertEqual(menu.selected.title, "Host a private game")
         XCTAssertTrue(network.handles.first?.cancelled ?? false)
     }
 }

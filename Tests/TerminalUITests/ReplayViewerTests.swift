@@ -131,8 +131,8 @@ final class ReplayViewerTests: XCTestCase {
         XCTAssertEqual(model.handle(.key(.character("q"))), [.loadPastGames])
         guard case .pastGames = model.screen else { return XCTFail("not back in Past games") }
         XCTAssertEqual(model.handle(.key(.character("q"))), [])
-        guard case .menu(let selected) = model.screen else { return XCTFail("not back in the menu") }
-        XCTAssertEqual(AppModel.menuItems[selected].title, "Past games")
+        guard case .menu(let menu) = model.screen else { return XCTFail("not back in the menu") }
+        XCTAssertEqual(menu.selected.title, "Past games")
     }
 
     func testPastGamesWithNoneSaysSo() {

@@ -35,8 +35,8 @@ final class SearchWaitingTests: XCTestCase {
     func testTOpensSettingsAndEscSearchesAgain() {
         var model = waitingSearch()
         XCTAssertEqual(model.handle(.key(.character("t"))), [.stopBrowsing, .loadPrivacyInfo])
-        guard case .settings(let row) = model.screen else { return XCTFail("not in Settings: \(model.screen)") }
-        XCTAssertEqual(row, AppModel.SettingsRow.localNetwork.rawValue, "on the Local Network row")
+        guard case .settings(let settings) = model.screen else { return XCTFail("not in Settings: \(model.screen)") }
+        XCTAssertEqual(settings.row, .localNetwork, "on the Local Network row")
         XCTAssertTrue(model.render(unicode: true).text.contains("Esc back to the search"))
         XCTAssertEqual(model.handle(.key(.escape)), [.checkNetwork(.search)])
         guard case .search = model.screen else { return XCTFail("not back on Search: \(model.screen)") }

@@ -102,8 +102,8 @@ final class WatchScreenTests: XCTestCase {
         ])
         let (app, _) = try runApp(terminal, network: network)
         XCTAssertEqual(network.handles.last?.cancelled, true, "cancel says bye to the host")
-        guard case .menu(let selected) = app.model.screen else { return XCTFail("expected the menu") }
-        XCTAssertEqual(AppModel.menuItems[selected].shortcut, "w")
+        guard case .menu(let menu) = app.model.screen else { return XCTFail("expected the menu") }
+        XCTAssertEqual(menu.selected.shortcut, "w")
     }
 
     func testAPrivateGameAsksForItsCodeBeforeWatching() throws {

@@ -71,8 +71,8 @@ final class WrongCodeScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: joinAPrivateGame() + [.keys("48"), .key(.escape)])
         let (app, _) = try runApp(terminal, network: network)
         XCTAssertEqual(network.joined.count, 1)
-        guard case .menu(let selected) = app.model.screen else { return XCTFail("not back: \(app.model.screen)") }
-        XCTAssertEqual(AppModel.menuItems[selected].title, "Join by address")
+        guard case .menu(let menu) = app.model.screen else { return XCTFail("not back: \(app.model.screen)") }
+        XCTAssertEqual(menu.selected.title, "Join by address")
     }
 
     func testTextThatIsNotACodeIsRefusedOnTheForm() throws {

@@ -422,7 +422,8 @@ public struct NetworkGame: Sendable {
         }
     }
 
-    mutating func handle(_ key: Key, layout: BoardLayout) -> [AppEffect] {
+    /// A key in the match: rematch or not between games, the cursor and a move while playing.
+    mutating func play(_ key: Key, layout: BoardLayout) -> [AppEffect] {
         switch phase {
         case .betweenGames:
             if key == .character("r"), !localOffered {

@@ -11,7 +11,7 @@ import TextSupport
 /// run by the runtime as `play --computer engine:COMMAND` runs it: the model asks with `.engineMove` and goes on
 /// taking keys while the engine thinks; its answer (or its failure) comes back through `engineReported(_:)`. An
 /// engine that fails forfeits the game in progress, and the screen says why and names its log.
-public struct ComputerGame: Sendable {
+public struct ComputerGame: Sendable, ScreenContent {
     public private(set) var match: ComputerMatch
     public private(set) var cursor = 4
     /// The engine's command line, when an engine plays the computer's side.
@@ -115,7 +115,8 @@ public struct ComputerGame: Sendable {
                            DisplayText.escaped(reason), DisplayText.escaped(log))
     }
 
-    mutating func handle(_ key: Key, layout: BoardLayout) -> [AppEffect] {
+    /// A key on the board: moves the cursor, places a mark, or (once the game is over) starts the next one.
+    private mutating func play(_ key: Key, layout: BoardLayout) -> [AppEffect] {
         if game.isOver {
             if key == .character("r") || key == .enter || key == .character(" ") { return begin() }
             return []
@@ -129,5 +130,79 @@ public struct ComputerGame: Sendable {
         cursor = cell
         try? match.play(cell)
         return game.isOver ? [] : computerToMove()
+    }
+
+    // MARK: The screen
+
+    var menuItem: MenuItem { engineCommand == nil ? .computer : .engine }
+
+    mutating func handle(_ key: Key, _ shared: inout Shared) -> Step {
+        if key == .character("q") || key == .escape { return Step(engineCommand == nil ? [] : [.stopEngine], .back) }
+        let effects = play(key, layout: BoardLayout(size: shared.size, top: 5))
+        return Step(effects + savedIfEnded(as: shared.settings.name))
+    }
+
+    /// `.saveGame` once a game is over (each game once: the move that ended it), the person playing as `name`.
+    mutating func savedIfEnded(as name: String) -> [AppEffect] {
+        guard let result = game.result, savedGame != number else { return [] }
+        savedGame = number
+        return [.saveGame(record(name: name, result: result))]
+    }
+
+    func record(name: String, result: GameResult) -> GameRecord {
+        let computer = opponentName
+        let human = humanMark
+        return GameRecord(
+            number: number, line: 0, xName: human == .x ? name : computer, oName: human == .o ? name : computer,
+            localMark: human, firstMover: game.firstMover, cells: game.moves,
+            marks: GameRecord.alternating(from: game.firstMover, count: game.moves.count), result: result,
+            score: MatchSession.Score(localWins: wins, peerWins: losses, draws: draws))
+    }
+
+    func render(into canvas: inout Canvas, _ view: ScreenView) {
+        let who = tr("You: %@   Computer (%@): %@", humanMark.description, DisplayWidth.truncate(opponentTitle, to: 24),
+                     humanMark.opponent.description)
+        canvas.putCentered(who, row: 2)
+        canvas.putCentered(tr("Game %@   Score: you %@ · computer %@ · draws %@", String(number),
+                              String(wins), String(losses), String(draws)),
+                           row: 3, style: .bold)
+        canvas.drawBoard(game.board, layout: BoardLayout(size: view.size, top: 5), cursor: isHumanTurn ? cursor : nil,
+                         winning: winningCells(game.result), unicode: view.unicode)
+        let line: String
+        let style: Style
+        if let result = game.result {
+            style = .accent
+            switch result.winner {
+            case nil: line = tr("Draw. Press r for a rematch.")
+            case humanMark?: line = tr("You win! Press r for a rematch.")
+            default: line = tr("The computer wins. Press r for a rematch.")
+            }
+        } else {
+            line = isHumanTurn ? tr("Your turn (%@)", humanMark.description) : tr("The computer is thinking…")
+            style = .bold
+        }
+        canvas.putCentered(line, row: 5 + BoardLayout.height + 1, style: style)
+        if let engineFailure {
+            // Why the engine lost, and its log: wrapped under the result (it is escaped where it was made).
+            let width = max(10, view.size.columns - 4)
+            for (index, text) in wrap(engineFailure, width: width).prefix(3).enumerated() {
+                canvas.putCentered(text, row: 5 + BoardLayout.height + 2 + index, style: .error)
+            }
+        }
+    }
+
+    func hints(_ view: ScreenView) -> String {
+        game.isOver
+            ? tr("r rematch · q back to the menu · ? help")
+            : tr("arrows/hjkl/wasd move · Enter/Space or 1-9 place · click · q back · ? help")
+    }
+
+    func statusText(_ view: ScreenView) -> String { tr("Against the computer (%@)", opponentTitle) }
+}
+
+extension GameRecord {
+    /// The marks of `count` moves, taking turns from `first`.
+    static func alternating(from first: Mark, count: Int) -> [Mark] {
+        (0..<count).map { $0 % 2 == 0 ? first : first.opponent }
     }
 }

@@ -136,7 +136,8 @@ public struct LobbyState: Sendable, Hashable {
         status = .left(text)
     }
 
-    mutating func handle(_ key: Key) -> Outcome {
+    /// What a key does to the lobby itself.
+    mutating func react(to key: Key) -> Outcome {
         greetingProblem = nil
         if var editor = greeting {
             switch key {

@@ -1,0 +1,125 @@
+import GameClient
+import GameProtocol
+import Localization
+import TextSupport
+
+/// The usage-description prompt: a modal dialog, as iOS shows it.
+public struct PromptState: Sendable, Hashable {
+    public var title: String
+    public var message: String
+    public let intent: NetworkIntent
+    /// The buttons' words, in the user's language (as iOS labels them).
+    public var deny = tr("Don't Allow")
+    public var ok = tr("OK")
+    /// 0: Don't Allow, 1: OK.
+    public var selected = 1
+
+    enum Answer { case none, allow, deny }
+
+    /// ←/→ choose a button, Enter answers with it; o and d answer at once, Esc denies.
+    mutating func handle(_ key: Key) -> Answer {
+        switch key {
+        case .left, .right, .tab, .backTab, .character("h"), .character("l"):
+            selected = 1 - selected
+        case .enter, .character(" "):
+            return selected == 1 ? .allow : .deny
+        case .character("o"), .character("y"):
+            return .allow
+        case .character("d"), .character("n"), .escape:
+            return .deny
+        default:
+            break
+        }
+        return .none
+    }
+}
+
+extension PromptState {
+    /// The prompt in a box in the middle of the screen, its two buttons at the bottom.
+    func render(into canvas: inout Canvas, unicode: Bool) {
+        let size = canvas.size
+        let width = min(56, size.columns - 2)
+        let inner = width - 4
+        let title = wrap(self.title, width: inner)
+        let message = wrap(self.message, width: inner)
+        let height = title.count + message.count + 5
+        let top = max(1, (size.rows - height) / 2)
+        let left = max(0, (size.columns - width) / 2)
+        canvas.drawBox(top: top, left: left, width: width, height: height, unicode: unicode)
+        var y = top + 1
+        for line in title {
+            canvas.put(line, row: y, column: left + 2, style: .bold)
+            y += 1
+        }
+        y += 1
+        for line in message {
+            canvas.put(line, row: y, column: left + 2)
+            y += 1
+        }
+        let deny = "[ \(self.deny) ]"
+        let ok = "[ \(self.ok) ]"
+        let buttons = top + height - 2
+        let gap = 6
+        let start = left + (width - DisplayWidth.of(deny) - DisplayWidth.of(ok) - gap) / 2
+        canvas.put(deny, row: buttons, column: start, style: selected == 0 ? .selected : .normal)
+        canvas.put(ok, row: buttons, column: start + DisplayWidth.of(deny) + gap, style: selected == 1 ? .selected : .normal)
+    }
+
+    var hints: String { tr("←/→ choose · Enter answers · o %@ · d %@", ok, deny) }
+}
+
+extension AppModel {
+    /// The gate answered for something the person asked for: go ahead (also when denied: it then waits and says
+    /// why), ask first, or explain why it cannot happen at all.
+    mutating func gateAnswered(
+        _ verdict: LocalNetworkVerdict, _ intent: NetworkIntent, _ promptText: (title: String, message: String)?
+    ) -> [AppEffect] {
+        guard screen.wants(intent) else { return [] }  // the person has moved on
+        switch verdict {
+        case .allowed, .exempt, .denied:
+            return proceed(intent)
+        case .needsPrompt:
+            let text = promptText ?? (title: tr("“%@” would like to find and connect to devices on your local network.",
+                                                 "TicTacToe"),
+                                      message: "")
+            prompt = PromptState(title: text.title, message: text.message, intent: intent)
+        case .noAuth:
+            fail(tr("%@ (the service type is not declared in the app's Info.plist)",
+                    tr(LocalNetworkVerdict.noAuthMessage)))
+        case .manifestError(let text):
+            fail(tr("Cannot use the local network: %@", text))
+        case .missingEntitlement(let key):
+            fail(tr("Cannot use the local network: the app is not entitled to %@", key))
+        }
+        return []
+    }
+
+    /// What the screen that asked goes on to do. What the intent does not say (the gate needs none of it) is on the
+    /// network screen that asked.
+    mutating func proceed(_ intent: NetworkIntent) -> [AppEffect] {
+        var game: NetworkGame?
+        if case .network(let current) = screen { game = current }
+        switch intent {
+        case .search: return [.startBrowsing]
+        case .browseServiceTypes: return [.startServiceTypes]
+        case .lobby: return [.startLobby(name: settings.name)]
+        case .host(let name, let port, _):
+            return [.host(name: name, port: port, security: game?.security ?? .open, spectators: game?.spectators ?? 0)]
+        case .watch(let name, let address):
+            guard case .watch(let watch) = screen else { return [] }
+            return [.watch(name: name, address: address, code: watch.code)]
+        case .join(let name, let address):
+            // The join says within `NetworkGame.connectSeconds` whether it got through: counted down on the screen.
+            let join = AppEffect.join(name: name, address: address, code: game?.code)
+            guard var joining = game else { return [join] }
+            joining.startCountdown()
+            screen = .network(joining)
+            return [join, .schedule(.connectCountdown, after: 1)]
+        }
+    }
+
+    /// Why the network cannot be used, on the screen that asked (or in the status line).
+    private mutating func fail(_ text: String) {
+        if !screen.fail(text) { flash = text }
+    }
+}
