@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 
 /// The docs tell the truth, checked in process (nothing runs, nothing touches the network): every fenced-code line
-/// of README.md and docs/*.md that runs `tictactoe` names a command and only the flags its pinned help
-/// (docs/help/*.txt, which PinnedHelpTests proves equal to the binary's --help) lists, and every relative link
-/// resolves to a file and, when it names one, to a heading of that file.
+/// of README.md and docs/*.md that runs `tictactoe`, and every code span in their prose that starts with
+/// `tictactoe ` and a command or a flag, names a command and only the flags its pinned help (docs/help/*.txt, which PinnedHelpTests proves
+/// equal to the binary's --help) lists; and every relative link resolves to a file and, when it names one, to a
+/// heading of that file.
 final class DocsTruthTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -142,11 +143,31 @@ final class DocsTruthTests: XCTestCase {
         return nil
     }
 
+    /// The code spans of a prose line that start with `tictactoe `, as command lines: a usage's brackets dropped
+    /// (`[--json]`), a table's escaped bar (`\|`) a pipe again.
+    static func tictactoeSpans(_ line: String) -> [String] {
+        line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 && $0.element.hasPrefix("tictactoe ") }
+            .map { $0.element.replacingOccurrences(of: "\\|", with: "|").filter { $0 != "[" && $0 != "]" } }
+    }
+
     func testEveryTictactoeLineInTheDocsNamesACommandAndItsFlags() throws {
         let flags = try helpFlags()
         XCTAssertTrue(flags["host"]?.contains("--no-advertise") == true, "the help's flags are read")
         var checked = 0
         for page in try pages() {
+            for line in lines(page.text) where !line.fenced {
+                // A span whose next word is no command is a string in prose ("tictactoe open game"), not a command.
+                for span in Self.tictactoeSpans(line.text) {
+                    guard let arguments = Self.tictactoeArguments(span),
+                          let first = arguments.first, first.hasPrefix("-") || first == "help" || flags[first] != nil
+                    else { continue }
+                    checked += 1
+                    if let problem = Self.problem(arguments, flags: flags) {
+                        XCTFail("\(page.name):\(line.number): \(problem): `\(span)`")
+                    }
+                }
+            }
             var pending = ""
             var pendingLine = 0
             for line in lines(page.text) where line.fenced {
@@ -187,6 +208,8 @@ final class DocsTruthTests: XCTestCase {
         XCTAssertNil(Self.tictactoeArguments("tictactoe: the code is 482 913"))
         XCTAssertNil(Self.tictactoeArguments("host-a  privacy: or run `tictactoe privacy grant`"))
         XCTAssertEqual(Self.words("a 'b c' \"d\\\"e\" f#g #h"), ["a", "b c", "d\"e", "f#g"])
+        XCTAssertEqual(Self.tictactoeSpans("| `tictactoe host --json \\| head` and `tictactoe browse [--json]`, `make` |"),
+                       ["tictactoe host --json | head", "tictactoe browse --json"])
         XCTAssertEqual(Self.optionFlags("OPTIONS:\n  --a/--no-a  x\n  -h, --help  y\n  --p <p>  z\n"),
                        ["--a", "--no-a", "-h", "--help", "--p"])
     }
