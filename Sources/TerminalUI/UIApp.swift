@@ -174,6 +174,26 @@ public final class UIApp {
         switch effect {
         case .schedule(let id, let seconds):
             timers[id] = clock() + seconds
+        case .host, .watch, .join, .lobbyGame, .command, .cancelNetwork:
+            performMatch(effect)
+        case .startBrowsing, .stopBrowsing, .startServiceTypes, .stopServiceTypes, .startLobby, .stopLobby,
+             .lobbyCommand:
+            performDiscovery(effect)
+        case .checkNetwork, .answerPrompt, .setLocalNetwork, .resetLocalNetwork, .loadPrivacyInfo:
+            return .feed(performPrivacy(effect))
+        case .saveSettings, .saveGame, .loadPastGames:
+            return .feed(performStorage(effect))
+        case .startEngine, .engineMove, .stopEngine:
+            performEngine(effect)
+        case .quit(let status):
+            return .quit(status)
+        }
+        return .feed([])
+    }
+
+    /// A match or a watch: each new one is a new session, so that what an abandoned one still reports is dropped.
+    private func performMatch(_ effect: AppEffect) {
+        switch effect {
         case .host(let name, let port, let security, let spectators):
             handle?.cancel()
             session += 1
@@ -196,47 +216,27 @@ public final class UIApp {
             // Never the code itself: only whether one was given.
             logger.info("joining \(address) as \(name)\(code == nil ? "" : " with a code")")
             handle = client.join(name, address, code) { [queue] in queue.post(.network($0, session: id)) }
+        case .lobbyGame(let name, let game):
+            handle?.cancel()
+            session += 1
+            let id = session
+            logger.info("\(game == .host ? "hosting the game of a challenge" : "joining a challenger's game") as \(name)")
+            handle = client.lobbyGame(name, game) { [queue] in queue.post(.network($0, session: id)) }
         case .command(let command):
             handle?.send(command)
         case .cancelNetwork:
             handle?.cancel()
+        default:
+            break
+        }
+    }
+
+    /// Search for games, All services on this network, and the lobby.
+    private func performDiscovery(_ effect: AppEffect) {
+        switch effect {
         case .startBrowsing:
             browsing?.cancel()
             browsing = client.browse { [queue] in queue.post(.discovery($0)) }
-        case .checkNetwork(let intent):
-            let (verdict, prompt) = privacy.verdict(intent)
-            logger.info("local network for \(intent): \(verdict)")
-            if verdict == .needsPrompt {
-                privacyLogger.info("prompt shown for \(intent): \(prompt?.title ?? "")")
-            }
-            return .feed([.gate(verdict, intent, prompt: prompt.map { ($0.title, $0.message) })])
-        case .answerPrompt(let allow):
-            privacy.answerPrompt(allow)
-            return .feed(privacyInfo())
-        case .setLocalNetwork(let allowed):
-            privacy.setAllowed(allowed)
-            return .feed(privacyInfo())
-        case .resetLocalNetwork:
-            privacy.reset()
-            return .feed(privacyInfo())
-        case .loadPrivacyInfo:
-            if watching == nil {
-                // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
-                // The watcher calls from its own thread: it only posts; the decision is read here, on the UI thread.
-                watching = privacy.watch { [queue] in queue.post(.privacyChanged) }
-            }
-            return .feed(privacyInfo())
-        case .saveSettings(let settings):
-            // A failure is one warning in the status line; the game goes on with the settings as they are.
-            if let warning = settingsStore.save(settings.stored) { return .feed([.notice(tr("Warning: %@", warning))]) }
-        case .saveGame(let record):
-            // Never a crash or a lost game: a failure is a warning in the log and the status line.
-            if let warning = gameArchive.save(record) {
-                logger.warning("\(warning)")
-                return .feed([.notice(tr("Warning: %@", warning))])
-            }
-        case .loadPastGames:
-            return .feed([.pastGames(gameArchive.list())])
         case .stopBrowsing:
             browsing?.cancel()
             browsing = nil
@@ -259,12 +259,62 @@ public final class UIApp {
             lobbySession += 1
         case .lobbyCommand(let command):
             lobby?.send(command)
-        case .lobbyGame(let name, let game):
-            handle?.cancel()
-            session += 1
-            let id = session
-            logger.info("\(game == .host ? "hosting the game of a challenge" : "joining a challenger's game") as \(name)")
-            handle = client.lobbyGame(name, game) { [queue] in queue.post(.network($0, session: id)) }
+        default:
+            break
+        }
+    }
+
+    /// The privacy gate and the decision: their answers go back to the model at once.
+    private func performPrivacy(_ effect: AppEffect) -> [AppInput] {
+        switch effect {
+        case .checkNetwork(let intent):
+            let (verdict, prompt) = privacy.verdict(intent)
+            logger.info("local network for \(intent): \(verdict)")
+            if verdict == .needsPrompt {
+                privacyLogger.info("prompt shown for \(intent): \(prompt?.title ?? "")")
+            }
+            return [.gate(verdict, intent, prompt: prompt.map { ($0.title, $0.message) })]
+        case .answerPrompt(let allow):
+            privacy.answerPrompt(allow)
+        case .setLocalNetwork(let allowed):
+            privacy.setAllowed(allowed)
+        case .resetLocalNetwork:
+            privacy.reset()
+        case .loadPrivacyInfo:
+            if watching == nil {
+                // Settings follows decisions made elsewhere (another process, `tictactoe privacy grant`).
+                // The watcher calls from its own thread: it only posts; the decision is read here, on the UI thread.
+                watching = privacy.watch { [queue] in queue.post(.privacyChanged) }
+            }
+        default:
+            return []
+        }
+        return privacyInfo()
+    }
+
+    /// The settings and the saved games, on disk.
+    private func performStorage(_ effect: AppEffect) -> [AppInput] {
+        switch effect {
+        case .saveSettings(let settings):
+            // A failure is one warning in the status line; the game goes on with the settings as they are.
+            if let warning = settingsStore.save(settings.stored) { return [.notice(tr("Warning: %@", warning))] }
+        case .saveGame(let record):
+            // Never a crash or a lost game: a failure is a warning in the log and the status line.
+            if let warning = gameArchive.save(record) {
+                logger.warning("\(warning)")
+                return [.notice(tr("Warning: %@", warning))]
+            }
+        case .loadPastGames:
+            return [.pastGames(gameArchive.list())]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// The engine playing the computer's side: each one started is a new session, as a match is.
+    private func performEngine(_ effect: AppEffect) {
+        switch effect {
         case .startEngine(let command):
             engine?.stop()
             engineSession += 1
@@ -276,9 +326,8 @@ public final class UIApp {
         case .stopEngine:
             engine?.stop()
             engine = nil
-        case .quit(let status):
-            return .quit(status)
+        default:
+            break
         }
-        return .feed([])
     }
 }

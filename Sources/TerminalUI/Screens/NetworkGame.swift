@@ -281,16 +281,7 @@ public struct NetworkGame: Sendable {
             break
         case .peerFailed(let remote, let error):
             guard role == .host, !inMatch, !isOver else { break }
-            let address = DisplayText.escaped(remote)
-            let line = error == "wrong code"
-                ? tr("Wrong code from %@", address)
-                : tr("Failed attempt from %@: %@", address, DisplayText.escaped(error))
-            failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
-            failedAttemptCount += 1
-            // The screen lists the latest attempts: the status line counts them instead of repeating one.
-            connection = failedAttemptCount == 1
-                ? tr("1 failed attempt to join; still waiting for a joiner")
-                : tr("%@ failed attempts to join; still waiting for a joiner", String(failedAttemptCount))
+            failedAttempt(from: remote, error)
         case .listening(_, let port, _, _, let addresses):
             if !inMatch, !isOver {
                 listenedPort = port
@@ -353,6 +344,20 @@ public struct NetworkGame: Sendable {
         case .discovery:
             break
         }
+    }
+
+    /// An attempt to join this waiting host failed (a wrong code, a failed handshake).
+    private mutating func failedAttempt(from remote: String, _ error: String) {
+        let address = DisplayText.escaped(remote)
+        let line = error == "wrong code"
+            ? tr("Wrong code from %@", address)
+            : tr("Failed attempt from %@: %@", address, DisplayText.escaped(error))
+        failedAttempts = Array((failedAttempts + [line]).suffix(Self.attemptsShown))
+        failedAttemptCount += 1
+        // The screen lists the latest attempts: the status line counts them instead of repeating one.
+        connection = failedAttemptCount == 1
+            ? tr("1 failed attempt to join; still waiting for a joiner")
+            : tr("%@ failed attempts to join; still waiting for a joiner", String(failedAttemptCount))
     }
 
     /// The join ended for its code (exit 13): the app asks for the code next.
