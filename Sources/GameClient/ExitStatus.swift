@@ -1,6 +1,13 @@
 import GameProtocol
 import TextSupport
 
+/// An error that says the exit code of the run it ends. Every error a run can end with conforms (its type's own
+/// file, or `ExitStatus+Failures.swift` for the lower modules' errors), and `ExitStatus(failure:)` only reads it: an
+/// error type without a code is an unexpected failure (exit 1), and `ExitStatusTests` fails for a new one.
+public protocol ExitStatusConvertible: Error {
+    var exitStatus: ExitStatus { get }
+}
+
 /// The documented exit codes of `tictactoe` (README.md, `tictactoe --help`).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The match (or game) completed.
@@ -74,6 +81,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .interrupted: return "interrupted by Ctrl-C (the peer is told)"
         case .terminated: return "stopped by SIGTERM/SIGHUP (the peer is told)"
         }
+    }
+
+    /// How a run stopped by Ctrl-C, a shutdown or a quit ends: 143 for a shutdown (SIGTERM, SIGHUP), else 130.
+    public init(stoppedBy reason: ByeReason) {
+        self = reason == .shutdown ? .terminated : .interrupted
     }
 
     /// The table shown at the end of `tictactoe --help`.

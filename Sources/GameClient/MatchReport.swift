@@ -119,7 +119,7 @@ extension MatchSession.End {
         case .peerLeft: return .peerLeft
         case .peerViolation, .peerReportedError: return .protocolError
         case .peerTimedOut: return .timeout
-        case .localLeft: return .interrupted
+        case .localLeft(let reason): return ExitStatus(stoppedBy: reason)
         case .localNetworkOff: return .localNetworkNotAllowed
         case .moveTimeout, .gameTimeout: return .timeout
         }

@@ -72,7 +72,7 @@ func browseGames(
     browser.start()
     let timer = Task {
         guard let duration = request.duration else { return }
-        try? await Task.sleep(for: duration)
+        try? await clock.sleep(for: duration)
         browser.stop()  // ends the event stream
     }
     defer { timer.cancel() }

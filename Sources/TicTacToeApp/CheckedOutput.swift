@@ -5,8 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// Why an output stopped taking text: the stream's name and the error of write(2) (or of opening it).
-public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why an output stopped taking text: the stream's name and the error of write(2) (or of opening it). A run whose
+/// standard output failed ends with exit code 74 (`ExitStatus.unlessOutputFailed`).
+public struct OutputError: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
     /// What was written: "standard output", "the log file /path".
     public var stream: String
     /// The `errno` value (EPIPE, ENOSPC, EBADF, …).
@@ -19,6 +20,8 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.operation = operation
     }
+
+    public var exitStatus: ExitStatus { .outputFailed }
 
     public var description: String {
         "cannot \(operation) \(stream) (\(String(cString: strerror(code))))"
@@ -34,8 +37,8 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// descriptor takes more, and a short write goes on with the rest. After the first failure the output is dead: later
 /// writes do nothing and fail at once with the same error, and the failure handlers are called once.
 ///
-/// A write never blocks its caller on a full pipe or a stopped terminal: a match runs on its connection's event loop
-/// (issue 15), which must keep answering the peer's heartbeat while a reader pauses (`less`, a script that reads
+/// A write never blocks its caller on a full pipe or a stopped terminal: a match runs on its connection's event loop,
+/// which must keep answering the peer's heartbeat while a reader pauses (`less`, a script that reads
 /// later). Text that comes while the descriptor cannot take any waits in a backlog, written in order by a drain on
 /// its own queue; later text queues behind it; the process waits for the backlog when it exits (nothing is lost). A
 /// failure found by the drain reaches the failure handlers, as any other.
@@ -172,8 +175,8 @@ public final class CheckedOutput: Sendable {
     }
 
     /// From now on, until `endFlushes`, held text is flushed by `scheduler` rather than by this output's queue: a
-    /// match lends its event loop, which wakes for it anyway, where a timer on the queue woke two more threads each
-    /// window (issue 15: with them, a fifth of a `--json` joiner's CPU). Returns what `endFlushes` takes.
+    /// match lends its event loop, which wakes for it anyway, where a timer on the queue would wake two more threads
+    /// each window. Returns what `endFlushes` takes.
     public func scheduleFlushes(_ scheduler: @escaping FlushScheduler) -> Int {
         state.withLock { state in
             state.lastSchedulerID += 1

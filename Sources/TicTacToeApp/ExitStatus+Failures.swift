@@ -4,46 +4,55 @@ import GameProtocol
 import LocalNetworkPrivacy
 
 extension ExitStatus {
-    /// The one mapping from a failure to the documented exit code, for every front end. `stop` is why the run was
-    /// stopped, if it was (a cancellation then means Ctrl-C or a shutdown).
-    public init(failure error: Error, stop: ByeReason? = nil) {
+    /// The exit code of a run that `error` ends, for every front end: the error's own (`ExitStatusConvertible`). A
+    /// cancellation is a stop when the run was stopped (`stop`: Ctrl-C, a shutdown), else unexpected, as is an error
+    /// whose type has no code.
+    public init(failure error: any Error, stop: ByeReason? = nil) {
         switch error {
-        case let error as LocalNetworkAccessError:
-            self = error.exitStatus
-        case let error as TransportSecurityRefusal:
-            self = error.exitStatus
-        case let error as ConnectionError:
-            switch error {
-            case .unreachable, .badAddress: self = .unreachable
-            case .timedOut: self = .timeout
-            case .rejected: self = .rejected
-            case .protocolViolation, .peerError, .secureHandshakeFailed: self = .protocolError
-            case .closedDuringHandshake: self = .peerLeft
-            case .localNetworkRefused: self = .localNetworkNotAllowed
-            case .wrongCode: self = .wrongCode
-            }
-        case let error as SecureChannelError:
-            self.init(failure: error.connectionError, stop: stop)
-        case let error as BonjourError:
-            switch error {
-            case .unavailable, .notAllowed, .disabled, .libraryMissing: self = .bonjourUnavailable
-            case .notFound, .noAddress, .failed: self = .unreachable
-            }
-        case is CancellationError:
-            self = stop == .shutdown ? .terminated : (stop != nil ? .interrupted : .failure)
-        default:
-            self = .failure
+        case let error as any ExitStatusConvertible: self = error.exitStatus
+        case is CancellationError: self = stop.map(ExitStatus.init(stoppedBy:)) ?? .failure
+        default: self = .failure
         }
     }
 }
 
-extension TransportSecurityRefusal {
+// The exit codes of the lower modules' errors, which cannot see `ExitStatus`: one conformance per type.
+
+extension ConnectionError: ExitStatusConvertible {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unreachable, .badAddress: return .unreachable
+        case .timedOut: return .timeout
+        case .rejected: return .rejected
+        case .protocolViolation, .peerError, .secureHandshakeFailed: return .protocolError
+        case .closedDuringHandshake: return .peerLeft
+        case .localNetworkRefused: return .localNetworkNotAllowed
+        case .wrongCode: return .wrongCode
+        }
+    }
+}
+
+extension SecureChannelError: ExitStatusConvertible {
+    /// As the connection error it stands for.
+    public var exitStatus: ExitStatus { connectionError.exitStatus }
+}
+
+extension BonjourError: ExitStatusConvertible {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unavailable, .notAllowed, .disabled, .libraryMissing: return .bonjourUnavailable
+        case .notFound, .noAddress, .failed: return .unreachable
+        }
+    }
+}
+
+extension TransportSecurityRefusal: ExitStatusConvertible {
     /// A game connection the manifest's App Transport Security policy refuses ends the run with exit code 14.
     public var exitStatus: ExitStatus { .transportSecurityRefused }
 }
 
 /// Reports `error` as the run's last word and returns its exit status.
-func reportFailure(_ error: Error, reporter: MatchReporter, stop: StopSignal?) -> ExitStatus {
+func reportFailure(_ error: any Error, reporter: MatchReporter, stop: StopSignal?) -> ExitStatus {
     let status = ExitStatus(failure: error, stop: stop?.raised)
     let message = error is CancellationError ? "stopped before the match began" : "\(error)"
     reporter.report(.error(message, status))

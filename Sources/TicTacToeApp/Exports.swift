@@ -1,3 +1,14 @@
+// The app core: the host, join, browse, lobby and match coordinators both front ends drive, and `GameClient.live`.
+//
+// One rule for time and one for shared state. Time is a `Duration` in every API of the core (no Double seconds;
+// NIO's `TimeAmount` only at a call into NIO). Everything that waits or times takes the one `any Clock<Duration>`
+// handed down from the root (`MatchOptions.clock`: the executable's `ContinuousClock`, a test's `ManualClock`), so a
+// test runs the code production runs; an elapsed time is read on that clock (`MatchRunner.stopwatch`), never from
+// `ContinuousClock.now`, `NIODeadline.now` or `DispatchTime`. A match's state lives on its connection's event loop
+// (`NIOLoopBound`), other shared state behind a `Mutex`; async work is awaited, never waited for with a semaphore.
+// Signals and shutdown are in StopSignal.swift: `Shutdown` turns a signal or a failing output into the one
+// `StopSignal` every running match hears, and ends the process with the stop's exit code.
+//
 // The core's interface (events, reports, exit codes, the client struct) comes with its live implementation: code
 // that drives the core (the executable, the tests) imports TicTacToeApp alone.
 @_exported import GameClient

@@ -54,8 +54,7 @@ public struct FileLogHandler: LogHandler {
     /// (`AppDirectories.state`: the same `HOME` the decision and the settings follow).
     ///
     /// Every command's help names this path, so argument-parser computes it at each start, for each command it builds:
-    /// the two variables it depends on are read alone (a copy of the whole environment each time, and `ProcessInfo`
-    /// set up for it, were a twentieth of `--version`: issue 15).
+    /// the two variables it depends on are read alone, not through a copy of the whole environment (`ProcessInfo`).
     public static var defaultPath: String {
         var environment: [String: String] = [:]
         for name in ["XDG_STATE_HOME", "HOME"] {

@@ -94,9 +94,11 @@ public enum GameCodeSource: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a joiner's code could not be read (exit code 13, as a missing or wrong code).
-public enum GameCodeSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum GameCodeSourceError: ExitStatusConvertible, Sendable, Equatable, CustomStringConvertible {
     case unreadable(source: String, why: String)
     case malformed(source: String, why: GameCodeError)
+
+    public var exitStatus: ExitStatus { .wrongCode }
 
     public var description: String {
         switch self {

@@ -82,11 +82,10 @@ public func hostMatches(
     logger: Logger = Logger(label: "tictactoe.host"),
     onListener: @Sendable (GameListener) -> Void = { _ in }
 ) async -> ExitStatus {
-    do {
+    do throws(PlayerSpecError) {
         try options.checkPlayer()  // fail on a bad script before asking or listening
     } catch {
-        reporter.report(.error("\(error)", .scriptError))
-        return .scriptError
+        return reportFailure(error, reporter: reporter, stop: stop)
     }
     if request.security == .plaintext, !Loopback.isLoopback(host: request.target.bindHost) {
         // Unencrypted hosting on the LAN only where the manifest's transport security policy allows plaintext to
@@ -174,10 +173,8 @@ public func hostMatches(
             try await serve(listener, options: options, request: request, gate: gate, state: state,
                             advertising: advertiser, privateCode: privateCode, reporter: reporter, stop: stop)
         } catch {
-            let message = "cannot listen on \(Endpoint(host: listen.target.bindHost, port: request.port)): \(error). "
-                + "If another program has the port, pick another one (0: any free port)"
-            reporter.report(.error(message, .cannotListen))
-            return .cannotListen
+            let failure = ListenFailure(endpoint: Endpoint(host: listen.target.bindHost, port: request.port), error: error)
+            return reportFailure(failure, reporter: reporter, stop: stop)
         }
         revocationWatch.cancel()
         if state.takeRevoked(), !state.isDone, stop?.raised == nil { continue }
@@ -276,7 +273,7 @@ private func serve(
             let next = state.record(
                 end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
                 matches: request.matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)
-            if let failure = runner.localFailure { reporter.report(.error(failure, .scriptError)) }
+            if let failure = runner.localFailure { _ = reportFailure(failure, reporter: reporter, stop: nil) }
             return next
         }
     )
@@ -298,7 +295,8 @@ private final class HostRunState: Sendable {
     private struct Counts {
         var completed = 0
         var last: Last?
-        var scriptFailed = false
+        /// Our own player failed: the host stops with the failure's exit code.
+        var localFailure: PlayerSpecError?
         /// The host has served what it was asked to (or must stop): no further round.
         var done = false
         /// Access was turned off during this round.
@@ -306,12 +304,12 @@ private final class HostRunState: Sendable {
     }
     private let counts = Mutex(Counts())
 
-    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: String?, matches: Int,
+    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: PlayerSpecError?, matches: Int,
                 stopRaised: Bool) -> GameListener.Next {
         counts.withLock { counts in
             counts.last = Last(end: end, score: score, rtt: rtt)
             if case .completed = end { counts.completed += 1 }
-            if localFailure != nil { counts.scriptFailed = true }
+            if let localFailure { counts.localFailure = localFailure }
             if localFailure != nil || stopRaised || (matches > 0 && counts.completed >= matches) {
                 counts.done = true
                 return .stop
@@ -335,9 +333,21 @@ private final class HostRunState: Sendable {
 
     func final(stop: ByeReason?) -> (ExitStatus, Last?) {
         counts.withLock { counts in
-            if counts.scriptFailed { return (.scriptError, counts.last) }
-            if let stop { return (stop == .shutdown ? .terminated : .interrupted, counts.last) }
+            if let failure = counts.localFailure { return (failure.exitStatus, counts.last) }
+            if let stop { return (ExitStatus(stoppedBy: stop), counts.last) }
             return (counts.last?.end.exitStatus ?? .success, counts.last)
         }
+    }
+}
+
+/// The host could not listen on its address (in use, no permission): exit 9.
+struct ListenFailure: ExitStatusConvertible, CustomStringConvertible {
+    var endpoint: Endpoint
+    var error: any Error
+
+    var exitStatus: ExitStatus { .cannotListen }
+
+    var description: String {
+        "cannot listen on \(endpoint): \(error). If another program has the port, pick another one (0: any free port)"
     }
 }

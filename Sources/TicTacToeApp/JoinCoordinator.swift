@@ -95,17 +95,17 @@ public func joinMatch(
     onConnection: @Sendable (GameConnection?) -> Void = { _ in }
 ) async -> ExitStatus {
     let controller: MatchRunner.Controller
-    do {
+    do throws(PlayerSpecError) {
         controller = try options.controller(moveTime: options.joinerEngineMoveTime)
     } catch {
-        reporter.report(.error("\(error)", .scriptError))
-        return .scriptError
+        return reportFailure(error, reporter: reporter, stop: stop)
     }
     if request.role != .spectator { reporter.report(.seed(options.seed)) }
     let access = LocalNetworkAccess(gate: gate)
     let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
     // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
-    var accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
+    let elapsed = MatchRunner.stopwatch(options.clock)
+    var accessAllowedDeadline = elapsed() + request.connectTimeout
     let endpoints: [Endpoint]
     // An IP literal's address as the gate cleared it above: the connection's first attempt uses it (one decision).
     var precleared: [ConnectCapability] = []
@@ -115,9 +115,10 @@ public func joinMatch(
             let browse = try await access.obtain(
                 { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
                 onWaiting: onWaiting)
-            accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
+            accessAllowedDeadline = elapsed() + request.connectTimeout
             let game = try await resolve(
-                name, with: GameResolver(capability: browse), until: accessAllowedDeadline, stop: stop)
+                name, with: GameResolver(capability: browse), until: accessAllowedDeadline, elapsed: elapsed,
+                clock: options.clock, stop: stop)
             endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
             reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
             // The privacy report says what the name led to (the decision above is the browse's).
@@ -151,7 +152,7 @@ public func joinMatch(
                     onWaiting: onWaiting)
             }
             endpoints = zoned
-            accessAllowedDeadline = ContinuousClock.now + request.connectTimeout
+            accessAllowedDeadline = elapsed() + request.connectTimeout
         }
     } catch {
         return reportFailure(error, reporter: reporter, stop: stop)
@@ -162,12 +163,12 @@ public func joinMatch(
     /// after its code was replaced) before its handshake: an encrypted joiner asks again while its time lasts.
     let mayRetryRefusal: @Sendable () -> Bool = {
         if case .plaintext = request.security { return false }
-        return deadline - .now > .seconds(1)
+        return deadline - elapsed() > .seconds(1)
     }
     var untried = endpoints[...]
     while let endpoint = untried.popFirst() {
         let isLast = untried.isEmpty
-        let left = deadline - .now
+        let left = deadline - elapsed()
         let budget = isLast ? max(left, .seconds(1)) : min(max(left, .seconds(1)), request.perAddressTimeout)
         let connection = GameConnection(
             to: endpoint, localName: options.name,
@@ -200,7 +201,6 @@ public func joinMatch(
             if request.role == .spectator {
                 let end = try await connection.run { link in await watch(&link, reporter: reporter, stop: stop) }
                 reporter.report(.watchEnded(end))
-                if case .localLeft(let reason) = end { return reason == .shutdown ? .terminated : .interrupted }
                 return end.exitStatus
             }
             let (end, score, rtt, failure) = try await connection.run { link in
@@ -212,20 +212,16 @@ public func joinMatch(
                 return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
                         runner.localFailure)
             }
-            var status = end.exitStatus
-            if let failure {
-                reporter.report(.error(failure, .scriptError))
-                status = .scriptError
-            } else if case .localLeft(let reason) = end {
-                status = reason == .shutdown ? .terminated : .interrupted
-            }
+            let status = failure.map { reportFailure($0, reporter: reporter, stop: nil) } ?? end.exitStatus
             reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
                                                   exit: status, end: end.name)))
             return status
         } catch where closedBeforeHandshake(error) && mayRetryRefusal() {
             lastFailure = error
             untried = ([endpoint] + untried)[...]
-            if await waitBeforeAskingAgain(endpoint, reporter: reporter, logger: logger, stop: stop) { continue }
+            let askAgain = await waitBeforeAskingAgain(
+                endpoint, reporter: reporter, logger: logger, clock: options.clock, stop: stop)
+            if askAgain { continue }
             return reportFailure(CancellationError(), reporter: reporter, stop: stop)
         } catch let error as ConnectionError {
             lastFailure = error
@@ -359,12 +355,12 @@ private func closedBeforeHandshake(_ error: Error) -> Bool {
 
 /// Says that the host closed the attempt before its handshake and waits a second; false when stopped meanwhile.
 private func waitBeforeAskingAgain(
-    _ endpoint: Endpoint, reporter: MatchReporter, logger: Logger, stop: StopSignal?
+    _ endpoint: Endpoint, reporter: MatchReporter, logger: Logger, clock: any Clock<Duration>, stop: StopSignal?
 ) async -> Bool {
     logger.info("\(endpoint): closed before the handshake; asking again in 1 s")
     reporter.report(.connectionState(.waiting(.peerUnreachable(
         "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: 1))))
-    try? await Task.sleep(for: .seconds(1))
+    try? await clock.sleep(for: .seconds(1))
     return stop?.raised == nil
 }
 
@@ -375,14 +371,16 @@ private func checkTransportSecurity(to host: String, _ security: JoinSecurity, g
     try gate.manifest().checkTransportSecurity(to: host, security: security.connectionSecurity)
 }
 
-/// Resolves a game's name, retrying while it does not answer until `deadline`; an incompatible game is refused.
+/// Resolves a game's name, retrying while it does not answer until `deadline` (on `elapsed`, the time on `clock`);
+/// an incompatible game is refused.
 private func resolve(
-    _ name: String, with resolver: GameResolver, until deadline: ContinuousClock.Instant, stop: StopSignal?
+    _ name: String, with resolver: GameResolver, until deadline: Duration, elapsed: @Sendable () -> Duration,
+    clock: any Clock<Duration>, stop: StopSignal?
 ) async throws -> ResolvedGame {
     var lastError = BonjourError.notFound(name: name)
     while true {
         if stop?.raised != nil { throw CancellationError() }
-        let remaining = deadline - .now
+        let remaining = deadline - elapsed()
         guard remaining > .zero else { throw lastError }
         do {
             let game = try await resolver.resolve(name, timeout: min(max(remaining, .milliseconds(500)), .seconds(5)))
@@ -396,7 +394,7 @@ private func resolve(
                 throw error
             case .notFound, .noAddress, .failed:
                 lastError = error
-                try await Task.sleep(for: .milliseconds(300))
+                try await clock.sleep(for: .milliseconds(300))
             }
         }
     }

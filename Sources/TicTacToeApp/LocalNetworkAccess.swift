@@ -46,7 +46,7 @@ public struct LocalNetworkAccess: Sendable {
 }
 
 /// Why a front end could not get local network access.
-public enum LocalNetworkAccessError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum LocalNetworkAccessError: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
     /// NoAuth, no manifest, a decision that cannot be watched: waiting would not help.
     case refused(LocalNetworkPrivacyError)
     /// Still waiting after the time allowed (`--wait-timeout`).

@@ -55,7 +55,7 @@ public struct MatchRunner {
     /// Measures the turn time limit.
     fileprivate let clock: any Clock<Duration>
     /// Set when our own player failed (script error); the match then ended with our `bye`.
-    public fileprivate(set) var localFailure: String?
+    public fileprivate(set) var localFailure: PlayerSpecError?
 
     public init(
         role: MatchSession.Role,
@@ -147,12 +147,7 @@ public struct MatchRunner {
         let deliver: @Sendable (Input) -> Void = { input in
             loop.execute { bound.value.handle(input) }
         }
-        // On the real clock the turn timer is the event loop's own, re-armed lazily (no task and no thread woken per
-        // turn, no scheduled task per turn); a clock that tests advance keeps the clock's sleep.
-        driver.timer = clock is ContinuousClock
-            ? TurnTimer(schedule: { writer.schedule(after: $0, $1) },
-                        now: { .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds)) }) { deliver(.turnTimeUp($0)) }
-            : TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
+        driver.timer = TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
         // The engine's jobs run off the event loop (the global executor): its process is spoken to by a task of its
         // own, whose outcomes are delivered like every other input.
         var engineWorker: Task<Void, Never>?
@@ -225,7 +220,7 @@ private final class MatchDriver {
 
     var session: MatchSession
     var player: (any Player)?
-    var localFailure: String?
+    var localFailure: PlayerSpecError?
     var timer: TurnTimer?
     /// The time since the match started (the session's time input).
     var elapsed: (@Sendable () -> Duration)?
@@ -447,7 +442,7 @@ private final class MatchDriver {
         } catch HumanChoice.quit {
             return session.leave(.quit)
         } catch {
-            localFailure = "\(error)"
+            localFailure = .scriptFailed("\(error)")
             return session.leave(.quit)
         }
     }

@@ -1,9 +1,8 @@
 /// When the text written to an output that is not a terminal goes out: at once after a pause, otherwise gathered
 /// with what follows for at most `window`, then written in one piece.
 ///
-/// Each write(2) to a pipe wakes its reader; on a virtual machine that costs the writer about 9 µs, more than a move
-/// of the game, and a `--json` match writes two lines a move (issue 15: a joiner writing to a pipe spent a third of
-/// its CPU there, against a file). Written at once, the first line after a pause (a host's `listening`, a prompt,
+/// Each write(2) to a pipe wakes its reader, which costs the writer more than a move of the game, and a `--json`
+/// match writes two lines a move. Written at once, the first line after a pause (a host's `listening`, a prompt,
 /// the line a script waits for) is never held; lines that come fast one after the other wait at most `window`, and
 /// a reader is then woken once for them all. Nothing is dropped or reordered: `CheckedOutput` writes what is held
 /// when the window closes, before other text, and before the process exits.

@@ -78,7 +78,7 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds the player. Scripts are read and parsed now, so a bad file fails before any network use.
-    public func makePlayer(seed: UInt64, input: LineInput? = nil) throws -> any Player {
+    public func makePlayer(seed: UInt64, input: LineInput? = nil) throws(PlayerSpecError) -> any Player {
         switch self {
         case .perfect:
             return PerfectPlayer(rng: SplitMix64(seed: seed))
@@ -107,10 +107,12 @@ public enum PlayerSpec: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-public enum PlayerSpecError: Error, CustomStringConvertible {
+/// Our own player cannot be used: its script or engine command is unusable, or the script failed during the game
+/// (exit 8).
+public enum PlayerSpecError: ExitStatusConvertible, CustomStringConvertible {
     case unreadableScript(path: String, why: String)
     case invalidScript(path: String, why: String)
-    /// The script ran out of moves or played an illegal one during the game.
+    /// Our player failed during the game: the script ran out of moves or played an illegal one.
     case scriptFailed(String)
     /// An `engine:COMMAND` whose command line cannot be split.
     case invalidEngineCommand(String)
@@ -118,10 +120,12 @@ public enum PlayerSpecError: Error, CustomStringConvertible {
     case notInProcess(String)
 
     public var description: String {
+    public var exitStatus: ExitStatus { .scriptError }
+
         switch self {
         case .unreadableScript(let path, let why): return "cannot read script '\(path)': \(why)"
         case .invalidScript(let path, let why): return "invalid script '\(path)': \(why)"
-        case .scriptFailed(let why): return "script error: \(why)"
+        case .scriptFailed(let why): return why
         case .invalidEngineCommand(let why): return why
         case .notInProcess(let spec): return "\(spec) does not play in-process"
         }

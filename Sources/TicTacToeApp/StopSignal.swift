@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Synchronization
 import GameProtocol
@@ -55,5 +56,64 @@ extension StopSignal {
     /// with exit code 74 (`ExitStatus.unlessOutputFailed`).
     public func raiseWhenFailing(_ output: CheckedOutput = .standardOutput) {
         output.onFailure { [weak self] _ in self?.raise(.shutdown) }
+    }
+}
+
+/// Signals and shutdown in one place, for a command-line run. With a run to stop: Ctrl-C (SIGINT), SIGTERM and
+/// SIGHUP raise its `StopSignal` (a match in progress tells its peer goodbye, a host takes nobody else), and so does
+/// standard output failing (a reader that went away, a full disk); whatever still runs 2 s after a signal (3 s after
+/// the output failed) is ended with the stop's exit code (130 for Ctrl-C, 143 for SIGTERM and SIGHUP, 74 for the
+/// output), and a second signal ends it at once. Without a run to stop (`browse`), signals keep their default action and a failing output exits at once.
+/// The signal handlers live as long as this value: keep it to the end of the command.
+public final class Shutdown {
+    private let sources: [any DispatchSourceSignal]
+
+    /// `watchingOutput` false: the command decides itself what a failing output does (`match`).
+    public init(
+        stopping stop: StopSignal?, watchingOutput: Bool = true, clock: some Clock<Duration> = ContinuousClock(),
+        exit: @escaping @Sendable (ExitStatus) -> Void = { Glibc.exit($0.rawValue) }
+    ) {
+        if watchingOutput { Self.endRunWhenOutputFails(stop, clock: clock, exit: exit) }
+        guard let stop else {
+            sources = []
+            return
+        }
+        let queue = DispatchQueue(label: "tictactoe.signals")
+        sources = [(SIGINT, ByeReason.quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown)].map { number, reason in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                let status = ExitStatus(stoppedBy: reason)
+                if stop.raised != nil { return exit(status) }
+                stop.raise(reason)
+                Task.detached {
+                    try? await clock.sleep(for: .seconds(2))
+                    exit(status)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    private static func endRunWhenOutputFails(
+        _ stop: StopSignal?, clock: some Clock<Duration>, exit: @escaping @Sendable (ExitStatus) -> Void
+    ) {
+        CheckedOutput.standardOutput.onFailure { error in
+            // Found by the exit's last flush: the status is decided (and exit() must not run again).
+            guard !CheckedOutput.isExiting else {
+                CheckedOutput.standardError.writeLine("tictactoe: \(error)")
+                return
+            }
+            CheckedOutput.standardError.writeLine(
+                "tictactoe: \(error); stopping, exit code \(ExitStatus.outputFailed.rawValue)")
+            guard stop != nil else { return exit(.outputFailed) }
+            Task.detached {
+                try? await clock.sleep(for: .seconds(3))
+                guard !CheckedOutput.isExiting else { return }  // exiting already (waiting for a paused reader)
+                exit(.outputFailed)
+            }
+        }
+        stop?.raiseWhenFailing(.standardOutput)
     }
 }

@@ -1,54 +1,54 @@
 import GameProtocol
 import Synchronization
 
-/// The clock behind a `MatchSession`'s turn time limit: runs the one timer the session asks for
-/// (`.startTurnTimer` replaces the running one, `.stopTurnTimer` stops it) and reports its end to `onExpiry`. The
-/// session decides what is timed and what happens then; this only measures time, on the clock it is given (tests
-/// pass a clock they advance).
+/// The clock behind a `MatchSession`'s turn time limit: times the one turn the session asks for (`.startTurnTimer`
+/// replaces the timed one, `.stopTurnTimer` stops it) and reports its end to `onExpiry`. The session decides what is
+/// timed and what happens then; this only measures time, on the clock it is given: the match's, the same code with
+/// the real clock and with a clock a test advances.
+///
+/// It re-arms lazily: a turn that starts while a timer is armed for an earlier time only records its deadline, and a
+/// turn that ends only forgets it; the armed timer, when it fires, reports a turn that ran out or arms again for the
+/// one being timed. A turn then costs a clock read, not a sleeping task and its cancellation.
 final class TurnTimer: Sendable {
     /// Runs the closure after the delay unless the returned cancel is called first.
     typealias Schedule = @Sendable (Duration, @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     private let schedule: Schedule
     private let onExpiry: @Sendable (MatchSession.PeerTurn) -> Void
-    /// The time on the scheduler's clock, for a timer that re-arms lazily (nil: each `start` replaces the timer).
-    private let now: (@Sendable () -> Duration)?
+    /// The time on the scheduler's clock.
+    private let now: @Sendable () -> Duration
     private let state = Mutex(State())
 
     private struct State {
         /// The turn being timed and when it runs out.
         var timed: (turn: MatchSession.PeerTurn, deadline: Duration)?
-        /// Cancels the armed timer, and when it fires (lazily: a deadline no later than `timed`'s).
-        var armed: (cancel: @Sendable () -> Void, at: Duration?)?
+        /// Cancels the armed timer, and when it fires (a deadline no later than `timed`'s).
+        var armed: (cancel: @Sendable () -> Void, at: Duration)?
         /// Counts armings, so that a timer replaced while firing does nothing.
         var generation = 0
     }
 
-    init<C: Clock>(
+    /// A timer on `clock`: each arming is a task sleeping on it.
+    convenience init<C: Clock>(
         clock: C, onExpiry: @escaping @Sendable (MatchSession.PeerTurn) -> Void
     ) where C.Duration == Duration {
-        self.schedule = { delay, fire in
+        let start = clock.now
+        self.init(schedule: { delay, fire in
             let task = Task {
                 do {
                     try await clock.sleep(for: delay)
                 } catch {
-                    return  // replaced or stopped
+                    return  // cancelled: the match is over
                 }
                 fire()
             }
             return { task.cancel() }
-        }
-        self.onExpiry = onExpiry
-        self.now = nil
+        }, now: { start.duration(to: clock.now) }, onExpiry: onExpiry)
     }
 
-    /// A timer on another scheduler (a match's event loop: `PeerLink.schedule`), which needs no task and no thread
-    /// hop per turn. With `now` (that scheduler's clock) it re-arms lazily: a turn that starts while a timer is armed
-    /// for an earlier time only records its deadline, and a turn that ends only forgets it; the armed timer, when it
-    /// fires, reports a turn that ran out or arms again for the one being timed. A turn then costs a clock read, not
-    /// a scheduled task and a cancellation (issue 15: 4% of a host's CPU in a fast match).
+    /// A timer on any scheduler whose time is `now` (`LazyTurnTimerTests` count what it schedules).
     init(
-        schedule: @escaping Schedule, now: (@Sendable () -> Duration)? = nil,
+        schedule: @escaping Schedule, now: @escaping @Sendable () -> Duration,
         onExpiry: @escaping @Sendable (MatchSession.PeerTurn) -> Void
     ) {
         self.schedule = schedule
@@ -58,12 +58,6 @@ final class TurnTimer: Sendable {
 
     /// Starts timing `turn`: after `limit`, `onExpiry(turn)` (unless `start` or `stop` comes first).
     func start(_ turn: MatchSession.PeerTurn, limit: Duration) {
-        guard let now else {
-            let onExpiry = self.onExpiry
-            let cancel = schedule(limit) { onExpiry(turn) }
-            state.withLock { state in state.armed.replace(with: (cancel, nil)) }?.cancel()
-            return
-        }
         let deadline = now() + limit
         let replaced = state.withLock { state -> (@Sendable () -> Void)?? in
             state.timed = (turn, deadline)
@@ -72,15 +66,11 @@ final class TurnTimer: Sendable {
         }
         guard case .some(let cancel) = replaced else { return }
         cancel?()
-        arm(for: deadline, now: now)
+        arm(for: deadline)
     }
 
-    /// Stops timing the turn, if any. (A lazy timer stays armed and finds nothing to report.)
+    /// Stops timing the turn, if any. (The timer stays armed and finds nothing to report.)
     func stop() {
-        guard now != nil else {
-            state.withLock { state in state.armed.replace(with: nil) }?.cancel()
-            return
-        }
         state.withLock { $0.timed = nil }
     }
 
@@ -93,7 +83,7 @@ final class TurnTimer: Sendable {
     }
 
     /// Arms the lazy timer for `deadline`.
-    private func arm(for deadline: Duration, now: @Sendable () -> Duration) {
+    private func arm(for deadline: Duration) {
         // Armed before it is scheduled, so that a timer that fires at once (a scheduler on another thread) is heard.
         let generation = state.withLock { state in
             state.generation += 1
@@ -113,7 +103,6 @@ final class TurnTimer: Sendable {
 
     /// The lazy timer fired: reports the timed turn if it ran out, or arms again for it.
     private func fired(_ generation: Int) {
-        guard let now else { return }
         let time = now()
         enum Next { case nothing, expire(MatchSession.PeerTurn), arm(Duration) }
         let next = state.withLock { state -> Next in
@@ -127,7 +116,7 @@ final class TurnTimer: Sendable {
         switch next {
         case .nothing: break
         case .expire(let turn): onExpiry(turn)
-        case .arm(let deadline): arm(for: deadline, now: now)
+        case .arm(let deadline): arm(for: deadline)
         }
     }
 }

@@ -70,7 +70,7 @@ struct Browse: AsyncParsableCommand {
 
     func run() async throws {
         bootstrapHeadlessLogging(path: logFile)
-        OutputFailure.endRun(stopping: nil)
+        _ = Shutdown(stopping: nil)
         let reporter: MatchReporter = json ? JSONLinesReporter() : TranscriptReporter(localName: "")
         if allTypes {
             let request = ServiceTypesRequest(

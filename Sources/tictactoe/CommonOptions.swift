@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import GameProtocol
 import TicTacToeApp
@@ -121,52 +120,6 @@ func bootstrapHeadlessLogging(path: String?) {
     }
 }
 
-/// Standard output failing (its reader went away, a full disk) ends the run with exit code 74 (`unlessOutputFailed`):
-/// a note on standard error, then the stop signal is raised, so a match in progress leaves as it does on SIGTERM (the
-/// peer hears a `bye`) and a host takes nobody else; whatever still runs 3 s later is ended regardless. Without a
-/// match to leave (`stop` nil: browse) the process exits at once.
-enum OutputFailure {
-    static func endRun(stopping stop: StopSignal?) {
-        CheckedOutput.standardOutput.onFailure { error in
-            // Found by the exit's last flush: the status is decided (and exit() must not run again).
-            guard !CheckedOutput.isExiting else { return printError("tictactoe: \(error)") }
-            printError("tictactoe: \(error); stopping, exit code \(ExitStatus.outputFailed.rawValue)")
-            guard stop != nil else { exit(ExitStatus.outputFailed.rawValue) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
-                guard !CheckedOutput.isExiting else { return }  // exiting already (waiting for a paused reader)
-                exit(ExitStatus.outputFailed.rawValue)
-            }
-        }
-        stop?.raiseWhenFailing(.standardOutput)
-    }
-}
-
-/// Ctrl-C, SIGTERM and SIGHUP raise the stop signal (the peer gets a bye); a second one, or one while nothing is
-/// running, exits at once.
-enum Signals {
-    /// The handlers stay installed while the returned value lives: keep it to the end of the command.
-    static func install(_ stop: StopSignal) -> [any DispatchSourceSignal] {
-        var sources: [any DispatchSourceSignal] = []
-        let queue = DispatchQueue(label: "tictactoe.signals")
-        for (number, reason, status) in [
-            (SIGINT, ByeReason.quit, ExitStatus.interrupted), (SIGTERM, .shutdown, .terminated),
-            (SIGHUP, .shutdown, .terminated),
-        ] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if stop.raised != nil { exit(status.rawValue) }
-                stop.raise(reason)
-                // Whatever is running gets a moment to say bye; then we go regardless.
-                queue.asyncAfter(deadline: .now() + 2) { exit(status.rawValue) }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        return sources
-    }
-}
-
 /// How `join` and `watch` reach a host: how long to keep trying, and a private game's code.
 struct ReachArguments: ParsableArguments {
     @Option(help: "Seconds to keep trying to reach the host, \(OptionRanges.connectTimeout.span).")
@@ -195,11 +148,11 @@ struct ReachArguments: ParsableArguments {
             printError("tictactoe: warning: --code puts the code in the command line, where every user of this "
                 + "machine can read it (ps); prefer --code-file FILE, --code - or TICTACTOE_CODE")
         }
-        do {
+        do throws(GameCodeSourceError) {
             return .encrypted(code: try source.read())
         } catch {
-            reporter.report(.error("\(error)", .wrongCode))
-            throw ExitCode(ExitStatus.wrongCode.unlessOutputFailed().rawValue)
+            reporter.report(.error("\(error)", error.exitStatus))
+            throw ExitCode(error.exitStatus.unlessOutputFailed().rawValue)
         }
     }
 }

@@ -102,9 +102,8 @@ struct Host: AsyncParsableCommand {
         var options = match.options(games: games)
         options.moveTimeout = .seconds(moveTimeout)
         let stop = StopSignal()
-        let signals = Signals.install(stop)
-        OutputFailure.endRun(stopping: stop)
-        defer { withExtendedLifetime(signals) {} }
+        let shutdown = Shutdown(stopping: stop)
+        defer { withExtendedLifetime(shutdown) {} }
         let request = HostRequest(
             target: ListenTarget(bind: bind), port: port, matches: matches, advertise: advertise, origin: .hostCommand,
             waitTimeout: privacy.waitDuration, security: `private` ? .private : (plaintext ? .plaintext : .open),

@@ -65,9 +65,8 @@ struct Join: AsyncParsableCommand {
         let name = match.resolvedName
         let options = match.options(games: games)
         let stop = StopSignal()
-        let signals = Signals.install(stop)
-        OutputFailure.endRun(stopping: stop)
-        defer { withExtendedLifetime(signals) {} }
+        let shutdown = Shutdown(stopping: stop)
+        defer { withExtendedLifetime(shutdown) {} }
         let target = try parsedEndpoint()
         let shown: String
         switch target {

@@ -75,9 +75,8 @@ struct Lobby: AsyncParsableCommand {
         match.bootstrapLogging()
         let name = match.resolvedName
         let stop = StopSignal()
-        let signals = Signals.install(stop)
-        OutputFailure.endRun(stopping: stop)
-        defer { withExtendedLifetime(signals) {} }
+        let shutdown = Shutdown(stopping: stop)
+        defer { withExtendedLifetime(shutdown) {} }
         let request = LobbyRequest(
             name: name, interface: interface, waitTimeout: privacy.waitDuration, duration: duration.map { .seconds($0) },
             greeting: greet, challenge: challenge, acceptChallenges: accept)

@@ -161,8 +161,8 @@ struct Match: AsyncParsableCommand {
         // The first Ctrl-C, SIGTERM or SIGHUP stops the series (its engines ended, the table so far printed);
         // a second one, or 2 s later, exits at once.
         let stop = StopSignal()
-        let signals = Signals.install(stop)
-        defer { withExtendedLifetime(signals) {} }
+        let shutdown = Shutdown(stopping: stop, watchingOutput: false)
+        defer { withExtendedLifetime(shutdown) {} }
         let sprt = try sprtTest()
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let names = SeriesNames.names(players)
@@ -170,11 +170,11 @@ struct Match: AsyncParsableCommand {
         var scripts: [Int: ScriptedPlayer] = [:]
         for (index, player) in players.enumerated() {
             guard case .script = player else { continue }
-            do {
+            do throws(PlayerSpecError) {
                 scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
             } catch {
                 printError("tictactoe: \(error)")
-                throw ExitCode(ExitStatus.scriptError.rawValue)
+                throw ExitCode(error.exitStatus.rawValue)
             }
         }
         if let transcripts {
@@ -234,8 +234,8 @@ struct Match: AsyncParsableCommand {
         }
         let elapsed = clock.now - started
         var status = ExitStatus.success
-        if let failure = outcome.failure { status = failure.status }
-        if let reason = outcome.interrupted { status = ExitStatus(failure: CancellationError(), stop: reason) }
+        if let failure = outcome.failure { status = failure.exitStatus }
+        if let reason = outcome.interrupted { status = ExitStatus(stoppedBy: reason) }
         if transcriptFailure != nil { status = .outputFailed }
         status = status.unlessOutputFailed(output)
         if output.failure == nil {

@@ -13,7 +13,7 @@ import Glibc
 extension LineGame.FirstMover: ExpressibleByArgument {}
 
 /// `play`: its options are parsed into a `PlayOptions`, which runs the game. `tictactoe` with no arguments runs
-/// `PlayOptions.defaults` without argument-parser (`FastPath`, issue 15): the declarations' defaults are those of
+/// `PlayOptions.defaults` without argument-parser (`FastPath`): the declarations' defaults are those of
 /// `PlayOptions` (an optional's is nil on both sides), so the two cannot differ.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(

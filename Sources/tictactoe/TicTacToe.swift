@@ -3,8 +3,7 @@ import FoundationEssentials
 import TicTacToeApp
 
 /// Every command names itself (`commandName`): argument-parser would otherwise derive the name from the type with
-/// `String(describing:)`, whose dynamic casts each scan every protocol conformance of the binary (about a tenth of
-/// `--version`'s time: issue 15).
+/// `String(describing:)`, whose dynamic casts each scan every protocol conformance of the binary (slow at start-up).
 struct TicTacToe: AsyncParsableCommand {
     /// The version `--version` prints (`AppVersion`): argument-parser's (the configuration's) and the fast path's (`Entry`).
     static let version = AppVersion.read()

@@ -55,9 +55,8 @@ struct Watch: AsyncParsableCommand {
         bootstrapHeadlessLogging(path: logFile)
         let name = self.name.map(PlayerName.fitted) ?? MatchArguments.defaultName()
         let stop = StopSignal()
-        let signals = Signals.install(stop)
-        OutputFailure.endRun(stopping: stop)
-        defer { withExtendedLifetime(signals) {} }
+        let shutdown = Shutdown(stopping: stop)
+        defer { withExtendedLifetime(shutdown) {} }
         let target = try target()
         let shown: String
         switch target {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 
-// `make bench`'s figures for issue 12's speed targets: a protocol-2 join (CPace + TLS) on loopback within 10 ms, and
+// `make bench`'s figures for the secure transport's speed targets: a protocol-2 join (CPace + TLS) on loopback within 10 ms, and
 // a move round trip over TLS within 1.5× of the same build's plaintext round trip. Speed is measured here and never
 // asserted in tests; the bench reports and exits 0 whether or not a target is met (1 only when the run itself fails:
 // a join or a match that does not complete).

@@ -245,14 +245,18 @@ final class MoveTimeoutTests: XCTestCase {
         timer.start(.rematchAnswer(afterGame: 1), limit: .seconds(5))
         await waitFor("the rematch timer") { clock.sleeping == 1 }
         timer.stop()
-        await waitFor("the stopped timer to go") { clock.sleeping == 0 }
         clock.advance(by: .seconds(60))
-        XCTAssertEqual(expired.all, [.move(game: 1, played: 2)], "a stopped timer reports nothing")
+        timer.start(.move(game: 2, played: 0), limit: .seconds(1))
+        await waitFor("the next turn's timer") { clock.sleeping == 1 }
+        clock.advance(by: .seconds(1))
+        await waitFor("the next turn's end") { expired.all.count == 2 }
+        XCTAssertEqual(expired.all, [.move(game: 1, played: 2), .move(game: 2, played: 0)],
+                       "a stopped turn is never reported")
     }
 }
 
-/// The event loop's turn timer re-arms lazily (issue 15): a turn costs a clock read, not a scheduled task; it still
-/// reports exactly the turn that ran out, when it runs out. Time and the scheduler are the test's.
+/// The turn timer re-arms lazily: a turn costs a clock read, not a scheduled task; it still reports exactly the turn
+/// that ran out, when it runs out. Time and the scheduler are the test's.
 final class LazyTurnTimerTests: XCTestCase {
     /// A scheduler whose time the test moves: `advance` runs what came due, in order of due time.
     private final class FakeScheduler: @unchecked Sendable {  // used from the test's thread only

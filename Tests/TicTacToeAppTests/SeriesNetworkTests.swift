@@ -76,7 +76,7 @@ final class SeriesNetworkTests: XCTestCase {
         let (outcome, games) = await play(runner([.perfect, .easy], games: 6, seed: 1, network: network))
         XCTAssertEqual(games, [])
         let failure = try XCTUnwrap(outcome.failure)
-        XCTAssertEqual(failure.status, .cannotListen)
+        XCTAssertEqual(failure.exitStatus, .cannotListen)
         XCTAssertEqual(failure.game, 1)
         XCTAssertNil(failure.player)
         XCTAssertTrue(failure.description.hasPrefix("game 1: the network game over 192.0.2.1 did not finish: cannot listen"),

@@ -62,18 +62,18 @@ public struct SeriesGameRecord: Sendable {
 /// Why a series stopped before its end: a script player failed (ran out of moves, played an illegal cell), as a
 /// script fails a `host` or `join` match (exit 8); or, over the network (`match --over`), a game could not be played
 /// (no permission, transport security, cannot listen or connect: the exit status `host` or `join` would give).
-public struct SeriesFailure: Error, Sendable, CustomStringConvertible {
+public struct SeriesFailure: ExitStatusConvertible, Sendable, CustomStringConvertible {
     public var game: Int
     /// The player whose script failed (nil for a failure of the network game itself).
     public var player: String?
     public var why: String
-    public var status: ExitStatus
+    public var exitStatus: ExitStatus
 
-    public init(game: Int, player: String?, why: String, status: ExitStatus = .scriptError) {
+    public init(game: Int, player: String?, why: String, exitStatus: ExitStatus = .scriptError) {
         self.game = game
         self.player = player
         self.why = why
-        self.status = status
+        self.exitStatus = exitStatus
     }
 
     public var description: String {

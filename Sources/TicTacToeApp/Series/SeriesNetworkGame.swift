@@ -129,7 +129,7 @@ extension SeriesGamePlayer {
                 game: scheduled.number, player: nil,
                 why: "the network game over \(network.address) did not finish: "
                     + (failed?.error ?? seen?.end ?? "the match ended before its game did"),
-                status: status)
+                exitStatus: status)
         }
         let failure = joiner.engineFailure ?? host.engineFailure
         return SeriesGameRecord(
