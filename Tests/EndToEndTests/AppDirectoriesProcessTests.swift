@@ -7,19 +7,14 @@ import XCTest
 /// run with another `HOME` moves both (the log once stayed in the first HOME's state directory).
 final class AppDirectoriesProcessTests: XCTestCase {
     /// Runs `tictactoe arguments` with exactly `environment` (and a PATH); returns its status and standard output.
-    private func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tictactoeBinary)
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "TICTACTOE_BONJOUR": "off"]) { a, _ in a }
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32?, output: String) {
+        let process = try ChildProcess(
+            executable: tictactoeBinary, arguments,
+            environment: environment.merging(["PATH": "/usr/bin:/bin", "TICTACTOE_BONJOUR": "off"]) { a, _ in a },
+            input: .null)
+        defer { process.terminate() }
+        let status = process.waitForExit(timeout: 30)
+        return (status, process.standardOutput)
     }
 
     private func home() throws -> String {

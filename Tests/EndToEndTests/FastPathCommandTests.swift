@@ -7,30 +7,11 @@ import XCTest
 /// `tictactoe play` does. Any other line is argument-parser's, unchanged (the pinned help: PinnedHelpTests).
 final class FastPathCommandTests: ProcessTestCase {
     /// Runs the binary with standard input from /dev/null; returns its status and its exact output bytes.
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8], error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tictactoeBinary)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANGUAGE"] = "en"
-        environment["TICTACTOE_BONJOUR"] = "off"
-        process.environment = environment
-        let out = Pipe()
-        // Standard error goes to a file: a pipe nobody reads while standard output is read could fill up.
-        let errorURL = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("tictactoe-fastpath-\(UUID().uuidString).err")
-        XCTAssertTrue(FileManager.default.createFile(atPath: errorURL.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: errorURL) }
-        let err = try FileHandle(forWritingTo: errorURL)
-        defer { try? err.close() }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorText = String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
-        return (process.terminationStatus, Array(output), errorText)
+    private func run(_ arguments: [String]) throws -> (status: Int32?, output: [UInt8], error: String) {
+        let process = try TicTacToeProcess(arguments, input: .null)
+        defer { process.terminate() }
+        let status = process.waitForExit(timeout: 30)
+        return (status, Array(process.standardOutput.utf8), process.standardError)
     }
 
     /// `tictactoe --version` alone is the fast path: the version and a newline, nothing on standard error, exit 0,

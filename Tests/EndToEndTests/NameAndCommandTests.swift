@@ -57,7 +57,7 @@ final class NameAndCommandTests: ProcessTestCase {
     func testAnUnknownCommandIsAUsageErrorListingTheCommands() throws {
         let process = track(try TicTacToeProcess(["bogus"]))
         XCTAssertEqual(process.waitForExit(timeout: 30), 64, process.standardError)
-        XCTAssertEqual(process.process.terminationReason, .exit)
+        XCTAssertEqual(process.termination, .exit(64))
         let lines = process.standardError.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Error: unknown command 'bogus'", process.standardError)
         for command in ["play", "host", "join", "browse", "match", "replay", "privacy", "manifest"] {

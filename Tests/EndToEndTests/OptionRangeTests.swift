@@ -30,7 +30,7 @@ final class OptionRangeTests: XCTestCase {
             let process = try TicTacToeProcess(arguments)
             defer { process.terminate() }
             XCTAssertEqual(process.waitForExit(timeout: 30), 64, "\(arguments): \(process.standardError)")
-            XCTAssertEqual(process.process.terminationReason, .exit, "\(arguments) was killed by a signal")
+            XCTAssertEqual(process.termination, .exit(64), "\(arguments) was killed by a signal")
             XCTAssertTrue(process.standardError.contains(message), "\(arguments): \(process.standardError)")
         }
     }

@@ -3,34 +3,13 @@ import XCTest
 
 /// No output error crashes anything (the real binary): a reader that closes its pipe or a full disk ends the run
 /// with exit code 74 after the peer was told goodbye; a failing log file is one warning, and the game goes on.
-final class OutputFailureTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-    private var piped: [PipedProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        for process in piped { process.terminate() }
-        processes = []
-        piped = []
-    }
-
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
-    }
-
-    private func track(_ process: PipedProcess) -> PipedProcess {
-        piped.append(process)
-        return process
-    }
-
+final class OutputFailureTests: ProcessTestCase {
     private func assertExit74(
-        _ process: PipedProcess, saying error: String, file: StaticString = #filePath, line: UInt = #line
+        _ process: TicTacToeProcess, saying error: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        let ended = process.waitForExit()
-        XCTAssertNotNil(ended, "still running", file: file, line: line)
-        XCTAssertNil(ended?.signal, "killed by signal \(ended?.signal ?? 0): \(process.standardError)", file: file, line: line)
-        XCTAssertEqual(ended?.code, 74, process.standardError, file: file, line: line)
+        XCTAssertEqual(process.waitForExit(), 74, process.standardError, file: file, line: line)
+        XCTAssertEqual(process.termination, .exit(74), "killed by a signal: \(process.standardError)",
+                       file: file, line: line)
         XCTAssertTrue(process.standardError.contains("cannot write standard output (\(error))"), process.standardError,
                       file: file, line: line)
     }
@@ -38,15 +17,14 @@ final class OutputFailureTests: XCTestCase {
     /// `tictactoe host --json | head -n 2`: the host leaves its match with a bye (the joiner sees it leave, not a
     /// reset) and exits 74 instead of dying of SIGILL.
     func testHostWhoseReaderLeavesAfterTwoLinesSaysByeAndExits74() throws {
-        let host = track(try PipedProcess(
+        let host = track(try TicTacToeProcess(
             ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0", "--json", "--games", "5"],
-            output: .pipe))
-        let lines = host.readLines(2)
-        XCTAssertEqual(lines.count, 2, host.standardError)
+            output: .head(2)))  // as `head -n 2` does
+        XCTAssertNotNil(host.waitForLine(from: 1) { _ in true }, host.standardError)
+        let lines = host.output
         let listening = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any], "\(lines)")
         let port = try XCTUnwrap(listening["port"] as? Int, "\(lines)")
-        host.closeOutput()  // as `head -n 2` does
         let joiner = track(try TicTacToeProcess(
             ["join", "127.0.0.1:\(port)", "--headless", "--json", "--move-delay", "0.1"]))
         XCTAssertEqual(joiner.waitForExit(), 3, joiner.standardError)
@@ -60,11 +38,10 @@ final class OutputFailureTests: XCTestCase {
     func testJoinerWhoseReaderLeavesSaysByeAndExits74() throws {
         let (host, port) = try startHost(["--games", "5", "--matches", "1"])
         _ = track(host)
-        let joiner = track(try PipedProcess(
-            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--move-delay", "0.2"], output: .pipe))
         // Its reader leaves once the first game has started, so that the joiner is in the middle of its match.
-        XCTAssertTrue(joiner.readLines(until: #""game-start""#).last?.contains("game-start") ?? false, joiner.standardError)
-        joiner.closeOutput()
+        let joiner = track(try TicTacToeProcess(
+            ["join", "127.0.0.1:\(port)", "--headless", "--json", "--move-delay", "0.2"],
+            output: .headUntil(#""game-start""#)))
         assertExit74(joiner, saying: "Broken pipe")
         let over = try XCTUnwrap(host.waitForEvent("match-over"), host.standardError)
         XCTAssertEqual(over["end"] as? String, "peer-left")
@@ -74,28 +51,27 @@ final class OutputFailureTests: XCTestCase {
 
     /// A line-mode game against the computer (`play --plain`) whose reader went away ends at its next prompt.
     func testLineModeGameWhoseReaderLeavesExits74() throws {
-        let game = track(try PipedProcess(["play", "--plain", "--first", "you", "--seed", "3"], output: .pipe))
-        XCTAssertEqual(game.readLines(2).count, 2, game.standardError)
-        game.closeOutput()
-        game.send("5\n")  // the move's board goes nowhere; the next prompt cannot be shown: the game ends
+        let game = track(try TicTacToeProcess(["play", "--plain", "--first", "you", "--seed", "3"], output: .head(2)))
+        XCTAssertNotNil(game.waitForLine(from: 1) { _ in true }, game.standardError)
+        game.writeInput("5\n", close: false)  // the move's board goes nowhere; the next prompt cannot be shown: the game ends
         assertExit74(game, saying: "Broken pipe")
     }
 
     func testStandardOutputOnAFullDiskExits74() throws {
-        let host = track(try PipedProcess(
+        let host = track(try TicTacToeProcess(
             ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0", "--json"],
             output: .file("/dev/full")))
         assertExit74(host, saying: "No space left on device")
-        let game = track(try PipedProcess(["play", "--plain"], output: .file("/dev/full")))
+        let game = track(try TicTacToeProcess(["play", "--plain"], output: .file("/dev/full")))
         assertExit74(game, saying: "No space left on device")
         let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let status = track(try PipedProcess(
-            ["privacy", "status", "--json"], output: .file("/dev/full"), environment: ["TICTACTOE_CONFIG_DIR": config]))
+        let status = track(try TicTacToeProcess(
+            ["privacy", "status", "--json"], environment: ["TICTACTOE_CONFIG_DIR": config], output: .file("/dev/full")))
         assertExit74(status, saying: "No space left on device")
         let (realHost, port) = try startHost(["--games", "3"])
         _ = track(realHost)
-        let joiner = track(try PipedProcess(["join", "127.0.0.1:\(port)", "--headless"], output: .file("/dev/full")))
+        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless"], output: .file("/dev/full")))
         assertExit74(joiner, saying: "No space left on device")
     }
 
@@ -107,8 +83,8 @@ final class OutputFailureTests: XCTestCase {
     func testLinesStillWaitingAtExitThatCannotBeWrittenExit74() throws {
         let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let status = track(try PipedProcess(
-            ["privacy", "status"], output: .fullPipe, environment: ["TICTACTOE_CONFIG_DIR": config]))
+        let status = track(try TicTacToeProcess(
+            ["privacy", "status"], environment: ["TICTACTOE_CONFIG_DIR": config], output: .full))
         // Its text waits behind 64 KB nobody reads; once it is blocked writing it, the reader leaves.
         XCTAssertTrue(status.waitUntilBlockedWritingOutput(), status.standardError)
         status.closeOutput()

@@ -20,18 +20,12 @@ final class PinnedHelpTests: XCTestCase {
     }
 
     private func help(_ command: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tictactoeBinary)
-        process.arguments = command + ["--help"]
-        process.environment = ["COLUMNS": "80", "HOME": "/home/you", "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "tictactoe \(command.joined(separator: " ")) --help")
-        return String(decoding: data, as: UTF8.self)
+        let process = try ChildProcess(
+            executable: tictactoeBinary, command + ["--help"],
+            environment: ["COLUMNS": "80", "HOME": "/home/you", "PATH": "/usr/bin:/bin"], input: .null)
+        defer { process.terminate() }
+        XCTAssertEqual(process.waitForExit(timeout: 30), 0, "tictactoe \(command.joined(separator: " ")) --help")
+        return process.standardOutput
     }
 
     func testEveryCommandsHelpIsThePinnedText() throws {

@@ -91,7 +91,7 @@ final class PrivacyReportTests: ProcessTestCase {
         XCTAssertEqual(noAuth.first?["operation"] as? String, "browse")
         XCTAssertEqual(noAuth.first?["destination"] as? String, "_tictactoe._tcp")
         XCTAssertEqual(noAuth.first?["origin"] as? String, "tictactoe browse")
-        XCTAssertEqual(noAuth.first?["pid"] as? Int, Int(refused.process.processIdentifier))
+        XCTAssertEqual(noAuth.first?["pid"] as? Int, Int(refused.pid))
     }
 
     func testRecordsOfProcessesAppendingAtOnceAreAllThereAndWhole() throws {
@@ -119,7 +119,7 @@ final class PrivacyReportTests: ProcessTestCase {
         XCTAssertEqual(objects.count, lines.count, "every line one JSON object")
         XCTAssertTrue(file.hasSuffix("\n"), "no line cut")
         for process in running {
-            let pid = Int(process.process.processIdentifier)
+            let pid = Int(process.pid)
             XCTAssertEqual(objects.filter { $0["pid"] as? Int == pid }.count, each, "process \(pid)")
         }
     }

@@ -69,9 +69,8 @@ final class RandomFrameTests: ProcessTestCase {
                     hangs.append("connection \(index): the host was not free again after \(Self.connectionDeadline) s")
                 }
             }
-            guard host.process.isRunning else {
-                let how = host.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
-                return XCTFail("the host ended after connection \(index) (\(how) \(host.process.terminationStatus)): "
+            if let ended = host.termination {
+                return XCTFail("the host ended after connection \(index) (\(ended)): "
                                + host.standardError)
             }
         }
@@ -83,10 +82,10 @@ final class RandomFrameTests: ProcessTestCase {
         processes.append(joiner)
         XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 1)
-        XCTAssertTrue(host.process.isRunning, "the host keeps serving (--matches 0)")
+        XCTAssertTrue(host.isRunning, "the host keeps serving (--matches 0)")
         host.signal(SIGTERM)
         XCTAssertEqual(host.waitForExit(timeout: 20), 143, host.standardError)
-        XCTAssertEqual(host.process.terminationReason, .exit)
+        XCTAssertEqual(host.termination, .exit(143))
         print("random frames against a host: \(Self.hostConnections) connections (\(matches) got into a match), "
               + "\(framesSent) frames sent, "
               + "0 crashes, \(hangs.count) hangs; the host answered \(answers.sorted { $0.key < $1.key }); "
@@ -126,7 +125,7 @@ final class RandomFrameTests: ProcessTestCase {
             guard let status = joiner.waitForExit(timeout: Self.joinerDeadline) else {
                 return XCTFail("joiner \(run) hangs: \(joiner.output) \(joiner.standardError)")
             }
-            XCTAssertEqual(joiner.process.terminationReason, .exit,
+            XCTAssertEqual(joiner.termination, .exit(status),
                            "joiner \(run) ended by signal \(status): \(joiner.standardError)")
             XCTAssertTrue(Self.joinerExits.contains(status), "joiner \(run): exit \(status): \(joiner.output)")
             XCTAssertEqual(joiner.events(named: "error").count + joiner.events(named: "summary").count >= 1, true,
