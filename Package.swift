@@ -123,12 +123,33 @@ let package = Package(
                 "GameRules",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and THE gate: the only
-        // maker of the capabilities that Bonjour and GameTransport require for every local-network operation (browse,
-        // advertise, listen, connect). It depends on neither of them.
+        // The app as installed and the files it keeps: the manifest (Assets/Info.plist: usage description, Bonjour
+        // service types, App Transport Security), the entitlements, the XDG directories and the locked file several
+        // processes share (the decision, the settings).
+        .target(
+            name: "AppManifest",
+            dependencies: [
+                "TextSupport",
+                "Localization",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The privacy report's file: one JSON record a line of what the gate decided and asked, rotated, kept 7 days
+        // and read back (`tictactoe privacy report`, Settings).
+        .target(
+            name: "PrivacyReport",
+            dependencies: [
+                "AppManifest",
+                "TextSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Local network privacy: the remembered decision (and its watch) and THE gate: the only maker of the
+        // capabilities that Bonjour and GameTransport require for every local-network operation (browse, advertise,
+        // listen, connect, multicast). It depends on neither of them.
         .target(
             name: "LocalNetworkPrivacy",
             dependencies: [
+                "AppManifest",
+                "PrivacyReport",
                 "TextSupport",
                 "GameProtocol",
                 "Localization",
@@ -141,6 +162,7 @@ let package = Package(
         .target(
             name: "GameTransport",
             dependencies: [
+                "AppManifest",
                 "PairingCode",
                 "GamePairing",
                 "GameProtocol",
@@ -163,6 +185,8 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "PrivacyReport",
+                "AppManifest",
                 "PairingCode",
                 "TextSupport",
                 "GameClient",
@@ -215,6 +239,8 @@ let package = Package(
         .executableTarget(
             name: "tictactoe",
             dependencies: [
+                "PrivacyReport",
+                "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
                 "TerminalUI",
@@ -287,6 +313,7 @@ let package = Package(
         .testTarget(
             name: "GameTransportTests",
             dependencies: [
+                "AppManifest",
                 "PairingCode",
                 "TicTacToeTestSupport",
                 "GameTransport",
@@ -299,8 +326,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
+            name: "AppManifestTests",
+            dependencies: ["AppManifest", "TicTacToeTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
+                "PrivacyReport",
+                "AppManifest",
                 "LocalNetworkPrivacy", "GameTransport", "TicTacToeTestSupport", "Localization",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -312,6 +344,8 @@ let package = Package(
         .testTarget(
             name: "TicTacToeAppTests",
             dependencies: [
+                "PrivacyReport",
+                "AppManifest",
                 "PairingCode",
                 "TextSupport",
                 "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",

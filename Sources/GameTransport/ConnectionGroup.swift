@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

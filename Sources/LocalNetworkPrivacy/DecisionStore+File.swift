@@ -1,12 +1,12 @@
+import AppManifest
 import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// read(2)'s shape: a descriptor, a buffer and how many bytes it may take; the number read, 0 at the end, or -1
-/// (errno).
-typealias ReadSystemCall = @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int
+/// read(2)'s shape (`LockedFile`'s): what the store reads its file with, or what a test puts in its place.
+typealias ReadSystemCall = LockedFile.ReadSystemCall
 
 extension DecisionStore {
     /// What reading the decision file found.

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Synchronization
 import Logging
+import AppManifest
+import PrivacyReport
 
 #if canImport(Glibc)
 import Glibc

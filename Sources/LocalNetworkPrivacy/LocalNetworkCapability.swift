@@ -1,7 +1,7 @@
-import Localization
 import GameProtocol
 import NIOCore
 import TextSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

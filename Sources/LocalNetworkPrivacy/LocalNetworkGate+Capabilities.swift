@@ -1,5 +1,6 @@
 import GameProtocol
 import NIOCore
+import AppManifest
 
 /// The only way to a capability: each call asks the gate (and so may show the prompt), logs the decision with the
 /// origin, and mints the capability only when the operation may go ahead now.

@@ -2,6 +2,8 @@ import FoundationEssentials
 import NIOCore
 import Logging
 import Localization
+import AppManifest
+import PrivacyReport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import GameProtocol
+import AppManifest
 
 /// Something that uses the local network, and so must pass the gate first.
 public enum LocalNetworkOperation: Sendable, Hashable, CustomStringConvertible {

@@ -6,6 +6,7 @@ import LocalNetworkPrivacy
 import Localization
 import Synchronization
 import TextSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

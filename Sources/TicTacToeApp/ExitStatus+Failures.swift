@@ -2,6 +2,7 @@ import Bonjour
 import GameTransport
 import GameProtocol
 import LocalNetworkPrivacy
+import AppManifest
 
 extension ExitStatus {
     /// The exit code of a run that `error` ends, for every front end: the error's own (`ExitStatusConvertible`). A

@@ -4,6 +4,7 @@ import GameProtocol
 import Logging
 import LocalNetworkPrivacy
 import TextSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,8 @@ import GameTransport
 import LocalNetworkPrivacy
 import GameClient
 import PairingCode
+import AppManifest
+import PrivacyReport
 
 #if canImport(Glibc)
 import Glibc

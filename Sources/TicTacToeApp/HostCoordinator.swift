@@ -9,6 +9,7 @@ import Synchronization
 import NIOCore
 import NIOPosix
 import PairingCode
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

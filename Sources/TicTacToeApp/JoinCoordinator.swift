@@ -7,6 +7,7 @@ import LocalNetworkPrivacy
 import Logging
 import NIOCore
 import PairingCode
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import GameProtocol
 import LocalNetworkPrivacy
 import Localization
 import TextSupport
+import AppManifest
 
 extension ManifestReport {
     /// `tictactoe manifest`: what the manifest declares, App Transport Security key by key, what that means for game

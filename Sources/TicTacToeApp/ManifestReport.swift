@@ -1,4 +1,5 @@
 import LocalNetworkPrivacy
+import AppManifest
 
 /// What `tictactoe manifest` shows: what the app manifest declares (display name, usage description, Bonjour service
 /// types, App Transport Security, entitlements) and what it means for game connections, with the warnings App Review

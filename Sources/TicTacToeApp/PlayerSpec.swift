@@ -3,6 +3,7 @@ import FoundationEssentials
 import LocalNetworkPrivacy
 import GameClient
 import GameRules
+import AppManifest
 
 /// A `--player` value: a computer (`easy`, `medium` or `perfect`; `random` is another name for `easy`),
 /// `script:FILE` (cells 1-9 in reading order), `engine:COMMAND` (a program speaking the engine protocol,

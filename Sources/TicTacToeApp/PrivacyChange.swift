@@ -1,5 +1,6 @@
 import LocalNetworkPrivacy
 import Localization
+import AppManifest
 
 /// `tictactoe privacy grant | deny | reset`: what each stores in the decision file and what it tells the user.
 public enum PrivacyChange: Sendable, Hashable, CaseIterable {

@@ -2,6 +2,7 @@ import GameProtocol
 import LocalNetworkPrivacy
 import Localization
 import TextSupport
+import AppManifest
 
 extension PrivacyStatusReport {
     /// `privacy status`: a headline with the state (and who decided when), then one row per thing kept somewhere.

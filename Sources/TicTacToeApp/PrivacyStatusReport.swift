@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LocalNetworkPrivacy
 import Localization
+import AppManifest
 
 /// What `tictactoe privacy status` shows: the remembered decision and its file, the app manifest (or why there is
 /// none) and the log file. Read once (`read(store:manifest:logFile:)`), then printed as text (`text`) or as one JSON

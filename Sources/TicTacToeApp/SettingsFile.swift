@@ -2,6 +2,7 @@ import FoundationEssentials
 import GameClient
 import LocalNetworkPrivacy
 import Logging
+import AppManifest
 
 /// The person's settings between launches: `settings.json` next to the local network decision
 /// (`AppDirectories.config`: `$TICTACTOE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/tictactoe`, else

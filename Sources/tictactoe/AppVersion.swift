@@ -2,6 +2,7 @@ import FoundationEssentials
 import Localization
 import LocalNetworkPrivacy
 import TextSupport
+import AppManifest
 
 /// The version `--version` prints, read at start from a `VERSION` file found as the manifest is found
 /// (`AppManifest.candidatePaths`): an installed binary's `<bin>/../share/tictactoe/VERSION`, which `make install` and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LocalNetworkPrivacy
 import TicTacToeApp
+import AppManifest
 
 /// `tictactoe manifest`: what the app manifest declares and what it means (the work is `ManifestReport`'s).
 struct Manifest: ParsableCommand {

@@ -6,6 +6,7 @@ import LocalNetworkPrivacy
 import MatchStatistics
 import TicTacToeApp
 import TextSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

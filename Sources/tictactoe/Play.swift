@@ -5,6 +5,7 @@ import GameProtocol
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

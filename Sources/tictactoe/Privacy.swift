@@ -2,6 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import LocalNetworkPrivacy
 import TicTacToeApp
+import AppManifest
+import PrivacyReport
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import LocalNetworkPrivacy
 import Localization
 import TicTacToeApp
 import TextSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import FoundationEssentials
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

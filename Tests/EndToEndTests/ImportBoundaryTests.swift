@@ -90,7 +90,7 @@ final class ImportBoundaryTests: XCTestCase {
         }
         XCTAssertEqual(
             importers, [],
-            "import FoundationEssentials (and TextSupport's PathText, LocalNetworkPrivacy's PropertyValue) instead")
+            "import FoundationEssentials (and TextSupport's PathText, AppManifest's PropertyValue) instead")
     }
 
     /// SwiftNIO's shared group is reached through `EventLoops.group` alone (GameTransport), which settles its number

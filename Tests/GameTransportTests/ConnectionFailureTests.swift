@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import XCTest
 import TicTacToeTestSupport
+import AppManifest
 
 /// `GameConnection` when things go wrong before the match: nobody listening, the gate, cancel, bad hosts.
 final class ConnectionFailureTests: XCTestCase {

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,7 @@ import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
+import AppManifest
 
 /// The gate's verdicts. No test sends anything to a non-loopback address: LAN endpoints (198.18.0.0/15, the
 /// benchmarking range) are only ever passed to `evaluate`.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
+import AppManifest
 
 /// Multicast and browsing every service type need `com.apple.developer.networking.multicast` in the entitlements
 /// beside the manifest: without it they are refused at once (no prompt, whatever the decision); with it they are one

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
+import AppManifest
 
 /// `tictactoe privacy …` as real processes, each with its own TICTACTOE_CONFIG_DIR.
 final class PrivacyCommandTests: XCTestCase {

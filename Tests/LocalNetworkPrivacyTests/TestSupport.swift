@@ -4,6 +4,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 // Helpers for the privacy tests. Everything happens in fresh temporary directories; the only network traffic is on
 // loopback. Waits poll with generous limits (15 s) so a loaded 2-core machine cannot make them flake; no test asserts

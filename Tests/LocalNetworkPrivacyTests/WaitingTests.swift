@@ -6,6 +6,7 @@ import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
+import AppManifest
 
 /// Operations that wait for permission and proceed by themselves. Connections only ever go to loopback: to see a
 /// gated connection proceed, the gate is told to treat 127.0.0.1 as a LAN address.

@@ -8,6 +8,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 /// An engine that hangs on `genmove` through the app core: a host in process on loopback whose side the engine plays,
 /// a raw joiner, and the host's clock a `ManualClock` this test advances (the engine's limit is the host's

@@ -6,6 +6,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 /// The full-screen app's sessions through the app core, on loopback.
 final class InteractiveSessionTests: XCTestCase {

@@ -3,6 +3,7 @@ import LocalNetworkPrivacy
 import Logging
 import TicTacToeApp
 import XCTest
+import AppManifest
 
 /// `tictactoe manifest` as the core reads and renders it (the executable only prints it), pinned as text and JSON
 /// against fixed manifests in a temporary directory; and the exit code of a refused connection.

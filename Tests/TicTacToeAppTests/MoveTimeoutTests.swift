@@ -10,6 +10,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 /// The host's move time limit (`--move-timeout`) through the app core: a host in process on loopback, a joiner that
 /// stalls, and the host's clock a `ManualClock` this test advances (nothing sleeps through the 120 s).

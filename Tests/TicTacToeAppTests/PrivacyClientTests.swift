@@ -2,6 +2,8 @@ import Foundation
 @testable import LocalNetworkPrivacy
 @testable import TicTacToeApp
 import XCTest
+import AppManifest
+import PrivacyReport
 
 /// Settings › Privacy through the live client: each change of the decision is recorded as the Settings screen's.
 final class PrivacyClientTests: XCTestCase {

@@ -3,6 +3,7 @@ import LocalNetworkPrivacy
 import Logging
 import TicTacToeApp
 import XCTest
+import AppManifest
 
 /// `privacy status` as the core reads and renders it (the executable only prints it), and what grant, deny and reset
 /// store and say; each test in a fresh temporary directory.

@@ -7,6 +7,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 /// A service-type browser for tests: no daemon, the test says what the network announces.
 final class FakeServiceTypeBrowser: ServiceTypeBrowsing {

@@ -3,6 +3,7 @@ import LocalNetworkPrivacy
 import XCTest
 
 @testable import TicTacToeApp
+import AppManifest
 
 /// `settings.json`: versioned, tolerant, written atomically under its own lock, read bounded.
 final class SettingsFileTests: XCTestCase {

@@ -3,6 +3,7 @@ import Logging
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 extension XCTestCase {
     /// A gate over a fresh decision in `state` (a temporary directory removed after the test) and a manifest declaring

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GameClient
 import LocalNetworkPrivacy
 import Synchronization
+import AppManifest
 
 #if canImport(Glibc)
 import Glibc

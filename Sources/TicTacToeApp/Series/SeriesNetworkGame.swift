@@ -5,6 +5,7 @@ import GameRules
 import GameTransport
 import LocalNetworkPrivacy
 import Synchronization
+import AppManifest
 
 
 /// Where `tictactoe match --over` plays each game: as a network match between a host and a joiner in this process,

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import LocalNetworkPrivacy
+@testable import AppManifest
 import TicTacToeTestSupport
 
 final class LoopbackTests: XCTestCase {

@@ -1,8 +1,9 @@
 import FoundationEssentials
-import GameProtocol
 
 /// One record of the privacy report (`PrivacyReportLog`): a decision of the gate about one local-network operation,
-/// or the prompt shown or answered, with what triggered it (the `OperationOrigin` of the screen or command).
+/// or the prompt shown or answered, with what triggered it (the `OperationOrigin` of the screen or command). Its
+/// fields are text: LocalNetworkPrivacy makes records from the gate's operations and verdicts
+/// (`PrivacyReportLog+Gate.swift`).
 ///
 /// On disk it is one JSON object on one line (README "The privacy report", `tictactoe privacy report --help`), its
 /// keys in this order and always present (null when they do not apply):
@@ -73,31 +74,6 @@ public struct PrivacyReportEntry: Sendable, Hashable {
         self.detail = detail
         self.answer = answer
         self.origin = origin
-    }
-
-    /// A decision of the gate.
-    public init(
-        decision verdict: GateVerdict, for operation: LocalNetworkOperation, origin: OperationOrigin?, time: Date,
-        pid: Int32
-    ) {
-        let (outcome, name, detail) = Self.describe(verdict)
-        self.init(
-            time: time, pid: pid, event: .decision, operation: operation.reportName,
-            destination: operation.reportDestination, outcome: outcome, verdict: name, detail: detail,
-            origin: origin?.name)
-    }
-
-    /// The outcome, the verdict's name in the report, and why (for a refusal).
-    static func describe(_ verdict: GateVerdict) -> (Outcome, String, String?) {
-        switch verdict {
-        case .allowed: return (.allowed, "allowed", nil)
-        case .exempt: return (.allowed, "exempt", nil)
-        case .needsPrompt: return (.waiting, "not-determined", nil)
-        case .denied: return (.waiting, "denied", nil)
-        case .noAuth(let type): return (.refused, "no-auth", "NSBonjourServices does not list \(type)")
-        case .manifestError(let text): return (.refused, "manifest-error", text)
-        case .missingEntitlement(let key): return (.refused, "missing-entitlement", key)
-        }
     }
 
     // MARK: The line
@@ -180,32 +156,5 @@ public struct PrivacyReportEntry: Sendable, Hashable {
             result += piece
         }
         return "\"" + result + "\""
-    }
-}
-
-extension LocalNetworkOperation {
-    /// The operation's name in the privacy report.
-    public var reportName: String {
-        switch self {
-        case .browse: return "browse"
-        case .advertise: return "advertise"
-        case .listen: return "listen"
-        case .connect: return "connect"
-        case .multicast: return "multicast"
-        case .browseServiceTypes: return "browse-service-types"
-        }
-    }
-
-    /// Where the operation goes, as the privacy report says it.
-    public var reportDestination: String {
-        switch self {
-        case .browse(let type), .advertise(let type): return type
-        case .listen(let host): return host.isEmpty ? "*" : host
-        case .connect(let endpoint): return "\(endpoint)"
-        case .multicast(let group):
-            return [group.ipv4.map { "\($0):\(group.port)" }, group.ipv6.map { "[\($0)]:\(group.port)" }]
-                .compactMap { $0 }.joined(separator: " ")
-        case .browseServiceTypes: return "_services._dns-sd._udp"
-        }
     }
 }

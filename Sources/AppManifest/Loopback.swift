@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Localization
 import TextSupport
 
 #if canImport(Glibc)

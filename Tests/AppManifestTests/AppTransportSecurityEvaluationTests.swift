@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import LocalNetworkPrivacy
+@testable import AppManifest
 
 /// The evaluator, table-driven: every kind of destination under every key (and their precedence), against every
 /// security a connection can have, then the refusal messages word for word.

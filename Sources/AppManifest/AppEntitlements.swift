@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Localization
 import TextSupport
 
 /// The app's entitlements, as an iOS app's code signature carries them: a property list dictionary in

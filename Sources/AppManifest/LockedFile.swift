@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Localization
 import TextSupport
 
 #if canImport(Glibc)
@@ -18,6 +17,10 @@ import Glibc
 /// (`fstat`) before anything is read, and at most `maximumSize + 1` bytes are ever read (a file that grows meanwhile
 /// is still cut off); FIFOs, devices and directories are refused without blocking.
 public struct LockedFile: Sendable {
+    /// read(2)'s shape: a descriptor, a buffer and how many bytes it may take; the number read, 0 at the end, or -1
+    /// (errno).
+    package typealias ReadSystemCall = @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int
+
     /// The directory holding the file and its lock.
     public let directory: String
     public let fileName: String
@@ -33,8 +36,8 @@ public struct LockedFile: Sendable {
             readSystemCall: { fd, buffer, count in Glibc.read(fd, buffer, count) })
     }
 
-    init(directory: String, fileName: String, lockFileName: String, maximumSize: Int,
-         readSystemCall: @escaping ReadSystemCall) {
+    package init(directory: String, fileName: String, lockFileName: String, maximumSize: Int,
+                 readSystemCall: @escaping ReadSystemCall) {
         self.directory = directory
         self.fileName = fileName
         self.lockFileName = lockFileName
@@ -89,12 +92,12 @@ public struct LockedFile: Sendable {
         }
     }
 
-    struct ReadFailure: Error {
-        var text: String
+    package struct ReadFailure: Error {
+        package var text: String
     }
 
     /// Reads `fd` to its end, or until `limit + 1` bytes have been read: never asks `read` for more than that in all.
-    static func readBounded(_ fd: Int32, limit: Int, using read: ReadSystemCall) -> Result<Data, ReadFailure> {
+    package static func readBounded(_ fd: Int32, limit: Int, using read: ReadSystemCall) -> Result<Data, ReadFailure> {
         let capacity = limit + 1
         var data = Data(count: capacity)
         var total = 0
@@ -175,7 +178,7 @@ public struct LockedFile: Sendable {
     }
 
     /// Creates the directory (0700) if needed.
-    func ensureDirectory() throws {
+    package func ensureDirectory() throws {
         var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             if isDirectory { return }
@@ -214,5 +217,5 @@ public struct LockedFile: Sendable {
         }
     }
 
-    static func lastErrorText() -> String { String(cString: strerror(errno)) }
+    package static func lastErrorText() -> String { String(cString: strerror(errno)) }
 }

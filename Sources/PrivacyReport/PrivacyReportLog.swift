@@ -1,6 +1,7 @@
+import AppManifest
 import FoundationEssentials
-import Localization
 import Logging
+import Synchronization
 import TextSupport
 
 #if canImport(Glibc)
@@ -35,9 +36,9 @@ public final class PrivacyReportLog: Sendable {
     private let now: @Sendable () -> Date
     private let logger: Logger
     /// A failure to record is logged once.
-    private let warned = Locked(false)
+    private let warned = Mutex(false)
     /// Old records are looked for once per log (each process), before its first record, and whenever the file is full.
-    private let checkedAge = Locked(false)
+    private let checkedAge = Mutex(false)
 
     /// The report in `directory` (default: `AppDirectories.state`), rotated past `fileLimit` bytes, with the time
     /// from `now` (tests: a clock they move).
@@ -64,34 +65,6 @@ public final class PrivacyReportLog: Sendable {
     public var currentTime: Date { now() }
 
     // MARK: Recording
-
-    /// Records a decision of the gate (never fails: a problem is logged once).
-    public func recordDecision(_ verdict: GateVerdict, for operation: LocalNetworkOperation, origin: OperationOrigin?) {
-        record(PrivacyReportEntry(decision: verdict, for: operation, origin: origin, time: now(), pid: getpid()))
-    }
-
-    /// Records that the prompt was shown for `operation`.
-    public func recordPromptShown(for operation: LocalNetworkOperation, origin: OperationOrigin?) {
-        record(PrivacyReportEntry(
-            time: now(), pid: getpid(), event: .promptShown, operation: operation.reportName,
-            destination: operation.reportDestination, outcome: .waiting, verdict: "not-determined",
-            origin: origin?.name))
-    }
-
-    /// Records the prompt's answer, with the operation (and origin) that showed it when known.
-    public func recordPromptAnswered(allow: Bool, for operation: LocalNetworkOperation?, origin: OperationOrigin?) {
-        record(PrivacyReportEntry(
-            time: now(), pid: getpid(), event: .promptAnswered, operation: operation?.reportName,
-            destination: operation?.reportDestination, answer: allow ? "allow" : "deny", origin: origin?.name))
-    }
-
-    /// Records a LAN operation carried out under a capability (`PrivacyReportEntry.Event.operation`): its name
-    /// (`resolve`) and destination.
-    public func recordOperation(_ operation: String, destination: String, origin: OperationOrigin?) {
-        record(PrivacyReportEntry(
-            time: now(), pid: getpid(), event: .operation, operation: operation, destination: destination,
-            origin: origin?.name))
-    }
 
     /// Appends `entry`; a failure is logged (the first one only) and otherwise ignored.
     public func record(_ entry: PrivacyReportEntry) {

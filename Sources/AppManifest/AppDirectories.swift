@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Localization
 import TextSupport
 
 /// Where tictactoe keeps its files, following the XDG base directory variables in one place: every file of the app

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import LocalNetworkPrivacy
+@testable import AppManifest
 
 /// `TicTacToe.entitlements` beside the manifest: none, its values, and a value of another type as an error naming
 /// the key.

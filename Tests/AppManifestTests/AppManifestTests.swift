@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import LocalNetworkPrivacy
+@testable import AppManifest
 import TicTacToeTestSupport
 
 final class AppManifestTests: XCTestCase {

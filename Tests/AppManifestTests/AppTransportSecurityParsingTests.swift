@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import LocalNetworkPrivacy
+@testable import AppManifest
 
 /// `NSAppTransportSecurity` read from real property list files: every key, the defaults, and a malformed dictionary
 /// as a manifest error naming the key.
