@@ -214,6 +214,53 @@ final class DocsTruthTests: XCTestCase {
                        ["--a", "--no-a", "-h", "--help", "--p"])
     }
 
+    // MARK: - The README is for players
+
+    /// The sentences of a page's prose: paragraphs, list items, table cells and headings, split after `.`, `!` or
+    /// `?` and a space; code blocks left out.
+    static func sentences(_ text: String) -> [String] {
+        var units: [String] = []
+        var paragraph = ""
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let isItem = trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ")
+            if trimmed.hasPrefix("```") { fenced.toggle() }
+            if fenced || trimmed.hasPrefix("```") || trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("|") || isItem {
+                units.append(paragraph)
+                paragraph = ""
+            }
+            if fenced || trimmed.hasPrefix("```") || trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("|") {
+                units += trimmed.split(separator: "|").map(String.init)
+            } else if trimmed.hasPrefix("#") {
+                units.append(trimmed)
+            } else {
+                paragraph += " " + (isItem ? String(trimmed.dropFirst(2)) : trimmed)
+            }
+        }
+        units.append(paragraph)
+        return units.flatMap { unit in
+            unit.replacingOccurrences(of: ". ", with: ".\n").replacingOccurrences(of: "? ", with: "?\n")
+                .replacingOccurrences(of: "! ", with: "!\n").split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }.filter { $0.contains { $0.isLetter } }
+    }
+
+    func testTheReadmeIsShortWithShortSentences() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
+        XCTAssertLessThanOrEqual(lines, 250, "README.md is for players: every other topic has its page under docs/")
+        let lengths = Self.sentences(readme).map { ($0, $0.split(separator: " ").count) }
+        for (sentence, words) in lengths where words > 50 {
+            XCTFail("README.md: a sentence of \(words) words (at most 50): \(sentence)")
+        }
+        let sorted = lengths.map(\.1).sorted()
+        XCTAssertLessThan(sorted.isEmpty ? 0 : sorted[sorted.count / 2], 25, "README.md: the median sentence")
+        XCTAssertEqual(Self.sentences("# A b\n\nOne two. Three\nfour?\n\n```\nno. code\n```\n- an item. two\n| a b | c |\n"),
+                       ["# A b", "One two.", "Three four?", "an item.", "two", "a b", "c"])
+    }
+
     // MARK: - Links
 
     /// GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`.
