@@ -24,7 +24,7 @@ final class DaemonLabTests: LabTestCase {
                                "\(watch.output)")
         XCTAssertNotNil(watch.waitForGames(from: up.index + 1, timeout: 10, where: { names($0) == ["Frank's game"] }),
                         "not listed again: \(watch.output)")
-        XCTAssertTrue(watch.process.isRunning, "the same tictactoe process recovered")
+        XCTAssertTrue(watch.isRunning, "the same tictactoe process recovered")
     }
 
     func testAdvertisingResumesWhenTheDaemonRestarts() throws {

@@ -235,7 +235,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let (host, waitingIndex) = try startWaitingCommand(
             ["host", "--headless", "--json", "--name", "gated-host", "--port", "0"], config: config, state,
             file: file, line: line)
-        let pid = host.process.processIdentifier
+        let pid = host.pid
         assertNothingReachesTheLAN(pid: pid, monitor: monitor, noSocketsAtAll: true, "headless host, \(state.rawValue)",
                                    file: file, line: line)
         XCTAssertTrue(host.events(named: "listening").isEmpty, "listening before permission: \(host.output)",
@@ -274,7 +274,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let (host, waitingIndex) = try startWaitingCommand(
             ["host", "--headless", "--json", "--name", "gated-bound", "--port", "0", "--bind", address],
             config: config, .notDetermined)
-        let pid = host.process.processIdentifier
+        let pid = host.pid
         assertNothingReachesTheLAN(pid: pid, monitor: monitor, noSocketsAtAll: true, "host --bind \(address)")
         _ = grant(config)
         let listening = try XCTUnwrap(host.waitForEvent("listening", from: waitingIndex + 1, timeout: 10),
@@ -299,7 +299,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         while !match.standardError.contains("waiting for local network permission"), Date() < deadline { usleep(50_000) }
         XCTAssertTrue(match.standardError.contains(
             "tictactoe: waiting for local network permission: \(Undecided.notDetermined.reason)"), match.standardError)
-        let pid = match.process.processIdentifier
+        let pid = match.pid
         assertNothingReachesTheLAN(pid: pid, monitor: monitor, noSocketsAtAll: true, "match --over \(address)")
         XCTAssertEqual(match.output, [#"{"event":"seed","seed":3}"#], "nothing played before the permission")
         _ = grant(config)
@@ -348,7 +348,7 @@ final class GatedEntryPointLabTests: LabTestCase {
                        + "--bind (every interface) to be found on the local network", file: file, line: line)
         XCTAssertTrue(host.events(named: "state").isEmpty, "a loopback host waited (\(state)): \(host.output)",
                       file: file, line: line)
-        let pid = host.process.processIdentifier
+        let pid = host.pid
         // Listening, still: no call to Avahi, and only a loopback listener.
         assertNothingReachesTheLAN(pid: pid, monitor: monitor, noSocketsAtAll: true,
                                    "host --bind 127.0.0.1 (\(state))", file: file, line: line)
@@ -380,9 +380,9 @@ final class GatedEntryPointLabTests: LabTestCase {
         let config = decisionDirectory(state)
         let (browse, _) = try startWaitingCommand(["browse", "--json", "--timeout", "2"], config: config, state,
                                                   file: file, line: line)
-        assertNothingReachesTheLAN(pid: browse.process.processIdentifier, monitor: monitor, noSocketsAtAll: true,
+        assertNothingReachesTheLAN(pid: browse.pid, monitor: monitor, noSocketsAtAll: true,
                                    "browse, \(state.rawValue)", file: file, line: line)
-        XCTAssertTrue(browse.process.isRunning, "browse gave up: \(browse.output)", file: file, line: line)
+        XCTAssertTrue(browse.isRunning, "browse gave up: \(browse.output)", file: file, line: line)
 
         _ = grant(config, file: file, line: line)
         waitForAvahiCalls(["ServiceBrowserNew"], monitor: monitor, "browse after the grant", file: file, line: line)
@@ -409,7 +409,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let config = decisionDirectory(state)
         let (joiner, waitingIndex) = try startWaitingCommand(["join", registered, "--headless", "--json", "--name", "bob"],
                                                              config: config, state, file: file, line: line)
-        assertNothingReachesTheLAN(pid: joiner.process.processIdentifier, monitor: monitor, noSocketsAtAll: true,
+        assertNothingReachesTheLAN(pid: joiner.pid, monitor: monitor, noSocketsAtAll: true,
                                    "join NAME, \(state.rawValue)", file: file, line: line)
         XCTAssertTrue(host.events(named: "connected").isEmpty, "host-a saw a joiner: \(host.output)",
                       file: file, line: line)
@@ -447,10 +447,10 @@ final class GatedEntryPointLabTests: LabTestCase {
         let target = "\(Lab.address(of: "host-a")):\(port)"
         let (joiner, waitingIndex) = try startWaitingCommand(["join", target, "--headless", "--json", "--name", "bob"],
                                                              config: config, state, file: file, line: line)
-        assertNothingReachesTheLAN(pid: joiner.process.processIdentifier, monitor: monitor, noSocketsAtAll: true,
+        assertNothingReachesTheLAN(pid: joiner.pid, monitor: monitor, noSocketsAtAll: true,
                                    "join \(target), \(state.rawValue)", file: file, line: line)
         // Seen from host-a too: its host has only its listener, no connection.
-        let hostSockets = Lab.sockets(of: host.process.processIdentifier, on: "host-a")
+        let hostSockets = Lab.sockets(of: host.pid, on: "host-a")
         XCTAssertEqual(hostSockets.filter { !$0.isListening }.map(\.line), [],
                        "host-a's host has a connection while host-b's join waits", file: file, line: line)
         XCTAssertTrue(host.events(named: "connected").isEmpty, "\(host.output)", file: file, line: line)
@@ -549,7 +549,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let (tui, config) = try openAndCheckWaiting(.join(target, byName: byName), state, monitor: monitor, file: file, line: line)
         XCTAssertTrue(host.events(named: "connected").isEmpty, "host-a saw a joiner: \(host.output)",
                       file: file, line: line)
-        XCTAssertEqual(Lab.sockets(of: host.process.processIdentifier, on: "host-a").filter { !$0.isListening }
+        XCTAssertEqual(Lab.sockets(of: host.pid, on: "host-a").filter { !$0.isListening }
                        .map(\.line), [], "host-a's host has a connection while the TUI waits", file: file, line: line)
 
         try allow(tui, config: config, state)

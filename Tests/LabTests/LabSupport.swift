@@ -37,16 +37,7 @@ enum Lab {
     static let grantedConfigDirectory: String = {
         let directory = NSTemporaryDirectory() + "tictactoe-lab-config-granted-\(getpid())"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let grant = Process()
-        grant.executableURL = URL(fileURLWithPath: tictactoeBinary)
-        grant.arguments = ["privacy", "grant"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TICTACTOE_CONFIG_DIR"] = directory
-        grant.environment = environment
-        grant.standardOutput = FileHandle.nullDevice
-        grant.standardError = FileHandle.nullDevice
-        try? grant.run()
-        grant.waitUntilExit()
+        _ = try? runToEnd(tictactoeBinary, ["privacy", "grant"], environment: ["TICTACTOE_CONFIG_DIR": directory])
         return directory
     }()
 
@@ -92,31 +83,26 @@ enum Lab {
         }
     }
 
-    /// Runs a lab verb to completion; returns its status and its output (stdout and stderr).
-    ///
-    /// posix_spawn and waitpid rather than Foundation's Process: `lan up` leaves daemons running in the background,
-    /// and Process.waitUntilExit was seen to hang on such a script's exit.
+    /// Runs a lab verb to completion; returns its status and its output (stdout and stderr). The output goes to a
+    /// file, not a pipe: `lan up` leaves daemons running that keep what they inherited.
     @discardableResult
     static func run(_ arguments: [String]) -> (Int32, String) {
         let outputPath = NSTemporaryDirectory() + "tictactoe-lab-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ["/bin/bash", script] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, &cArguments, environ)
-        guard spawned == 0 else { return (-1, "posix_spawn failed: \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+        let status: Int32
+        do {
+            let process = try ChildProcess(
+                executable: "/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment,
+                input: .null, output: .file(outputPath), errors: .merged)
+            guard let ended = process.waitForExit(timeout: 300) else {
+                process.terminate()
+                return (-1, "`lan \(arguments.joined(separator: " "))` still ran after 300 s")
+            }
+            status = ended
+        } catch {
+            return (-1, "cannot start `lan`: \(error)")
+        }
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     /// HOST's address: 198.18.0.x, or in IPv6-only mode its link-local `fe80::…` (no scope: seen from another host,
@@ -134,135 +120,30 @@ enum Lab {
     }
 }
 
-/// A process running on a lab host (`lan exec HOST -- …`, which execs, so `pid` is the command's own pid). Lines of
-/// standard output are kept with the time they arrived.
-final class LabProcess: @unchecked Sendable {
-    let process = Process()
-    let host: String
-    let arguments: [String]
-    private let lock = NSCondition()
-    private var lines: [(time: ContinuousClock.Instant, text: String)] = []
-    private var partial = Data()
-    private var errorText = Data()
-    private var errorLines: [(time: ContinuousClock.Instant, text: String)] = []
-    private var errorPartial = Data()
-    private var stdoutClosed = false
-    let started = ContinuousClock.now
+/// A process running on a lab host (`lan exec HOST -- …`, which execs, so `pid` is the command's own pid):
+/// TestSupport's one process harness.
+typealias LabProcess = ChildProcess
 
-    /// `environment` adds to (or overrides) the test process's environment; by default the local network decision
-    /// comes from a directory where access is already allowed (the privacy tests pass their own, fresh one).
-    init(on host: String, _ command: [String], environment extra: [String: String] = [:]) throws {
-        self.host = host
-        self.arguments = command
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Lab.script, "exec", host, "--"] + command
+extension ChildProcess {
+    /// `command` on lab host `host`. `environment` adds to (or overrides) the test process's environment; by default
+    /// the local network decision comes from a directory where access is already allowed (the privacy tests pass
+    /// their own, fresh one).
+    convenience init(on host: String, _ command: [String], environment extra: [String: String] = [:]) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-lab-state"
         environment["TICTACTOE_BONJOUR"] = nil  // Bonjour is what the lab is for
         environment["LANGUAGE"] = "en"  // English whatever the tests' own locale
         environment["TICTACTOE_CONFIG_DIR"] = Lab.grantedConfigDirectory
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.receive(data, error: false)
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.receive(data, error: true)
-        }
-        try process.run()
+        try self.init(executable: "/bin/bash", [Lab.script, "exec", host, "--"] + command, environment: environment,
+                      input: .null)
     }
 
     /// `tictactoe ARGS` on `host`.
-    static func tictactoe(on host: String, _ arguments: [String], environment: [String: String] = [:]) throws -> LabProcess {
-        try LabProcess(on: host, [tictactoeBinary] + arguments, environment: environment)
-    }
-
-    private func receive(_ data: Data, error: Bool) {
-        let now = ContinuousClock.now
-        lock.lock()
-        defer { lock.unlock() }
-        if error {
-            errorText.append(data)
-            errorPartial.append(data)
-            while let newline = errorPartial.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: errorPartial[errorPartial.startIndex..<newline], as: UTF8.self)
-                errorLines.append((now, line))
-                errorPartial = Data(errorPartial[errorPartial.index(after: newline)...])
-            }
-        } else if data.isEmpty {
-            stdoutClosed = true
-            if !partial.isEmpty { lines.append((now, String(decoding: partial, as: UTF8.self))) }
-            partial = Data()
-        } else {
-            partial.append(data)
-            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append((now, String(decoding: partial[partial.startIndex..<newline], as: UTF8.self)))
-                partial = Data(partial[partial.index(after: newline)...])
-            }
-        }
-        lock.broadcast()
-    }
-
-    var output: [String] { lock.withLock { lines.map(\.text) } }
-    var standardError: String { lock.withLock { String(decoding: errorText, as: UTF8.self) } }
-
-    var events: [[String: Any]] { output.compactMap(Self.json) }
-    func events(named name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
-
-    static func json(_ line: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-    }
-
-    /// Waits for a stdout line (from the first, or from index `from`) matching `predicate`; returns it with its
-    /// arrival time and index, or nil after `timeout` or at end of output.
-    func waitForLine(from start: Int = 0, timeout: TimeInterval = 20, _ predicate: (String) -> Bool)
-        -> (text: String, time: ContinuousClock.Instant, index: Int)?
+    static func tictactoe(on host: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ChildProcess
     {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        var checked = start
-        while true {
-            while checked < lines.count {
-                if predicate(lines[checked].text) { return (lines[checked].text, lines[checked].time, checked) }
-                checked += 1
-            }
-            if stdoutClosed { return nil }
-            if !lock.wait(until: deadline) { return nil }
-        }
-    }
-
-    /// Waits for a stderr line matching `predicate`.
-    func waitForErrorLine(timeout: TimeInterval = 20, _ predicate: (String) -> Bool)
-        -> (text: String, time: ContinuousClock.Instant)?
-    {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let line = errorLines.first(where: { predicate($0.text) }) { return (line.text, line.time) }
-            if !lock.wait(until: deadline) { return nil }
-        }
-    }
-
-    /// Waits for a JSON event named `name` (matching `match`), after line index `from`.
-    @discardableResult
-    func waitForEvent(_ name: String, from start: Int = 0, timeout: TimeInterval = 20,
-                      where match: ([String: Any]) -> Bool = { _ in true })
-        -> (event: [String: Any], time: ContinuousClock.Instant, index: Int)?
-    {
-        guard let found = waitForLine(from: start, timeout: timeout, { line in
-            guard let object = Self.json(line) else { return false }
-            return object["event"] as? String == name && match(object)
-        }) else { return nil }
-        return (Self.json(found.text)!, found.time, found.index)
+        try ChildProcess(on: host, [tictactoeBinary] + arguments, environment: environment)
     }
 
     /// Waits for a `browse --watch --json` list satisfying `match` (given the game names and their objects).
@@ -274,28 +155,6 @@ final class LabProcess: @unchecked Sendable {
             match(object["games"] as? [[String: Any]] ?? [])
         }) else { return nil }
         return (found.event["games"] as? [[String: Any]] ?? [], found.time, found.index)
-    }
-
-    func waitForExit(timeout: TimeInterval = 60) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { return nil }
-            usleep(20_000)
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
-    }
-
-    /// SIGKILL if still running (teardown).
-    func terminate() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
     }
 }
 
@@ -383,8 +242,7 @@ extension Lab {
     }
 
     /// The unix sockets of `pid` made in `host`'s namespace (`ss -xapH` there): a connection to the host's D-Bus,
-    /// for one. Sockets the process inherited from a parent in the machine's own namespace (Foundation's `Process`
-    /// hands each child one end of a socketpair) are not listed: they are not the program's doing.
+    /// for one. Sockets made in the machine's own namespace (none a `LabProcess` inherits) are not listed.
     static func unixSockets(of pid: pid_t, on host: String) -> [String] {
         let (_, output) = run(["exec", host, "--", "ss", "-xapH"])
         return output.split(separator: "\n").filter { $0.contains("pid=\(pid),") }.map(String.init)
@@ -392,7 +250,7 @@ extension Lab {
 
     /// Every descriptor of `pid` that is a socket of any kind (TCP, UDP, unix: the D-Bus connection too), as
     /// `socket:[inode]` from `/proc/PID/fd` (root reads any process's). Only meaningful for a process that inherited
-    /// none (a TUI started by tmux; not a `LabProcess`, see `unixSockets`).
+    /// none (a TUI started by tmux, or a `LabProcess`: the harness passes on no descriptor but its three streams).
     static func socketDescriptors(of pid: pid_t) -> [String] {
         let directory = "/proc/\(pid)/fd"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -127,16 +127,8 @@ func shellQuote(_ word: String) -> String {
 
 /// The pids in a lab host's network namespace (`ip netns pids ttt-lab-HOST`).
 func namespacePIDs(of host: String) -> [pid_t] {
-    let process = Process()
     let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    process.executableURL = URL(fileURLWithPath: ip ?? "/usr/sbin/ip")
-    process.arguments = ["netns", "pids", "ttt-lab-\(host)"]
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return [] }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+    guard let output = try? runToEnd(ip ?? "/usr/sbin/ip", ["netns", "pids", "ttt-lab-\(host)"], errors: false).output
+    else { return [] }
+    return output.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
 }

@@ -35,7 +35,7 @@ final class LinkFaultLabTests: LabTestCase {
         let detection = over.time.milliseconds(since: linkDown) / 1000
         print(String(format: "link down mid-match: the host detected it after %.2f s and listened again after %.2f s",
                      detection, again.time.milliseconds(since: linkDown) / 1000))
-        XCTAssertTrue(host.process.isRunning)
+        XCTAssertTrue(host.isRunning)
 
         // The next joiner (from host-c) gets its match.
         let next = try tictactoe(on: "host-c", ["join", address, "--headless", "--json", "--name", "Carol"])
@@ -45,7 +45,7 @@ final class LinkFaultLabTests: LabTestCase {
 
         // The joiner cut off notices too, on its own (its link is still down): it is not left hanging.
         XCTAssertNotNil(joiner.waitForExit(timeout: 60), "the cut-off joiner hangs: \(joiner.output)")
-        print("the cut-off joiner ended with \(joiner.process.terminationStatus): "
+        print("the cut-off joiner ended with \(joiner.termination.map { "\($0)" } ?? "?"): "
               + "\(joiner.events(named: "match-over").last?["end"] as? String ?? "no match-over")")
     }
 }

@@ -158,7 +158,7 @@ final class PrivacyLabTests: LabTestCase {
         let decision = status(config)
         XCTAssertEqual(decision["state"] as? String, "allowed")
         XCTAssertEqual(decision["decided_by"] as? String, "prompt")
-        XCTAssertTrue(host.process.isRunning)
+        XCTAssertTrue(host.isRunning)
     }
 
     func testDontAllowMakesNoAvahiCallAndSaysWhyTheListIsEmpty() throws {
@@ -236,7 +236,7 @@ final class PrivacyLabTests: LabTestCase {
         let reason = waiting.event["reason"] as? String ?? ""
         XCTAssertTrue(reason.contains("local network permission"), reason)
         sleep(1)
-        XCTAssertTrue(joiner.process.isRunning, "the join gave up: \(joiner.output) \(joiner.standardError)")
+        XCTAssertTrue(joiner.isRunning, "the join gave up: \(joiner.output) \(joiner.standardError)")
         XCTAssertTrue(joiner.events(named: "connected").isEmpty, "\(joiner.output)")
         XCTAssertTrue(host.events(named: "connected").isEmpty, "\(host.output)")
 
@@ -275,7 +275,7 @@ final class PrivacyLabTests: LabTestCase {
         sleep(1)
         // Resolving the name is a browse: nothing reaches Avahi before permission.
         XCTAssertEqual(avahiCalls(monitor), [], "calls to Avahi while waiting for permission")
-        XCTAssertTrue(joiner.process.isRunning, "\(joiner.output) \(joiner.standardError)")
+        XCTAssertTrue(joiner.isRunning, "\(joiner.output) \(joiner.standardError)")
         XCTAssertEqual(privacy(config, ["grant"]).0, 0)
         let granted = ContinuousClock.now
         let connected = joiner.waitForEvent("connected", from: waiting.index + 1, timeout: 15)

@@ -207,9 +207,9 @@ final class RevocationLabTests: LabTestCase {
         XCTAssertEqual(hostOver.event["end"] as? String, "peer-left", "\(hostOver.event)")
         print("host-a's match-over: \(hostOver.event); \(ms(hostOver.time, since: deny.done)) after the deny exited")
         usleep(500_000)
-        XCTAssertTrue(host.process.isRunning, "host-a stopped after its joiner left (--matches 1 counts completed "
+        XCTAssertTrue(host.isRunning, "host-a stopped after its joiner left (--matches 1 counts completed "
                       + "matches): \(host.output) \(host.standardError)")
-        XCTAssertTrue(Lab.sockets(of: host.process.processIdentifier, on: "host-a").contains(where: \.isListening),
+        XCTAssertTrue(Lab.sockets(of: host.pid, on: "host-a").contains(where: \.isListening),
                       "host-a's host no longer listens")
     }
 
@@ -240,8 +240,8 @@ final class RevocationLabTests: LabTestCase {
             host.waitForEvent("state", from: hostOver.index + 1, timeout: 5) { ($0["state"] as? String) == "waiting" },
             "host-a does not wait for access: \(host.output.dropFirst(hostOver.index + 1)) \(host.standardError)")
         XCTAssertTrue((waiting.event["reason"] as? String ?? "").contains("denied"), "\(waiting.event)")
-        XCTAssertTrue(host.process.isRunning, "host-a ended: \(host.output) \(host.standardError)")
-        let sockets = Lab.nonLoopbackSockets(of: host.process.processIdentifier, on: "host-a")
+        XCTAssertTrue(host.isRunning, "host-a ended: \(host.output) \(host.standardError)")
+        let sockets = Lab.nonLoopbackSockets(of: host.pid, on: "host-a")
         XCTAssertEqual(sockets.map(\.line), [], "host-a keeps sockets beyond loopback while its access is off")
         let before = host.output.count
         let second = try tictactoe(on: "host-b", ["join", "\(Lab.address(of: "host-a")):\(port)", "--headless", "--json",
@@ -302,7 +302,7 @@ final class RevocationLabTests: LabTestCase {
         }
         print("avahi-browse on host-b no longer lists it: \(stillListed ? "never (20 s)" : ms(.now, since: deny.done))")
         XCTAssertFalse(stillListed, "host-b's avahi-browse still lists '\(name)' 20 s after the deny")
-        XCTAssertTrue(host.process.isRunning, "the host stopped: \(host.output) \(host.standardError)")
+        XCTAssertTrue(host.isRunning, "the host stopped: \(host.output) \(host.standardError)")
         // Off: no new registration meanwhile.
         XCTAssertFalse(calls(monitor, from: callsBefore).contains {
             isCall($0, interface: "Server", member: "EntryGroupNew") || avahiMembers([$0]) == ["AddService"]
@@ -411,7 +411,7 @@ final class RevocationLabTests: LabTestCase {
         XCTAssertTrue((waiting.event["reason"] as? String ?? "").contains("local network permission not determined"),
                       "\(waiting.event)")
         sleep(2)  // time for a lookup to show, if there were one
-        XCTAssertTrue(joiner.process.isRunning, "the join gave up: \(joiner.output) \(joiner.standardError)")
+        XCTAssertTrue(joiner.isRunning, "the join gave up: \(joiner.output) \(joiner.standardError)")
         let granted = Date().timeIntervalSince1970
         _ = set("grant", on: "host-b", config)
 
