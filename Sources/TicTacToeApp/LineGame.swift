@@ -152,7 +152,7 @@ public enum LineGameError: Error, CustomStringConvertible {
     }
 }
 
-/// An engine for line mode: its calls are made from the synchronous game loop, each one waited for on a semaphore
+/// An engine for line mode: its calls are made from the synchronous game loop, each one waited for (`blockingWait`)
 /// while the engine is spoken to by a task (its own limits bound every call: it never hangs the game). One process
 /// at a time; after a failure the next game starts a fresh one.
 final class LineEngine {
@@ -224,18 +224,6 @@ final class LineEngine {
 
     /// Runs `operation` in a task and waits for it here (the line game's own thread, never a task's).
     private static func wait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await operation()
-            box.value.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return box.value.withLock { $0! }
+        blockingWait(for: operation)
     }
-}
-
-private final class ResultBox<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
 }

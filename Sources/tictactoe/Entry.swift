@@ -11,17 +11,17 @@ import Glibc
 /// turns into exit code 74 after the peer was told goodbye. An unknown command is refused before argument-parser
 /// would read it as `play`'s argument (`UnknownCommand`).
 ///
-/// `main` is synchronous (issue 15, cold start): the arguments are parsed first, so `--version`, `--help`, a usage
+/// `main` is synchronous, for a fast cold start: the arguments are parsed first, so `--version`, `--help`, a usage
 /// error and the synchronous commands (the full-screen game, `privacy`, `manifest`) never start Swift concurrency's
 /// executor; only an asynchronous command (`host`, `join`, `browse`, `watch`, `lobby`, `match`) runs, in a task (its
 /// `run()` is nonisolated, so it ran on the global executor under an `async` main too) while the main thread waits
 /// for it; the process exits when it returns.
 ///
-/// Before all that, `FastPath` takes the two hottest command lines without argument-parser (issue 15: its reflection
-/// over the command tree and its `--generate-completion-script` check were about a third of `--version` and a fifth
-/// of the full-screen game's first frame): `tictactoe --version` prints what argument-parser prints (the version, a
-/// newline, exit 0, with `print` and `exit` as argument-parser does), and `tictactoe` runs `play` with its defaults
-/// (`PlayOptions.defaults`, checked as `play` checks them). Every other command line goes to argument-parser.
+/// Before all that, `FastPath` takes the two hottest command lines without argument-parser (its reflection over the
+/// command tree and its `--generate-completion-script` check are a large part of their start): `tictactoe --version`
+/// prints what argument-parser prints (the version, a newline, exit 0, with `print` and `exit` as argument-parser
+/// does), and `tictactoe` runs `play` with its defaults (`PlayOptions.defaults`, checked as `play` checks them). Every
+/// other command line goes to argument-parser.
 @main
 enum Entry {
     static func main() {
@@ -51,22 +51,19 @@ enum Entry {
         guard let asyncCommand = command as? any AsyncParsableCommand else {
             runThenExit { try command.run() }
         }
-        // The command is handed over to the task (a `sending` closure; detached, for `main` is on the main actor and
-        // `run()` is nonisolated), and this thread waits for it: nothing of the app runs on the main queue or the
-        // main actor, so there is nothing for it to drain. Not `dispatchMain()` (issue 15, memory): on Linux that
-        // ends the main thread with pthread_exit, whose forced unwind of this stack searched the binary's unwind
-        // tables, and a networked host or joiner kept about 0.5 MB of them resident for nothing.
-        let finished = DispatchSemaphore(value: 0)
-        Task.detached { [asyncCommand] in
+        // The command is handed over to a detached task (a `sending` closure: `main` is on the main actor and `run()`
+        // is nonisolated), and this thread waits for it: nothing of the app runs on the main queue or the main actor,
+        // so there is nothing for it to drain. Not `dispatchMain()`: on Linux that ends the main thread with
+        // pthread_exit, whose forced unwind of this stack reads the binary's unwind tables, which then stay resident
+        // for nothing.
+        blockingWait { [asyncCommand] in
             var command = asyncCommand
             do {
                 try await command.run()
             } catch {
                 fail(error)
             }
-            finished.signal()
         }
-        finished.wait()
         exitWhenWritten()
     }
 
