@@ -18,12 +18,12 @@ final class PrivacyCommandTests: XCTestCase {
         try requireBinary()
         let directory = try makeTemporaryDirectory(self)
         let runs = try (0..<20).map { index in
-            try StartedRun(["privacy", index % 2 == 0 ? "grant" : "deny"], configDirectory: directory)
+            try startTicTacToe(["privacy", index % 2 == 0 ? "grant" : "deny"], configDirectory: directory)
         }
         // Meanwhile every read sees a whole decision (or none yet).
         let store = DecisionStore(directory: directory)
         var seen: Set<String> = []
-        while runs.contains(where: { $0.process.isRunning }) {
+        while runs.contains(where: { $0.isRunning }) {
             if let data = FileManager.default.contents(atPath: store.decisionPath) {
                 switch DecisionStore.parse(data) {
                 case .success(let decision): seen.insert(decision.state.rawValue)

@@ -2,7 +2,7 @@ import Foundation
 import TicTacToeTestSupport
 import XCTest
 
-// A small copy of Tests/EndToEndTests/TicTacToeProcess.swift: runs the built `tictactoe` binary to completion.
+// The built `tictactoe` binary run through TestSupport's process harness, to completion.
 
 
 /// Whether the built binary has the `privacy` command (checked once: `privacy status --json` prints a state).
@@ -41,54 +41,24 @@ struct Run {
     var error: String
 }
 
-/// A started `tictactoe` process, with its output going to files (so many can run at once without pipes filling).
-final class StartedRun {
-    let process = Process()
-    private let outPath: String
-    private let errPath: String
+/// Starts `tictactoe ARGUMENTS` with TICTACTOE_CONFIG_DIR set.
+func startTicTacToe(_ arguments: [String], configDirectory: String) throws -> ChildProcess {
+    try ChildProcess(arguments, environment: [
+        "TICTACTOE_CONFIG_DIR": configDirectory,
+        "XDG_STATE_HOME": NSTemporaryDirectory() + "tictactoe-privacy-tests-state",
+    ], input: .null)
+}
 
-    init(_ arguments: [String], configDirectory: String, environment extra: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: tictactoeBinary)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TICTACTOE_CONFIG_DIR"] = configDirectory
-        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-privacy-tests-state"
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let base = NSTemporaryDirectory() + "tictactoe-privacy-run-" + UUID().uuidString
-        outPath = base + ".out"
-        errPath = base + ".err"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
+extension ChildProcess {
     /// Waits for the end (killing it after `timeout` seconds, which fails the run with status -1).
-    func finish(timeout: TimeInterval = 60) -> Run {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        var status: Int32 = -1
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        } else {
-            process.waitUntilExit()
-            status = process.terminationStatus
-        }
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let error = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Run(status: status, output: output, error: error)
+    func finish(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) -> Run {
+        let status = waitForExit(timeout: timeout, file: file, line: line)
+        if status == nil { terminate() }
+        return Run(status: status ?? -1, output: standardOutput, error: standardError)
     }
 }
 
 /// Runs `tictactoe ARGUMENTS` with TICTACTOE_CONFIG_DIR set and waits for it.
 func runTicTacToe(_ arguments: [String], configDirectory: String) throws -> Run {
-    try StartedRun(arguments, configDirectory: configDirectory).finish()
+    try startTicTacToe(arguments, configDirectory: configDirectory).finish()
 }
