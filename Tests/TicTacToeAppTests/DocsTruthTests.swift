@@ -3,9 +3,9 @@ import XCTest
 
 /// The docs tell the truth, checked in process (nothing runs, nothing touches the network): every fenced-code line
 /// of README.md and docs/*.md that runs `tictactoe`, and every code span in their prose that starts with
-/// `tictactoe ` and a command or a flag, names a command and only the flags its pinned help (docs/help/*.txt, which PinnedHelpTests proves
-/// equal to the binary's --help) lists; and every relative link resolves to a file and, when it names one, to a
-/// heading of that file.
+/// `tictactoe ` and a command or a flag, names a command and only the flags its pinned help lists (docs/help/*.txt,
+/// which PinnedHelpTests proves equal to the binary's --help); and every relative link resolves to a file and, when
+/// it names one, to a heading of that file. The README stays short, for players.
 final class DocsTruthTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -36,16 +36,27 @@ final class DocsTruthTests: XCTestCase {
 
     // MARK: - Commands and flags, from docs/help
 
-    /// The flags each command's help lists, keyed by its words after `tictactoe` ("" for tictactoe itself).
+    /// The flags each command's help lists, keyed by its words after `tictactoe` ("" for tictactoe itself). A command
+    /// with a default subcommand (`play (default)`) takes that one's flags too, as argument-parser does.
     private func helpFlags() throws -> [String: Set<String>] {
         let help = Self.root.appendingPathComponent("docs/help")
         let list = try String(contentsOf: help.appendingPathComponent("COMMANDS"), encoding: .utf8)
         var flags: [String: Set<String>] = [:]
+        var defaults: [String: String] = [:]
         for line in list.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             guard let file = words.first else { continue }
             let text = try String(contentsOf: help.appendingPathComponent("\(file).txt"), encoding: .utf8)
-            flags[words.dropFirst().joined(separator: " ")] = Self.optionFlags(text)
+            let command = words.dropFirst().joined(separator: " ")
+            flags[command] = Self.optionFlags(text)
+            let marked = text.split(separator: "\n").first { $0.hasPrefix("  ") && $0.contains(" (default)") }
+            if let sub = marked?.split(separator: " ").first {
+                defaults[command] = command.isEmpty ? String(sub) : "\(command) \(sub)"
+            }
+        }
+        for (command, sub) in defaults {
+            let inherited = flags[sub] ?? []
+            flags[command]?.formUnion(inherited)
         }
         return flags
     }
@@ -131,13 +142,11 @@ final class DocsTruthTests: XCTestCase {
                 rest = rest.dropFirst()
             }
         }
-        // tictactoe alone runs its default command, play.
-        var known = (flags[command] ?? []).union(Self.builtInFlags)
-        if command.isEmpty { known.formUnion(flags["play"] ?? []) }
+        let known = (flags[command] ?? []).union(Self.builtInFlags)
         for word in rest where isFlag(word) {
             let flag = String(word.prefix { $0 != "=" })
             if !known.contains(flag) {
-                return "'\(flag)' is not an option of tictactoe \(command.isEmpty ? "(play)" : command)"
+                return "'\(flag)' is not an option of tictactoe\(command.isEmpty ? "" : " " + command)"
             }
         }
         return nil
@@ -154,6 +163,8 @@ final class DocsTruthTests: XCTestCase {
     func testEveryTictactoeLineInTheDocsNamesACommandAndItsFlags() throws {
         let flags = try helpFlags()
         XCTAssertTrue(flags["host"]?.contains("--no-advertise") == true, "the help's flags are read")
+        XCTAssertTrue(flags[""]?.contains("--plain") == true, "tictactoe takes its default command's flags (play)")
+        XCTAssertTrue(flags["privacy"]?.contains("--json") == true, "privacy takes its default command's (status)")
         var checked = 0
         for page in try pages() {
             for line in lines(page.text) where !line.fenced {
@@ -186,7 +197,7 @@ final class DocsTruthTests: XCTestCase {
     }
 
     func testTheCheckCatchesWhatItShould() throws {
-        let flags = ["": ["--version", "-h", "--help"], "play": ["--plain"], "host": ["--port", "--name", "-h"],
+        let flags = ["": ["--version", "-h", "--help", "--plain"], "play": ["--plain"], "host": ["--port", "--name", "-h"],
                      "privacy": ["--version"], "privacy status": ["--json"]]
             .mapValues { Set($0) }
         let cases: [(String, String?)] = [
