@@ -1,8 +1,8 @@
 /// Coalesces bursts of list changes into one update (Avahi never sets kDNSServiceFlagsMoreComing, so a burst of
 /// callbacks cannot be told apart from single ones). Pure: the caller passes the time.
 ///
-/// The first change after a quiet spell is due at once (no fixed delay on a game that appears or goes: issue 15's
-/// discovery figure). Changes that follow within `quiet` of an update form a burst: that update is due once `quiet`
+/// The first change after a quiet spell is due at once (no fixed delay on a game that appears or goes). Changes that
+/// follow within `quiet` of an update form a burst: that update is due once `quiet`
 /// has passed without another change, but never later than `maxDelay` after the burst's first change, so a steady
 /// stream of changes still shows.
 public struct Debouncer: Sendable {

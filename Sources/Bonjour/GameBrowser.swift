@@ -217,7 +217,7 @@ private final class BrowserState {
     private func classify(_ name: String) {
         classifying[name]?.cancel()
         loop.cancelTimer(retryTimers.removeValue(forKey: name))
-        // A game being looked up is listed at its first address (issue 15: not `addressGrace` later), then with all
+        // A game being looked up is listed at its first address (not `addressGrace` later), then with all
         // of them when the lookup ends; a quiet refresh keeps the game as it is listed until then.
         let progress: ResolveOperation.Progress = { [weak self] game in
             guard let self, registry.isPending(name) else { return }

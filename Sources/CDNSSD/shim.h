@@ -3,7 +3,7 @@
 // Avahi's Bonjour compatibility library (libavahi-compat-libdnssd-dev for the header). The header only: the binary is
 // not linked with libdns_sd. The Bonjour module loads it with dlopen at its first dns_sd call (`DNSSDLibrary`), so
 // a game against the computer, a join by address, --version or --help never load it, nor the avahi-client, D-Bus
-// and systemd libraries it pulls in (issue 15: start-up time and resident memory). The types below are those of the
+// and systemd libraries it pulls in (a faster start, less resident memory). The types below are those of the
 // header's functions (`__typeof__` names a function without referencing it), for the pointers dlsym returns.
 #include <avahi-compat-libdns_sd/dns_sd.h>
 #include <stdlib.h>

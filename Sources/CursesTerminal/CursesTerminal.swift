@@ -23,8 +23,8 @@ public final class CursesTerminal: Terminal {
 
     public func start(colors wanted: Bool) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw Failure.noTerminal }
-        // The two categories anything here reads (issue 15, first frame: LC_ALL loaded all 12 of the locale's files):
-        // the character set, for curses' wide characters and `unicode`, and the messages, for strerror's text.
+        // The two categories anything here reads (LC_ALL would load every one of the locale's files): the character
+        // set, for curses' wide characters and `unicode`, and the messages, for strerror's text.
         setlocale(LC_CTYPE, "")
         setlocale(LC_MESSAGES, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased() == "UTF-8"
@@ -34,11 +34,11 @@ public final class CursesTerminal: Terminal {
         sigfillset(&all)
         sigprocmask(SIG_BLOCK, &all, &previous)
         let screen = newterm(nil, cncurses_stdout(), cncurses_stdin())
-        // Out of ncurses' initial state at once (issue 15): as long as a screen is in it, ncurses 6.4 writes out
-        // every cursor movement as it makes it (its `_nc_mvcur` flushes, for programs that use terminfo alone), and
-        // only an `endwin` and the next refresh end it. So every frame went out in pieces, one `write` per line it
-        // touched (the menu in 20, a move of the selection in 4): a terminal could show half a frame, and an ssh
-        // session sent as many packets. Now the first refresh resumes, and each frame is one write.
+        // Out of ncurses' initial state at once: as long as a screen is in it, ncurses writes out every cursor
+        // movement as it makes it (its `_nc_mvcur` flushes, for programs that use terminfo alone), and only an
+        // `endwin` and the next refresh end it; a frame would go out in pieces, one `write` per line it touches (a
+        // terminal could show half a frame, an ssh session sends as many packets). After this `endwin` the first
+        // refresh resumes, and each frame is one write.
         if screen != nil { endwin() }
         sigprocmask(SIG_SETMASK, &previous, nil)
         guard screen != nil else { throw Failure.noTerminal }
