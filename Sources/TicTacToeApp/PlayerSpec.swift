@@ -120,9 +120,9 @@ public enum PlayerSpecError: ExitStatusConvertible, CustomStringConvertible {
     /// An engine plays through `EngineSeat`, never as an in-process player.
     case notInProcess(String)
 
-    public var description: String {
     public var exitStatus: ExitStatus { .scriptError }
 
+    public var description: String {
         switch self {
         case .unreadableScript(let path, let why): return "cannot read script '\(path)': \(why)"
         case .invalidScript(let path, let why): return "invalid script '\(path)': \(why)"
