@@ -175,6 +175,19 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The lobby's multicast conversation (`tictactoe lobby`): a connection group in the spirit of Network.framework's
+        // NWConnectionGroup, made from the gate's MulticastCapability, on NIO datagram channels.
+        .target(
+            name: "LobbyMulticast",
+            dependencies: [
+                "AppManifest",
+                "GameTransport",
+                "LocalNetworkPrivacy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
@@ -185,6 +198,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "LobbyMulticast",
                 "PrivacyReport",
                 "AppManifest",
                 "PairingCode",

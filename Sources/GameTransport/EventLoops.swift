@@ -17,7 +17,7 @@ public enum EventLoops {
     private static let state = Mutex<(perCore: Bool, settled: Bool)>((perCore: false, settled: false))
 
     /// The shared group, its number of loops settled: the default `group` of `GameListener`, `GameConnection` and
-    /// `ConnectionGroup`.
+    /// `ConnectionGroup` (LobbyMulticast).
     public static var group: any EventLoopGroup {
         state.withLock { state in
             guard !state.settled else { return }

@@ -75,11 +75,11 @@ public final class GameListener: Sendable {
     public let security: HostSecurity
     /// Where spectators go (protocol 2 only; nil: the host takes none).
     public let spectators: SpectatorHub?
-    private let timeouts: ConnectionTimeouts
+    let timeouts: ConnectionTimeouts
     /// A private game's attempt limits (nil otherwise).
-    private let pairingGate: PairingGate?
-    private let group: EventLoopGroup
-    private let logger: Logger
+    let pairingGate: PairingGate?
+    let group: EventLoopGroup
+    let logger: Logger
 
     private struct State: Sendable {
         /// The bound channel (nil before the bind).
@@ -221,7 +221,7 @@ public final class GameListener: Sendable {
 
     /// Keeps a connection just set up until the accept loop takes it (`State.unclaimed`); closes it if the loop has
     /// ended.
-    private func hold(_ child: GameAsyncChannel) {
+    func hold(_ child: GameAsyncChannel) {
         let late = state.withLockedValue { state -> Bool in
             if state.acceptLoopEnded { return true }
             state.unclaimed[ObjectIdentifier(child.channel)] = child
@@ -241,70 +241,6 @@ public final class GameListener: Sendable {
             state.acceptLoopEnded = true
             defer { state.unclaimed = [:] }
             return Array(state.unclaimed.values)
-        }
-    }
-
-    /// What the child channel initializer makes of an accepted connection.
-    private enum Accepted: Sendable {
-        /// Its pipeline is set up; a private game's attempt is under way.
-        case admitted(GameAsyncChannel, ConnectionStats, PairingGate.Attempt?)
-        /// A private game refused it: no handler was added, the accept loop closes it.
-        case refused(Channel, source: String, retryAfter: Duration, reason: String)
-    }
-
-    private typealias ServerChannel = NIOAsyncChannel<Accepted, Never>
-
-    /// Binds where the capability says; every interface is `::` (dual-stack), or 0.0.0.0 when IPv6 is unavailable.
-    private func bind() async throws -> (ServerChannel, String) {
-        switch capability.target {
-        case .address(let host):
-            return (try await bind(host: host, dualStack: false), host)
-        case .everyInterface:
-            do {
-                return (try await bind(host: "::", dualStack: true), "::")
-            } catch let error as IOError where [EAFNOSUPPORT, EADDRNOTAVAIL, EPROTONOSUPPORT].contains(error.errnoCode) {
-                logger.info("IPv6 is unavailable (\(error)); listening on IPv4 only")
-                return (try await bind(host: "0.0.0.0", dualStack: false), "0.0.0.0")
-            }
-        }
-    }
-
-    private func bind(host: String, dualStack: Bool) async throws -> ServerChannel {
-        let timeouts = self.timeouts
-        let security = self.security.pipelineSecurity
-        let gate = self.pairingGate
-        var bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Room for a burst of connections (an attacker's included) while they are accepted.
-            .serverChannelOption(.backlog, value: 512)
-            .childChannelOption(.socketOption(.so_keepalive), value: 1)
-            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-        if dualStack {
-            bootstrap = bootstrap.serverChannelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 0)
-        }
-        return try await bootstrap.bind(host: host, port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { () throws -> Accepted in
-                // A private game decides before the TLS handler exists, so a refused joiner gets no handshake byte.
-                var attempt: PairingGate.Attempt?
-                switch gate?.admit(channel) {
-                case .refused(let retryAfter, let reason)?:
-                    let source = PairingGate.source(of: channel).description
-                    return .refused(channel, source: source, retryAfter: retryAfter, reason: reason)
-                case .proceed(let admitted)?:
-                    attempt = admitted
-                case nil:
-                    break
-                }
-                let stats = ConnectionStats(remoteAddress: channel.remoteAddress)
-                do {
-                    let child = try channel.configureGamePipeline(timeouts: timeouts, stats: stats, security: security)
-                    self.hold(child)
-                    return .admitted(child, stats, attempt)
-                } catch {
-                    if let attempt { _ = gate?.record(attempt, .otherFailure) }
-                    throw error
-                }
-            }
         }
     }
 

@@ -4,6 +4,7 @@ import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import Synchronization
+import LobbyMulticast
 
 /// The LAN lobby's group (docs/LOBBY.md): an administratively scoped IPv4 group, a link-local IPv6 group, UDP 7879.
 extension MulticastGroup {

@@ -1,9 +1,10 @@
+import AppManifest
+import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import AppManifest
 
 #if canImport(Glibc)
 import Glibc
