@@ -168,22 +168,16 @@ final class ImportBoundaryTests: XCTestCase {
         }
     }
 
-    /// Runs a program (standard input empty) and returns its standard output, or its standard error.
+    /// Runs a program (standard input empty) to its end and returns its standard output, or its standard error.
     private func runCapturing(
         _ arguments: [String], environment: [String: String]? = nil, standardError: Bool = false
     ) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        if let environment { process.environment = environment }
-        let pipe = Pipe()
-        process.standardOutput = standardError ? FileHandle.nullDevice : pipe
-        process.standardError = standardError ? pipe : FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let process = try ChildProcess(
+            executable: arguments[0], Array(arguments.dropFirst()),
+            environment: environment ?? ProcessInfo.processInfo.environment, input: .null)
+        defer { process.terminate() }
+        XCTAssertNotNil(process.waitForExit(timeout: 60), "\(arguments) still runs")
+        return standardError ? process.standardError : process.standardOutput
     }
 
     /// The matcher itself: every form of import counts, and look-alikes do not.

@@ -150,7 +150,7 @@ final class MisbehavingPeerTests: ProcessTestCase {
         processes.append(joiner)
         XCTAssertNotNil(host.waitForEvent("game-start"))
         joiner.signal(SIGKILL)
-        let over = try XCTUnwrap(host.waitForEvent("match-over", timeout: 5), "host did not notice within 5 s")
+        let over = try XCTUnwrap(host.waitForEvent("match-over"), "the host did not notice")
         XCTAssertEqual(over["end"] as? String, "peer-left")
         XCTAssertEqual(host.events(named: "game-over").last?["reason"] as? String, "forfeit")
         // The host goes on listening for the next joiner.
@@ -170,7 +170,7 @@ final class MisbehavingPeerTests: ProcessTestCase {
         processes.append(joiner)
         XCTAssertNotNil(joiner.waitForLine { $0.hasPrefix("Game 1") })
         host.signal(SIGKILL)
-        XCTAssertNotNil(joiner.waitForLine(timeout: 5) { $0.contains("left") }, "joiner did not notice within 5 s")
+        XCTAssertNotNil(joiner.waitForLine { $0.contains("left") }, "the joiner did not notice")
         XCTAssertEqual(joiner.waitForExit(), 3)
         XCTAssertTrue(joiner.standardError.contains("the opponent left"), joiner.standardError)
     }
@@ -182,7 +182,7 @@ final class MisbehavingPeerTests: ProcessTestCase {
         processes.append(joiner)
         XCTAssertNotNil(host.waitForEvent("game-start"))
         joiner.signal(SIGSTOP)
-        let over = try XCTUnwrap(host.waitForEvent("match-over", timeout: 5), "host did not notice within 5 s")
+        let over = try XCTUnwrap(host.waitForEvent("match-over"), "the host did not notice")
         XCTAssertEqual(over["end"] as? String, "peer-timeout")
         XCTAssertTrue((over["detail"] as? String ?? "").hasPrefix("connection lost: nothing heard from the peer for "), "\(over)")
         joiner.terminate()
@@ -195,7 +195,7 @@ final class MisbehavingPeerTests: ProcessTestCase {
         XCTAssertNotNil(joiner.waitForEvent("game-start"), "the joiner never got into the match")
         joiner.signal(SIGINT)
         XCTAssertEqual(joiner.waitForExit(timeout: 10), 130)
-        let over = try XCTUnwrap(host.waitForEvent("match-over", timeout: 5))
+        let over = try XCTUnwrap(host.waitForEvent("match-over"), "the host did not notice")
         XCTAssertEqual(over["end"] as? String, "peer-left")
         XCTAssertTrue((over["detail"] as? String ?? "").contains("quit"), "\(over)")
     }
