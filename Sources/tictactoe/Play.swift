@@ -112,7 +112,7 @@ struct PlayOptions: Sendable {
             // held when it returns are `Entry`'s to write, and a failure then is exit 74 too.
             if let failure = CheckedOutput.standardOutput.failure {
                 printError("tictactoe: \(failure)")
-                throw ExitCode(ExitStatus.outputFailed.rawValue)
+                throw ExitCode(failure.exitStatus.rawValue)
             }
             return
         }

@@ -82,11 +82,11 @@ func printError(_ text: String) {
 
 /// A line on standard output; a failure ends the command with exit code 74 (EX_IOERR), saying why on standard error.
 func printOutput(_ text: String) throws {
-    do {
+    do throws(OutputError) {
         try CheckedOutput.standardOutput.write(text + "\n")
     } catch {
         printError("tictactoe: \(error)")
-        throw ExitCode(ExitStatus.outputFailed.rawValue)
+        throw ExitCode(error.exitStatus.rawValue)
     }
 }
 
