@@ -53,6 +53,17 @@ final class MenuAndScreensTests: XCTestCase {
         XCTAssertTrue(terminal.lastFrame.contains("Port"))
     }
 
+    func testEscapeGoesBackToTheMenuWithTheEntryThatLedThereChosen() {
+        for item in MenuItem.allCases where item != .quit {
+            var model = AppModel(settings: UISettings(name: "ann"), size: TerminalSize(rows: 24, columns: 80), seed: 1)
+            _ = model.handle(.key(.character(item.shortcut)))
+            if case .menu = model.screen { XCTFail("\(item.shortcut) opened nothing") }
+            _ = model.handle(.key(.escape))
+            guard case .menu(let menu) = model.screen else { XCTFail("Esc did not go back from \(item)"); continue }
+            XCTAssertEqual(menu.selected, item)
+        }
+    }
+
     func testQuitFromTheMenu() throws {
         let terminal = FakeTerminal(script: [.keys("q"), .keys("p")])
         let (app, status) = try runApp(terminal)
