@@ -86,167 +86,41 @@ public struct GameRecordError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension GameRecord {
-    /// The games of a JSON-lines record, in order. Lines of other events (seed, listening, state, summary, engines…)
-    /// are skipped, so are empty lines; a line that is not a JSON object with an `event`, a move that is not legal
-    /// in its game, or a `game-over` that disagrees with the moves throws, naming the line. A last line cut short
-    /// (no newline, not a whole object) is reported as a truncated record. A game with no `game-over` (the record
-    /// stops, or another game starts) is returned unfinished.
+    /// The games of a JSON-lines record (`RecordEvent`s), in order. Lines of other events (seed, state, summary,
+    /// engines…) are skipped, so are empty lines; a line that is not a JSON object with an `event`, a move that is
+    /// not legal in its game, or a `game-over` that disagrees with the moves throws, naming the line. A last line cut
+    /// short (no newline, not a whole object) is reported as a truncated record. A game with no `game-over` (the
+    /// record stops, or another game starts) is returned unfinished.
     public static func parse(_ text: String) throws(GameRecordError) -> [GameRecord] {
-        var games: [GameRecord] = []
-        var current: GameRecord?
-        var game = Game()
-        var names: (x: String?, o: String?) = (nil, nil)
-        var localName: String?
-        var peerName: String?
+        var reader = RecordReader()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let endsWithNewline = text.hasSuffix("\n")
         let decoder = JSONDecoder()
-        var lastLine = 0
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             let content = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if content.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            lastLine = number
-            let isLast = index == lines.count - 1 && !endsWithNewline
-            let entry: RecordLine
+            reader.lastLine = number
+            let event: RecordEvent
             do {
-                let data = Data(content.utf8)
-                let event = try decoder.decode(RecordEvent.self, from: data).event
-                // Only the events a replay reads are decoded further: another event's fields are its own business.
-                guard Self.events.contains(event) else { continue }
-                entry = try decoder.decode(RecordLine.self, from: data)
+                event = try decoder.decode(RecordEvent.self, from: Data(content.utf8))
+            } catch let problem as RecordEvent.Problem {
+                throw GameRecordError(line: number, problem: problem.description)
             } catch {
+                let isLast = index == lines.count - 1 && !endsWithNewline
                 if isLast, content.first == "{", content.last != "}" {
-                    throw GameRecordError(
-                        line: number, problem: "the record is truncated: its last line stops in the middle of an object")
+                    throw GameRecordError(line: number, problem: "the record is truncated: its last line stops in the "
+                                            + "middle of an object")
                 }
                 throw GameRecordError(line: number, problem: Self.describe(error, content: content))
             }
-            switch entry.event {
-            case "players":
-                names = (entry.x, entry.o)
-                localName = entry.local
-                peerName = entry.peer
-            case "listening":
-                localName = entry.name
-            case "connected":
-                peerName = entry.peer
-            case "game-start":
-                if let open = current { games.append(open) }
-                guard let gameNumber = entry.game else { throw missing("game", in: "game-start", line: number) }
-                let first = try mark(entry.first, field: "first", in: "game-start", line: number)
-                var you: Mark?
-                if let text = entry.you { you = try mark(text, field: "you", in: "game-start", line: number) }
-                var record = GameRecord(number: gameNumber, line: number, localMark: you, firstMover: first,
-                                        endLine: number)
-                record.xName = names.x
-                record.oName = names.o
-                if let you, names.x == nil, names.o == nil {
-                    // A network game's transcript: its own name (a host's `listening`) and the peer's (`connected`).
-                    let local = localName ?? "you"
-                    if you == .x { (record.xName, record.oName) = (local, peerName) }
-                    else { (record.xName, record.oName) = (peerName, local) }
-                }
-                current = record
-                game = Game(firstMover: first)
-            case "move":
-                guard var record = current else {
-                    throw GameRecordError(line: number, problem: "a move before any game-start")
-                }
-                guard record.result == nil else {
-                    throw GameRecordError(line: number, problem: "a move after game \(record.number) was over")
-                }
-                let moveMark = try mark(entry.mark, field: "mark", in: "move", line: number)
-                guard let cell = entry.cell else { throw missing("cell", in: "move", line: number) }
-                guard (1...9).contains(cell) else {
-                    throw GameRecordError(line: number, problem: "cell \(cell) is not a cell (1-9)")
-                }
-                if let problem = game.validate(cell - 1, by: moveMark) {
-                    throw GameRecordError(
-                        line: number, problem: "\(moveMark) in cell \(cell) is not a legal move of game "
-                            + "\(record.number): \(problem)")
-                }
-                try? game.play(cell - 1, by: moveMark)
-                record.cells.append(cell - 1)
-                record.marks.append(moveMark)
-                record.endLine = number
-                current = record
-            case "game-over":
-                guard var record = current, record.result == nil else {
-                    throw GameRecordError(line: number, problem: "a game-over with no game in progress")
-                }
-                let result = try self.result(of: entry, game: game, line: number)
-                if let text = entry.board, Board(text) != game.board {
-                    throw GameRecordError(
-                        line: number, problem: "game-over's board \(text) is not the position the moves reached "
-                            + "(\(game.board.compactText))")
-                }
-                record.result = result
-                record.endLine = number
-                games.append(record)
-                current = nil
-            default:
-                break  // seed, state, summary, engine-started…: not part of a game's moves
+            do {
+                try reader.read(event, line: number)
+            } catch {
+                throw GameRecordError(line: number, problem: error.description)
             }
         }
-        if var open = current {
-            open.endLine = max(open.endLine, lastLine)
-            games.append(open)
-        }
-        return games
-    }
-
-    /// The events a replay reads.
-    private static let events: Set<String> = ["players", "listening", "connected", "game-start", "move", "game-over"]
-
-    private static func mark(_ text: String?, field: String, in event: String, line: Int) throws(GameRecordError) -> Mark {
-        switch text {
-        case "X"?: return .x
-        case "O"?: return .o
-        case nil: throw missing(field, in: event, line: line)
-        case let other?: throw GameRecordError(line: line, problem: "\(event)'s \"\(field)\" is \"\(other)\", not X or O")
-        }
-    }
-
-    private static func missing(_ field: String, in event: String, line: Int) -> GameRecordError {
-        GameRecordError(line: line, problem: "\(event) has no \"\(field)\"")
-    }
-
-    /// The result `entry` (a `game-over`) states, checked against the game its moves reached.
-    private static func result(of entry: RecordLine, game: Game, line: Int) throws(GameRecordError) -> GameResult {
-        var winner: Mark?
-        if let text = entry.winner { winner = try mark(text, field: "winner", in: "game-over", line: line) }
-        func loser(_ field: String, _ value: String?) throws(GameRecordError) -> Mark {
-            try mark(value, field: field, in: "game-over", line: line)
-        }
-        switch entry.reason {
-        case "line"?, "draw"?:
-            guard let reached = game.result else {
-                throw GameRecordError(
-                    line: line, problem: "game-over says \(entry.reason ?? "") but the moves reached no end "
-                        + "(\(game.board.compactText))")
-            }
-            guard reached.winner == winner else {
-                throw GameRecordError(
-                    line: line, problem: "game-over's winner \(winner?.description ?? "null") is not the moves' "
-                        + "(\(reached.winner?.description ?? "none"))")
-            }
-            return reached
-        case "resignation"?:
-            return GameResult(winner: try loser("resigned", entry.resigned).opponent,
-                              reason: .resignation(try loser("resigned", entry.resigned)))
-        case "forfeit"?:
-            return GameResult(winner: try loser("forfeited", entry.forfeited).opponent,
-                              reason: .forfeit(try loser("forfeited", entry.forfeited)))
-        case "timeout"?:
-            return GameResult(winner: try loser("timed_out", entry.timedOut).opponent,
-                              reason: .timeout(try loser("timed_out", entry.timedOut)))
-        case nil:
-            throw missing("reason", in: "game-over", line: line)
-        case let other?:
-            throw GameRecordError(line: line, problem: "game-over's reason \"\(other)\" is not one of line, draw, "
-                                    + "resignation, forfeit, timeout")
-        }
+        return reader.finish()
     }
 
     private static func describe(_ error: any Error, content: Substring) -> String {
@@ -263,33 +137,103 @@ extension GameRecord {
     }
 }
 
-private struct RecordEvent: Decodable {
-    var event: String
-}
+/// `GameRecord.parse` between lines: the names the record gave so far and the game being read.
+private struct RecordReader {
+    var games: [GameRecord] = []
+    var current: GameRecord?
+    var game = Game()
+    var names: (x: String?, o: String?) = (nil, nil)
+    var localName: String?
+    var peerName: String?
+    var lastLine = 0
 
-/// The fields of a record's line that a replay reads; the others are ignored.
-private struct RecordLine: Decodable {
-    var event: String
-    var game: Int?
-    var you: String?
-    var first: String?
-    var mark: String?
-    var cell: Int?
-    var board: String?
-    var reason: String?
-    var winner: String?
-    var resigned: String?
-    var forfeited: String?
-    var timedOut: String?
-    var x: String?
-    var o: String?
-    var local: String?
-    var peer: String?
-    var name: String?
+    mutating func read(_ event: RecordEvent, line: Int) throws(RecordEvent.Problem) {
+        switch event {
+        case .players(let players):
+            names = (players.x, players.o)
+            localName = players.local
+            peerName = players.peer
+        case .listening(let listening):
+            localName = listening.name
+        case .connected(let connected):
+            peerName = connected.peer
+        case .gameStart(let start):
+            begin(start, line: line)
+        case .move(let move):
+            try play(move, line: line)
+        case .gameOver(let over):
+            try end(over, line: line)
+        case .other:
+            break  // seed, state, summary, engine-started…: not part of a game's moves
+        }
+    }
 
-    enum CodingKeys: String, CodingKey {
-        case event, game, you, first, mark, cell, board, reason, winner, resigned, forfeited, x, o, local, peer, name
-        case timedOut = "timed_out"
+    private mutating func begin(_ start: RecordEvent.GameStart, line: Int) {
+        if let open = current { games.append(open) }
+        var record = GameRecord(number: start.game, line: line, localMark: start.you, firstMover: start.first,
+                                endLine: line)
+        record.xName = names.x
+        record.oName = names.o
+        if let you = start.you, names.x == nil, names.o == nil {
+            // A network game's transcript: its own name (a host's `listening`) and the peer's (`connected`).
+            let local = localName ?? "you"
+            if you == .x { (record.xName, record.oName) = (local, peerName) }
+            else { (record.xName, record.oName) = (peerName, local) }
+        }
+        current = record
+        game = Game(firstMover: start.first)
+    }
+
+    private mutating func play(_ move: RecordEvent.Move, line: Int) throws(RecordEvent.Problem) {
+        guard var record = current else { throw RecordEvent.Problem("a move before any game-start") }
+        do {
+            try game.play(move.cell, by: move.mark)
+        } catch {
+            throw RecordEvent.Problem(
+                "\(move.mark) in cell \(move.cell + 1) is not a legal move of game \(record.number): \(error)")
+        }
+        record.cells.append(move.cell)
+        record.marks.append(move.mark)
+        record.endLine = line
+        current = record
+    }
+
+    /// Ends the game in progress with the result `over` states, checked against the position its moves reached.
+    private mutating func end(_ over: RecordEvent.GameOver, line: Int) throws(RecordEvent.Problem) {
+        guard var record = current else { throw RecordEvent.Problem("a game-over with no game in progress") }
+        var result = over.result
+        switch result.reason {
+        case .line, .draw:
+            guard let reached = game.result else {
+                throw RecordEvent.Problem(
+                    "game-over says \(RecordEvent.reasonName(result.reason)) but the moves reached no end "
+                        + "(\(game.board.compactText))")
+            }
+            guard reached.winner == result.winner else {
+                throw RecordEvent.Problem(
+                    "game-over's winner \(result.winner?.description ?? "null") is not the moves' "
+                        + "(\(reached.winner?.description ?? "none"))")
+            }
+            result = reached
+        case .resignation, .forfeit, .timeout:
+            break
+        }
+        if let text = over.board, Board(text) != game.board {
+            throw RecordEvent.Problem(
+                "game-over's board \(text) is not the position the moves reached (\(game.board.compactText))")
+        }
+        record.result = result
+        record.endLine = line
+        games.append(record)
+        current = nil
+    }
+
+    mutating func finish() -> [GameRecord] {
+        if var open = current {
+            open.endLine = max(open.endLine, lastLine)
+            games.append(open)
+        }
+        return games
     }
 }
 

@@ -10,90 +10,25 @@ public struct JSONEvent: Encodable, Sendable {
 
     public init(_ report: MatchReport) { self.report = report }
 
-    /// The line printed for `report`.
+    /// The line printed for `report`; throws what `JSONLine.encode` throws.
     public static func line(_ report: MatchReport) throws -> String {
-        // A move's line, the one written most (every move of a `--json` match), directly: only ASCII words and a
-        // number, so nothing to escape; the same bytes as `encode(to:)` (JSONLineWriterTests compares them).
-        // So are the other lines every game writes (its start, its end, a rematch offer): only words, marks and
-        // numbers, nothing to escape.
-        switch report {
-        case .session(.moved(let mark, let cell, let side)) where (0..<Board.cellCount).contains(cell):
-            return moveLines[moveLineIndex(mark: mark, cell: cell, side: side)]
-        case .session(.gameStarted(let number, let localMark, let firstMover)):
-            return #"{"event":"game-start","first":"\#(firstMover.description)","game":\#(number),"#
-                + #""you":"\#(localMark.description)"}"#
-        case .session(.rematchOffered):
-            return #"{"event":"rematch-offered"}"#
-        case .session(.gameOver(let number, let result, let board, let score)):
-            return gameOverLine(number: number, result: result, board: board, score: score)
-        default:
-            return try JSONLine.encode(JSONEvent(report))
-        }
-    }
-
-    /// Every move's line, made once (2 sides × 2 marks × 9 cells): a match writes one for each move.
-    private static let moveLines: [String] = {
-        var lines = [String](repeating: "", count: 36)
-        for side in [MatchSession.Side.local, .peer] {
-            for mark in Mark.allCases {
-                for cell in 0..<Board.cellCount {
-                    lines[moveLineIndex(mark: mark, cell: cell, side: side)] =
-                        #"{"by":"\#(side.rawValue)","cell":\#(cell + 1),"event":"move","mark":"\#(mark.description)"}"#
-                }
-            }
-        }
-        return lines
-    }()
-
-    private static func moveLineIndex(mark: Mark, cell: Int, side: MatchSession.Side) -> Int {
-        (side == .local ? 0 : 18) + (mark == .x ? 0 : 9) + cell
-    }
-
-    /// `game-over`'s line, keys in sorted order as `encode(to:)` writes them.
-    private static func gameOverLine(
-        number: Int, result: GameResult, board: Board, score: MatchSession.Score
-    ) -> String {
-        var line = #"{"board":"\#(board.compactText)","event":"game-over","#
-        if case .forfeit(let mark) = result.reason { line += #""forfeited":"\#(mark.description)","# }
-        line += #""game":\#(number),"#
-        if case .line(let cells) = result.reason {
-            line += #""line":[\#(cells.map { String($0 + 1) }.joined(separator: ","))],"#
-        }
-        let reason: String
-        switch result.reason {
-        case .line: reason = "line"
-        case .draw: reason = "draw"
-        case .resignation: reason = "resignation"
-        case .forfeit: reason = "forfeit"
-        case .timeout: reason = "timeout"
-        }
-        line += #""reason":"\#(reason)","#
-        if case .resignation(let mark) = result.reason { line += #""resigned":"\#(mark.description)","# }
-        line += #""score":{"draws":\#(score.draws),"games":\#(score.gamesPlayed),"losses":\#(score.peerWins),"#
-            + #""wins":\#(score.localWins)},"#
-        if case .timeout(let mark) = result.reason { line += #""timed_out":"\#(mark.description)","# }
-        line += result.winner.map { #""winner":"\#($0.description)"}"# } ?? #""winner":null}"#
-        return line
+        try JSONLine.encode(JSONEvent(report))
     }
 
     public func encode(to encoder: Encoder) throws {
+        // A game's own events (listening, connected, game-start, move, game-over) as a record holds them.
+        if let event = RecordEvent(report) { return try event.encode(to: encoder) }
         var object = encoder.container(keyedBy: JSONKey.self)
         switch report {
         case .seed(let seed):
             try object.encode("seed", forKey: "event")
             try object.encode(seed, forKey: "seed")
-        case .listening(let host, let port, let name, let security, let addresses):
-            try object.encode("listening", forKey: "event")
-            try object.encode(addresses.map(\.description), forKey: "addresses")
-            try object.encode(host, forKey: "host")
-            try object.encode(port, forKey: "port")
-            try object.encode(name, forKey: "name")
-            try object.encode(security.isEncrypted, forKey: "secure")
-            try object.encode(security == .private, forKey: "private")
         case .codeReplaced(let reason):
             // The new code itself is never written here: only the host's own screen (stderr) shows it.
             try object.encode("code-replaced", forKey: "event")
             try object.encode(reason, forKey: "reason")
+        case .listening, .connected:
+            break  // record events: written above
         case .connectionState(let state):
             try object.encode("state", forKey: "event")
             try object.encode(state.name, forKey: "state")
@@ -103,13 +38,6 @@ public struct JSONEvent: Encodable, Sendable {
             case .ready(let name): try object.encode(name, forKey: "peer")
             case .setup, .preparing, .cancelled: break
             }
-        case .connected(let peerName, let address, let role, let cipher):
-            try object.encode("connected", forKey: "event")
-            try object.encode(peerName, forKey: "peer")
-            try object.encode(address, forKey: "address")
-            try object.encode(role.rawValue, forKey: "role")
-            try object.encode(cipher != nil, forKey: "secure")
-            try object.encode(cipher, forKey: "cipher")
         case .session(let event):
             try Self.encode(event, into: &object)
         case .rejectedBusy(let remote):
@@ -181,38 +109,6 @@ public struct JSONEvent: Encodable, Sendable {
         _ event: MatchSession.Event, into object: inout KeyedEncodingContainer<JSONKey>
     ) throws {
         switch event {
-        case .gameStarted(let number, let localMark, let firstMover):
-            try object.encode("game-start", forKey: "event")
-            try object.encode(number, forKey: "game")
-            try object.encode(localMark.description, forKey: "you")
-            try object.encode(firstMover.description, forKey: "first")
-        case .moved(let mark, let cell, let side):
-            try object.encode("move", forKey: "event")
-            try object.encode(mark.description, forKey: "mark")
-            try object.encode(cell + 1, forKey: "cell")
-            try object.encode(side.rawValue, forKey: "by")
-        case .gameOver(let number, let result, let board, let score):
-            try object.encode("game-over", forKey: "event")
-            try object.encode(number, forKey: "game")
-            try object.encode(board.compactText, forKey: "board")
-            try object.encode(JSONScore(score), forKey: "score")
-            try object.encodeOrNull(result.winner?.description, forKey: "winner")
-            switch result.reason {
-            case .line(let cells):
-                try object.encode("line", forKey: "reason")
-                try object.encode(cells.map { $0 + 1 }, forKey: "line")
-            case .draw:
-                try object.encode("draw", forKey: "reason")
-            case .resignation(let mark):
-                try object.encode("resignation", forKey: "reason")
-                try object.encode(mark.description, forKey: "resigned")
-            case .forfeit(let mark):
-                try object.encode("forfeit", forKey: "reason")
-                try object.encode(mark.description, forKey: "forfeited")
-            case .timeout(let mark):
-                try object.encode("timeout", forKey: "reason")
-                try object.encode(mark.description, forKey: "timed_out")
-            }
         case .rematchOffered:
             try object.encode("rematch-offered", forKey: "event")
         case .matchOver(let end, let score):
@@ -220,12 +116,14 @@ public struct JSONEvent: Encodable, Sendable {
             try object.encode(end.name, forKey: "end")
             try object.encode(end.text, forKey: "detail")
             try object.encode(JSONScore(score), forKey: "score")
+        case .gameStarted, .moved, .gameOver:
+            break  // record events: written above
         }
     }
 }
 
-/// `score`: `{"wins", "losses", "draws", "games"}` from the local side (nested in `game-over` and `match-over`,
-/// merged into `summary`).
+/// `score`: `{"wins", "losses", "draws", "games"}` from the local side (nested in `match-over`, merged into `summary`;
+/// `game-over`'s is `RecordEvent`'s).
 struct JSONScore: Encodable {
     var score: MatchSession.Score
 

@@ -17,17 +17,9 @@ public enum JSONLine {
         return encoder
     }()
 
-    /// `value` as one line of JSON (no trailing newline). Throws what `JSONEncoder` throws (a non-finite number).
-    ///
-    /// Written by `JSONLineWriter` (the same bytes, a fraction of the CPU: a `--json` match writes a line per move);
-    /// values it cannot write exactly as `JSONEncoder` does (floating-point numbers) take `foundationEncode`.
+    /// `value` as one line of JSON (no trailing newline). Throws what `JSONEncoder` throws, a non-finite number (the
+    /// events' numbers are measured, checked or written as `null` when not finite); every caller reports it.
     public static func encode<Value: Encodable>(_ value: Value) throws -> String {
-        if let bytes = try? JSONLineWriter.encode(value) { return String(decoding: bytes, as: UTF8.self) }
-        return try foundationEncode(value)
-    }
-
-    /// `value` through `JSONEncoder` and the escaping pass: what `encode` must equal byte for byte.
-    static func foundationEncode<Value: Encodable>(_ value: Value) throws -> String {
         escapingTerminalControls(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 

@@ -15,16 +15,20 @@ public final class JSONLinesReporter: MatchReporter, Sendable {
     /// Held while a line is written, so lines from different tasks never interleave.
     private let writing = Mutex(())
     private let write: @Sendable (String) -> Void
+    private let writeError: @Sendable (String) -> Void
     private let stamped: Bool
 
     /// `write` takes each line without its newline; by default it goes to standard output, where a failure is
     /// remembered (`CheckedOutput`) rather than fatal. `stamped`: each line starts with its `"_mono_ns"`.
+    /// `writeError` says on standard error that a report could not be written as JSON.
     public init(
         stamped: Bool = JSONLinesReporter.stampsAsked,
-        write: @escaping @Sendable (String) -> Void = { line in CheckedOutput.standardOutput.writeLine(line) }
+        write: @escaping @Sendable (String) -> Void = { line in CheckedOutput.standardOutput.writeLine(line) },
+        writeError: @escaping @Sendable (String) -> Void = { CheckedOutput.standardError.writeLine($0) }
     ) {
         self.stamped = stamped
         self.write = write
+        self.writeError = writeError
     }
 
     /// Whether the environment asks for stamped lines (`TICTACTOE_JSON_STAMPS=1`).
@@ -34,21 +38,32 @@ public final class JSONLinesReporter: MatchReporter, Sendable {
     }
 
     public func report(_ report: MatchReport) {
-        guard var line = try? JSONEvent.line(report) else { return }
-        if stamped { line = Self.stamp(line, at: DispatchTime.now().uptimeNanoseconds) }
+        let line: String
+        do {
+            line = try Self.line(report, stamp: stamped ? DispatchTime.now().uptimeNanoseconds : nil)
+        } catch {
+            writeError("tictactoe: a report could not be written as JSON: \(error)")
+            return
+        }
         writing.withLock { _ in write(line) }
     }
 
-    /// `line` (a JSON object) with `"_mono_ns":nanoseconds` as its first key (`_` sorts before every other key's
-    /// first letter, so the keys stay sorted).
-    static func stamp(_ line: String, at nanoseconds: UInt64) -> String {
-        guard line.hasPrefix("{") else { return line }
-        let rest = line.utf8.dropFirst()
-        var stamped = "{\"_mono_ns\":"
-        stamped.reserveCapacity(line.utf8.count + 32)  // one allocation for the whole line
-        stamped += String(nanoseconds)
-        if rest.first != UInt8(ascii: "}") { stamped += "," }
-        stamped += Substring(rest)
-        return stamped
+    /// `report`'s line, with `"_mono_ns":stamp` as its first key when there is a stamp (`_` sorts before every other
+    /// key's first letter).
+    static func line(_ report: MatchReport, stamp: UInt64?) throws -> String {
+        guard let stamp else { return try JSONEvent.line(report) }
+        return try JSONLine.encode(StampedEvent(event: JSONEvent(report), nanoseconds: stamp))
+    }
+}
+
+/// A report's event and the monotonic clock when its line was made.
+private struct StampedEvent: Encodable {
+    var event: JSONEvent
+    var nanoseconds: UInt64
+
+    func encode(to encoder: any Encoder) throws {
+        try event.encode(to: encoder)
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try object.encode(nanoseconds, forKey: "_mono_ns")
     }
 }

@@ -45,7 +45,8 @@ extension LobbyEvent {
     }
 
     /// The `--json` line (keys sorted; docs/LOBBY.md lists the events).
-    public var json: String { (try? JSONLine.encode(LobbyEventLine(event: self))) ?? "{}" }
+    /// Throws what `JSONLine.encode` throws.
+    public func json() throws -> String { try JSONLine.encode(LobbyEventLine(event: self)) }
 }
 
 private struct LobbyEventLine: Encodable {

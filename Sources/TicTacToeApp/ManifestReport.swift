@@ -143,7 +143,8 @@ public struct ManifestReport: Sendable, Hashable {
 
 extension ManifestReport: Encodable {
     /// `manifest --json`: one object, keys sorted (see `manifest --help` for the list).
-    public var json: String { (try? JSONLine.encode(self)) ?? "{}" }
+    /// Throws what `JSONLine.encode` throws.
+    public func json() throws -> String { try JSONLine.encode(self) }
 
     public func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: JSONKey.self)

@@ -88,7 +88,8 @@ public struct PrivacyStatusReport: Sendable, Hashable {
 
 extension PrivacyStatusReport: Encodable {
     /// `privacy status --json`: one object, keys sorted (see `privacy status --help` for the list).
-    public var json: String { (try? JSONLine.encode(self)) ?? "{}" }
+    /// Throws what `JSONLine.encode` throws.
+    public func json() throws -> String { try JSONLine.encode(self) }
 
     public func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: JSONKey.self)

@@ -84,7 +84,13 @@ struct Lobby: AsyncParsableCommand {
         let output = CheckedOutput.standardOutput
         let status = await runLobby(
             request, options: match.options(games: games), gate: privacy.makeGate(),
-            report: { event in _ = output.writeLine(json ? event.json : event.text(name: name)) },
+            report: { event in
+                do {
+                    _ = output.writeLine(json ? try event.json() : event.text(name: name))
+                } catch {
+                    printError("tictactoe: a lobby event could not be written as JSON: \(error)")
+                }
+            },
             matchReporter: match.reporter(name: name), stop: stop)
         output.waitUntilWritten()
         throw ExitCode(status.unlessOutputFailed().rawValue)

@@ -69,6 +69,6 @@ struct Manifest: ParsableCommand {
             throw ExitCode(ExitStatus.localNetworkNotAllowed.rawValue)
         }
         let report = ManifestReport.read(manifest: manifest)
-        try printOutput(json ? report.json : report.text)
+        try printOutput(json ? try report.json() : report.text)
     }
 }

@@ -203,7 +203,7 @@ struct Match: AsyncParsableCommand {
             concurrency: concurrency, sprt: sprt)
         let output = CheckedOutput.standardOutput
         var transcriptFailure: String?
-        guard output.writeLine(json ? report.seedJSON : report.seedLine) else {
+        guard output.writeLine(json ? try report.seedJSON() : report.seedLine) else {
             printError("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             throw ExitCode(ExitStatus.outputFailed.rawValue)
         }
@@ -224,14 +224,25 @@ struct Match: AsyncParsableCommand {
         let outcome = await runner.run(stop: stop) { record, scores in
             if let transcripts {
                 let path = transcripts + "/" + Self.transcriptName(record.game.number)
-                let text = report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
-                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                    transcriptFailure = "cannot write the transcript '\(path)'"
+                do {
+                    let text = try report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
+                    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                        transcriptFailure = "cannot write the transcript '\(path)'"
+                        return false
+                    }
+                } catch {
+                    transcriptFailure = "cannot write the transcript '\(path)': \(error)"
                     return false
                 }
             }
-            let lines = json ? report.gameJSON(record, scores: scores) : [report.progressLine(record, scores: scores)]
-            return lines.allSatisfy { output.writeLine($0) }
+            do {
+                let lines = json ? try report.gameJSON(record, scores: scores)
+                    : [report.progressLine(record, scores: scores)]
+                return lines.allSatisfy { output.writeLine($0) }
+            } catch {
+                transcriptFailure = "game \(record.game.number) could not be written as JSON: \(error)"
+                return false
+            }
         }
         let elapsed = clock.now - started
         var status = ExitStatus.success
@@ -241,7 +252,7 @@ struct Match: AsyncParsableCommand {
         status = status.unlessOutputFailed(output)
         if output.failure == nil {
             let lines = json
-                ? report.finalJSON(outcome, elapsed: elapsed, exit: status)
+                ? try report.finalJSON(outcome, elapsed: elapsed, exit: status)
                 : report.finalText(outcome, elapsed: elapsed)
             for line in lines { output.writeLine(line) }
             status = status.unlessOutputFailed(output)  // after the last lines are written (or failed)

@@ -155,7 +155,7 @@ struct PrivacyStatus: ParsableCommand {
         options.prepare()
         let report = PrivacyStatusReport.read(
             store: DecisionStore(), manifest: options.manifest(), logFile: options.logPath)
-        try printOutput(json ? report.json : report.text)
+        try printOutput(json ? try report.json() : report.text)
     }
 }
 

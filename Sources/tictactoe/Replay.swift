@@ -68,7 +68,7 @@ struct Replay: ParsableCommand {
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if headless || json || !interactive {
-            let lines = json ? [ReplayReport.json(record, path: file)]
+            let lines = json ? [try ReplayReport.json(record, path: file)]
                 : ReplayReport.text(record, path: file, unicode: Terminal.isUTF8)
             for line in lines { try printOutput(line) }
             return

@@ -225,10 +225,11 @@ final class OutputGatheringTests: XCTestCase {
 
     // MARK: Stamped JSON lines
 
-    func testAStampIsTheFirstKey() {
-        XCTAssertEqual(JSONLinesReporter.stamp(#"{"by":"peer","cell":5,"event":"move","mark":"X"}"#, at: 42),
+    func testAStampIsTheFirstKey() throws {
+        XCTAssertEqual(try JSONLinesReporter.line(.session(.moved(mark: .x, cell: 4, by: .peer)), stamp: 42),
                        #"{"_mono_ns":42,"by":"peer","cell":5,"event":"move","mark":"X"}"#)
-        XCTAssertEqual(JSONLinesReporter.stamp("{}", at: 7), #"{"_mono_ns":7}"#)
+        XCTAssertEqual(try JSONLinesReporter.line(.session(.rematchOffered), stamp: 7),
+                       #"{"_mono_ns":7,"event":"rematch-offered"}"#)
         let lines = Recorder<String>()
         let reporter = JSONLinesReporter(stamped: true, write: { lines.append($0) })
         reporter.report(.session(.rematchOffered))

@@ -50,8 +50,9 @@ final class PrivacyStatusReportTests: XCTestCase {
             store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/var/log/t/tictactoe.log")
         XCTAssertEqual(report.state, .notDetermined)
         XCTAssertEqual(report.decisionFileStatus, .none)
+        let json = try report.json()
         XCTAssertEqual(
-            report.json,
+            json,
             #"{"bonjour_services":["_tictactoe._tcp"],"decided_at":null,"decided_by":null,"#
                 + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
                 + #""display_name":"TicTacToe","language":"en","language_reason":"no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another","#
@@ -90,12 +91,13 @@ final class PrivacyStatusReportTests: XCTestCase {
             store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/l.log")
         XCTAssertEqual(report.state, .denied)
         XCTAssertEqual(report.decisionFileStatus, .valid)
+        let json = try report.json()
         XCTAssertTrue(
-            report.json.contains(
+            json.contains(
                 #""decided_at":"2024-05-06T07:08:09Z","decided_by":"tictactoe privacy deny","#
                     + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"valid""#),
-            report.json)
-        XCTAssertTrue(report.json.contains(#""state":"denied""#), report.json)
+            json)
+        XCTAssertTrue(json.contains(#""state":"denied""#), json)
         XCTAssertEqual(
             report.text.split(separator: "\n").first,
             "Local network access: denied (by tictactoe privacy deny on 2024-05-06T07:08:09Z)")
@@ -112,8 +114,9 @@ final class PrivacyStatusReportTests: XCTestCase {
             store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/l.log")
         XCTAssertEqual(report.state, .notDetermined)
         XCTAssertEqual(report.decisionFileStatus, .corrupt)
-        XCTAssertTrue(report.json.contains(#""decided_at":null,"decided_by":null"#), report.json)
-        XCTAssertTrue(report.json.contains(#""decision_file_status":"corrupt""#), report.json)
+        let json = try report.json()
+        XCTAssertTrue(json.contains(#""decided_at":null,"decided_by":null"#), json)
+        XCTAssertTrue(json.contains(#""decision_file_status":"corrupt""#), json)
         XCTAssertTrue(
             report.text.contains(
                 "  decision file:     \(directory)/local-network.json (corrupt: treated as not determined; "
@@ -129,8 +132,9 @@ final class PrivacyStatusReportTests: XCTestCase {
             manifest: Result { try AppManifest.locate(explicitPath: missing) }, logFile: "/l.log")
         let error = try XCTUnwrap(report.manifest.error)
         XCTAssertTrue(error.contains(missing), error)
+        let json = try report.json()
         XCTAssertEqual(
-            report.json,
+            json,
             #"{"bonjour_services":null,"decided_at":null,"decided_by":null,"#
                 + #""decision_file":"\#(directory)/local-network.json","decision_file_status":"none","#
                 + #""display_name":null,"language":"en","language_reason":"no LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for another","log_file":"/l.log","#
@@ -156,11 +160,12 @@ final class PrivacyStatusReportTests: XCTestCase {
         let bare = try manifest(["CFBundleDisplayName": "Bäre/App"], services: nil, in: directory)
         let report = PrivacyStatusReport.read(
             store: DecisionStore(directory: directory, logger: quiet), manifest: .success(bare), logFile: "/l.log")
-        XCTAssertTrue(report.json.contains(#""bonjour_services":[],"#), report.json)
-        XCTAssertTrue(report.json.contains(#""display_name":"Bäre/App","#), report.json)
-        XCTAssertTrue(report.json.contains(#""usage_description":null,"usage_description_missing":true}"#), report.json)
+        let json = try report.json()
+        XCTAssertTrue(json.contains(#""bonjour_services":[],"#), json)
+        XCTAssertTrue(json.contains(#""display_name":"Bäre/App","#), json)
+        XCTAssertTrue(json.contains(#""usage_description":null,"usage_description_missing":true}"#), json)
         XCTAssertTrue(
-            report.json.contains(#""prompt_message":"\#(AppManifest.defaultUsageDescription)","#), report.json)
+            json.contains(#""prompt_message":"\#(AppManifest.defaultUsageDescription)","#), json)
         XCTAssertTrue(report.text.hasPrefix("Local network access: not determined (Bäre/App asks"), report.text)
         XCTAssertTrue(
             report.text.contains(

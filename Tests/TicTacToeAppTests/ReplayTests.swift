@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import GameRules
+import MatchStatistics
 import TicTacToeApp
 import XCTest
 
@@ -21,13 +22,14 @@ final class ReplayTests: XCTestCase {
                 specs: specs, names: names, seed: 11, scripts: [:], engineLogDirectory: NSTemporaryDirectory(),
                 moveTime: .seconds(5)),
             concurrency: 1, sprt: nil)
-        var written: [(SeriesGameRecord, String)] = []
+        var played: [(SeriesGameRecord, [MatchScore])] = []
         _ = await runner.run { record, scores in
-            written.append((record, report.transcript(record, scores: scores).joined(separator: "\n") + "\n"))
+            played.append((record, scores))
             return true
         }
-        XCTAssertEqual(written.count, 6)
-        for (record, text) in written {
+        XCTAssertEqual(played.count, 6)
+        for (record, scores) in played {
+            let text = try report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
             let games = try GameRecord.parse(text)
             XCTAssertEqual(games.count, 1, text)
             let game = try XCTUnwrap(games.first)
@@ -51,7 +53,7 @@ final class ReplayTests: XCTestCase {
                 number: 3, line: 0, xName: "Ada", oName: "computer (perfect)", localMark: .x, firstMover: .x,
                 cells: [4, 0, 8], marks: [.x, .o, .x], result: result,
                 score: MatchSession.Score(localWins: 1, peerWins: 1, draws: 0))
-            let text = saved.jsonLines.joined(separator: "\n") + "\n"
+            let text = try saved.jsonLines().joined(separator: "\n") + "\n"
             let games = try GameRecord.parse(text)
             XCTAssertEqual(games.count, 1)
             let game = try XCTUnwrap(games.first)
@@ -132,7 +134,7 @@ final class ReplayTests: XCTestCase {
             "Ada (X) wins: a line 1-2-3",
         ])
         XCTAssertEqual(
-            ReplayReport.json(game, path: "t.jsonl"),
+            try ReplayReport.json(game, path: "t.jsonl"),
             #"{"board":"XXXOO....","event":"replay","file":"t.jsonl","finished":true,"game":1,"line":[1,2,3],"#
                 + #""moves":[1,4,2,5,3],"o":"Bo","reason":"line","winner":"X","x":"Ada"}"#)
     }

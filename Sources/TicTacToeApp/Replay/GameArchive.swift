@@ -8,7 +8,7 @@ import AppManifest
 import Glibc
 #endif
 
-/// The games the terminal UI saved: one JSON-lines file per finished game (`GameRecord.jsonLines`, what `tictactoe
+/// The games the terminal UI saved: one JSON-lines file per finished game (`GameRecord.jsonLines()`, what `tictactoe
 /// replay` reads) in `$XDG_DATA_HOME/tictactoe/games` (default `~/.local/share/tictactoe/games`), named by the time
 /// it was saved (`game-20261125-204712-0012345-0001.jsonl`: UTC, then the process and a counter), so the names sort
 /// oldest first. The newest `keep` are kept: saving prunes the older ones. Only files named so are counted or deleted.
@@ -35,7 +35,7 @@ public struct GameArchive: Sendable {
     public func save(_ record: GameRecord, at date: Date = Date(), sequence: Int) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Self.fileName(date: date, process: Int(getpid()), sequence: sequence)
-        let text = record.jsonLines.joined(separator: "\n") + "\n"
+        let text = try record.jsonLines().joined(separator: "\n") + "\n"
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
             throw ArchiveError(message: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }

@@ -3,29 +3,30 @@ import GameProtocol
 import GameRules
 
 extension GameRecord {
-    /// The record's JSON lines, in the events of a network game's `--json` transcript (`players`, `game-start`, the
-    /// `move`s, `game-over` when it is finished), from the side of `localMark` (X when it has none): what the terminal
-    /// UI saves and `tictactoe replay` reads back.
-    public var jsonLines: [String] {
+    /// The record's events, as a network game's `--json` transcript has them (`players`, `game-start`, the `move`s,
+    /// `game-over` when it is finished), from the side of `localMark` (X when it has none).
+    public var events: [RecordEvent] {
         let local = localMark ?? .x
-        var lines: [String] = []
+        var events: [RecordEvent] = []
         if xName != nil || oName != nil {
-            let players = PlayersLine(
-                game: nil, x: name(of: .x), o: name(of: .o), local: name(of: local), peer: name(of: local.opponent))
-            lines.append((try? JSONLine.encode(players)) ?? "{}")
+            events.append(.players(RecordEvent.Players(
+                x: name(of: .x), o: name(of: .o), local: name(of: local), peer: name(of: local.opponent))))
         }
-        var reports: [MatchReport] = [
-            .session(.gameStarted(number: number, localMark: local, firstMover: firstMover))
-        ]
+        events.append(.gameStart(RecordEvent.GameStart(game: number, you: local, first: firstMover)))
         var board = Board()
         for (mark, cell) in zip(marks, cells) {
-            reports.append(.session(.moved(mark: mark, cell: cell, by: mark == local ? .local : .peer)))
+            events.append(.move(RecordEvent.Move(mark: mark, cell: cell, by: mark == local ? .local : .peer)))
             board[cell] = mark
         }
         if let result {
-            reports.append(.session(.gameOver(number: number, result: result, board: board, score: score ?? .init())))
+            events.append(.gameOver(RecordEvent.GameOver(
+                game: number, result: result, board: board.compactText, score: score ?? .init())))
         }
-        lines += reports.map { (try? JSONEvent.line($0)) ?? "{}" }
-        return lines
+        return events
+    }
+
+    /// The record's JSON lines: what the terminal UI saves and `tictactoe replay` reads back.
+    public func jsonLines() throws -> [String] {
+        try events.map(JSONLine.encode)
     }
 }

@@ -123,8 +123,8 @@ public enum ReplayReport {
     }
 
     /// `--json`: one `replay` line with the game's moves, final board and result.
-    public static func json(_ game: GameRecord, path: String) -> String {
-        (try? JSONLine.encode(ReplayLine(game: game, path: path))) ?? "{}"
+    public static func json(_ game: GameRecord, path: String) throws -> String {
+        try JSONLine.encode(ReplayLine(game: game, path: path))
     }
 }
 
@@ -143,16 +143,7 @@ private struct ReplayLine: Encodable {
         try object.encode((game.positions.last ?? Board()).compactText, forKey: "board")
         try object.encode(game.isFinished, forKey: "finished")
         try object.encodeOrNull(game.result?.winner?.description, forKey: "winner")
-        let reason: String?
-        switch game.result?.reason {
-        case .line?: reason = "line"
-        case .draw?: reason = "draw"
-        case .resignation?: reason = "resignation"
-        case .forfeit?: reason = "forfeit"
-        case .timeout?: reason = "timeout"
-        case nil: reason = nil
-        }
-        try object.encodeOrNull(reason, forKey: "reason")
+        try object.encodeOrNull(game.result.map { RecordEvent.reasonName($0.reason) }, forKey: "reason")
         if case .line(let cells)? = game.result?.reason { try object.encode(cells.map { $0 + 1 }, forKey: "line") }
     }
 }

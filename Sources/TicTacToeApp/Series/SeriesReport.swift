@@ -140,37 +140,38 @@ public struct SeriesReport: Sendable {
 
     // MARK: JSON
 
-    public var seedJSON: String { (try? JSONEvent.line(.seed(seed))) ?? #"{"event":"seed","seed":\#(seed)}"# }
+    /// Every JSON line below throws what `JSONLine.encode` throws: its numbers are rounded, non-finite ones `null`.
+    public func seedJSON() throws -> String { try JSONEvent.line(.seed(seed)) }
 
     /// `match-game` then `progress`.
-    public func gameJSON(_ record: SeriesGameRecord, scores: [MatchScore]) -> [String] {
+    public func gameJSON(_ record: SeriesGameRecord, scores: [MatchScore]) throws -> [String] {
         let (first, second) = pairNames(record.game.pair)
         let score = scores[record.game.pair]
         return [
-            (try? JSONLine.encode(GameLine(record: record, names: names, first: first, second: second))) ?? "{}",
-            (try? JSONLine.encode(ScoreLine(event: "progress", first: first, second: second, score: score, sprt: nil,
-                                            decision: nil))) ?? "{}",
+            try JSONLine.encode(GameLine(record: record, names: names, first: first, second: second)),
+            try JSONLine.encode(ScoreLine(event: "progress", first: first, second: second, score: score, sprt: nil,
+                                          decision: nil)),
         ]
     }
 
     /// `match-result` for every pair, `standings` for a round robin, then `match-end`.
-    public func finalJSON(_ outcome: SeriesRunner.Outcome, elapsed: Duration, exit: ExitStatus) -> [String] {
+    public func finalJSON(_ outcome: SeriesRunner.Outcome, elapsed: Duration, exit: ExitStatus) throws -> [String] {
         var lines: [String] = []
         for (pair, score) in outcome.scores.enumerated() {
             let (first, second) = pairNames(pair)
             let single = outcome.scores.count == 1
-            lines.append((try? JSONLine.encode(ScoreLine(
+            lines.append(try JSONLine.encode(ScoreLine(
                 event: "match-result", first: first, second: second, score: score, sprt: single ? sprt : nil,
-                decision: single ? outcome.decision : nil))) ?? "{}")
+                decision: single ? outcome.decision : nil)))
         }
         if schedule.players > 2 {
-            lines.append((try? JSONLine.encode(StandingsLine(entries: standings(outcome.scores), names: names))) ?? "{}")
+            lines.append(try JSONLine.encode(StandingsLine(entries: standings(outcome.scores), names: names)))
         }
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        lines.append((try? JSONLine.encode(EndLine(
+        lines.append(try JSONLine.encode(EndLine(
             games: outcome.games, scheduled: schedule.count, seed: seed, exit: exit, decision: outcome.decision,
             milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description,
-            stopped: outcome.interrupted != nil))) ?? "{}")
+            stopped: outcome.interrupted != nil)))
         return lines
     }
 
@@ -179,7 +180,7 @@ public struct SeriesReport: Sendable {
     /// One game's transcript, in the events of a network game's `--json` (from the side of the pair's first
     /// player, "local"): `seed`, `players` (who is X and O), `engine-started`, `game-start`, `move`s,
     /// `engine-failed`, `game-over` (the pair's score after the game).
-    public func transcript(_ record: SeriesGameRecord, scores: [MatchScore]) -> [String] {
+    public func transcript(_ record: SeriesGameRecord, scores: [MatchScore]) throws -> [String] {
         let game = record.game
         let localMark: Mark = game.x == game.first ? .x : .o
         var reports: [MatchReport] = [.seed(seed)]
@@ -200,11 +201,11 @@ public struct SeriesReport: Sendable {
         reports.append(.session(.gameOver(
             number: game.pairGame, result: record.result, board: record.board,
             score: MatchSession.Score(localWins: score.wins, peerWins: score.losses, draws: score.draws))))
-        var lines = reports.map { (try? JSONEvent.line($0)) ?? "{}" }
-        let players = PlayersLine(
-            game: game.number, x: names[game.x], o: names[game.o], local: names[game.first],
-            peer: names[game.first == game.x ? game.o : game.x])
-        lines.insert((try? JSONLine.encode(players)) ?? "{}", at: 1)
+        var lines = try reports.map(JSONEvent.line)
+        let players = RecordEvent.players(RecordEvent.Players(
+            seriesGame: game.number, x: names[game.x], o: names[game.o], local: names[game.first],
+            peer: names[game.first == game.x ? game.o : game.x]))
+        lines.insert(try JSONLine.encode(players), at: 1)
         return lines
     }
 }
@@ -241,13 +242,7 @@ private struct GameLine: Encodable {
         try object.encode(result, forKey: "result")
         try object.encode(record.moves.map { $0 + 1 }, forKey: "moves")
         try object.encode(record.board.compactText, forKey: "board")
-        switch record.result.reason {
-        case .line: try object.encode("line", forKey: "reason")
-        case .draw: try object.encode("draw", forKey: "reason")
-        case .resignation: try object.encode("resignation", forKey: "reason")
-        case .forfeit: try object.encode("forfeit", forKey: "reason")
-        case .timeout: try object.encode("timeout", forKey: "reason")
-        }
+        try object.encode(RecordEvent.reasonName(record.result.reason), forKey: "reason")
         if let note = record.engineFailure {
             try object.encode(note.kind, forKey: "engine_failure")
             try object.encode(note.reason, forKey: "engine_failure_reason")
@@ -370,25 +365,6 @@ private struct EndLine: Encodable {
         }
         try object.encode(end, forKey: "end")
         if let error { try object.encode(error, forKey: "error") }
-    }
-}
-
-/// `players`: who is X and O, and which of them the record is written from (`local`).
-struct PlayersLine: Encodable {
-    var game: Int?
-    var x: String
-    var o: String
-    var local: String
-    var peer: String
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encode("players", forKey: "event")
-        try object.encodeIfPresent(game, forKey: "series_game")
-        try object.encode(x, forKey: "x")
-        try object.encode(o, forKey: "o")
-        try object.encode(local, forKey: "local")
-        try object.encode(peer, forKey: "peer")
     }
 }
 
