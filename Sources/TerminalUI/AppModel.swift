@@ -56,6 +56,7 @@ public struct AppModel: Sendable {
 
     public var isTooSmall: Bool { size.rows < minimumSize.rows || size.columns < minimumSize.columns }
 
+    /// Routes `input` to the screen (or the modal) it is for; returns what the runtime is to do.
     public mutating func handle(_ input: AppInput) -> [AppEffect] {
         switch input {
         case .key(let key):

@@ -149,6 +149,7 @@ public struct ComputerGame: Sendable, ScreenContent {
         return [.saveGame(record(name: name, result: result))]
     }
 
+    /// The game as `tictactoe replay` reads it, the person playing as `name`.
     func record(name: String, result: GameResult) -> GameRecord {
         let computer = opponentName
         let human = humanMark

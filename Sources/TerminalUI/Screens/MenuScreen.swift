@@ -43,6 +43,7 @@ public enum MenuItem: CaseIterable, Hashable, Sendable {
 }
 
 enum MenuLayout {
+    /// The row of the first entry: the entries sit in the middle of the window.
     static func firstRow(size: TerminalSize) -> Int { max(4, (size.rows - MenuItem.allCases.count) / 2 - 1) }
 }
 
@@ -77,6 +78,7 @@ public struct MenuScreen: Sendable, Hashable, ScreenContent {
         return Step()
     }
 
+    /// Opens the entry's screen over the menu (Esc comes back), or quits.
     private func choose(_ item: MenuItem, _ shared: inout Shared) -> Step {
         let settings = shared.settings
         switch item {

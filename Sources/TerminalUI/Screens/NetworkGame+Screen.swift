@@ -96,6 +96,7 @@ extension NetworkGame: ScreenContent {
         return Step(effects)
     }
 
+    /// Game `number` as `tictactoe replay` reads it, from this player's side.
     func record(number: Int, result: GameResult, score: MatchSession.Score) -> GameRecord {
         let local = localMark ?? .x
         let peer = peerName ?? tr("the opponent")

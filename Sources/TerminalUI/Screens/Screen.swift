@@ -76,8 +76,11 @@ struct ScreenView {
 
 /// What every screen draws: its part of the window, the key hints above the status line, and the status line.
 protocol ScreenContent {
+    /// Draws the screen between the title (row 0) and the key hints.
     func render(into canvas: inout Canvas, _ view: ScreenView)
+    /// The keys that work here, for the line above the status line (Settings › Key hints).
     func hints(_ view: ScreenView) -> String
+    /// The status line at the bottom (a flash message shows instead while there is one).
     func statusText(_ view: ScreenView) -> String
     /// The menu's entry that leads to this screen: the menu chooses it when the screen goes back to it.
     var menuItem: MenuItem { get }
@@ -108,6 +111,7 @@ extension AppModel {
 }
 
 extension AppModel.Screen {
+    /// The screen's state, as what draws it.
     var content: any ScreenContent {
         switch self {
         case .menu(let screen): return screen
@@ -219,11 +223,13 @@ extension AppModel.Screen {
         return true
     }
 
+    /// Whether this is the Lobby (on top, or under the game hosted for a challenge or under Settings).
     var isLobby: Bool {
         if case .lobby = self { return true }
         return false
     }
 
+    /// Runs `body` on the screen's state and puts the state back in its case.
     private mutating func update<State>(_ state: State, _ wrap: (State) -> Self, _ body: (inout State) -> Step) -> Step {
         var state = state
         let step = body(&state)
