@@ -5,18 +5,26 @@
 // Dependencies point downward only:
 //
 //   tictactoe (executable: parses arguments, picks a front end)
-//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient (and GamePairing's
-//     │                          │   GameCode to check a typed code) only: no NIO, Bonjour, gate
+//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, PairingCode (to check a
+//     │                          │   typed code) and TextSupport only: no NIO, libsodium, Bonjour, gate
 //     │    └─ CursesTerminal     │   the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
 //          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
-//          ├─ GameTransport      NIO listener and connection; takes the gate's capabilities
+//          ├─ LobbyMulticast     the lobby's multicast connection group (on GameTransport's event loops); takes
+//          │                     the gate's MulticastCapability
+//          ├─ GameTransport      NIO listener, connection, TLS, spectators; takes the gate's capabilities
 //          │    ├─ GameWire      the frame codec on ByteBuffer
-//          │    └─ GamePairing   CPace and the TLS PSK (pure; the only importer of CSodium)
-//          └─ LocalNetworkPrivacy  manifest, decision, THE gate: the only maker of LAN capabilities
+//          │    └─ GamePairing   CPace, the TLS PSK, a code's random draw (the only importer of CSodium)
+//          │         └─ PairingCode  what a game code is: parsed, shown, never logged (pure)
+//          └─ LocalNetworkPrivacy  the decision and THE gate: the only maker of LAN capabilities
+//               ├─ PrivacyReport the privacy report's file (records as text)
+//               ├─ AppManifest   Info.plist with ATS and service types, entitlements, app directories, LockedFile
+//               │    └─ Localization  the text in the user's language (`tr`)
 //               └─ GameProtocol  messages, session and connection states (no NIO)
-//                    └─ GameRules  pure rules and players; imports nothing
+//                    ├─ GameRules     pure rules and players; imports nothing
+//                    └─ TextSupport   terminal-safe text, display width, paths, white space (pure; imports
+//                                     nothing of the app: every module may use it)
 //
 //   Engines (bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
@@ -25,9 +33,8 @@
 //     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math);
 //                            TicTacToeApp's series runner (`tictactoe match`) reports with it
 //
-//   Localization (the text in the user's language, `tr`; paths and white space without Foundation): used by
-//   GameProtocol, the manifest, both front ends and the app core. Every module imports FoundationEssentials, never
-//   Foundation (no ICU: a smaller and faster binary; ImportBoundaryTests checks).
+//   Every module imports FoundationEssentials, never Foundation (no ICU: a smaller and faster binary;
+//   ImportBoundaryTests checks it, and the seams of this graph).
 
 import PackageDescription
 

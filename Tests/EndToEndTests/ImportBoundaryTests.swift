@@ -79,6 +79,82 @@ final class ImportBoundaryTests: XCTestCase {
         }
     }
 
+    /// Every target of Package.swift (targets, executables, system libraries) with the targets and products it
+    /// declares as dependencies.
+    private func declaredDependencies() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try NSRegularExpression(
+            pattern: #"\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        // A target by name ("GameRules") or a product (.product(name: "NIOCore", package: "swift-nio")).
+        let name = try NSRegularExpression(pattern: #"(?:^|,|name:)\s*"([^"]+)""#)
+        let ns = text as NSString
+        var declared: [String: Set<String>] = [:]
+        for match in target.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            var dependencies: Set<String> = []
+            if match.range(at: 2).location != NSNotFound {
+                let list = ns.substring(with: match.range(at: 2))
+                for found in name.matches(in: list, range: NSRange(location: 0, length: (list as NSString).length)) {
+                    dependencies.insert((list as NSString).substring(with: found.range(at: 1)))
+                }
+            }
+            declared[ns.substring(with: match.range(at: 1))] = dependencies
+        }
+        return declared
+    }
+
+    /// The modules a file imports, by name.
+    private func importedModules(in text: String) throws -> Set<String> {
+        let pattern = try NSRegularExpression(
+            pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"#
+                + #"(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)"#,
+            options: [.anchorsMatchLines])
+        let ns = text as NSString
+        return Set(pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)).map {
+            ns.substring(with: $0.range(at: 1))
+        })
+    }
+
+    /// The graph in Package.swift holds in the sources: a module imports another of the package's targets, or a
+    /// package product, only when its target declares it (SwiftPM would let a module import any module built before
+    /// it, declared or not).
+    func testModulesImportOnlyWhatTheirTargetDeclares() throws {
+        let declared = try declaredDependencies()
+        XCTAssertNotNil(declared["GameRules"], "no target read from Package.swift: update declaredDependencies()")
+        let known = Set(declared.keys).union(declared.values.flatMap { $0 })
+        var undeclared: [String] = []
+        for file in try swiftSources() {
+            let parts = file.path.split(separator: "/")
+            guard parts.count > 2, let dependencies = declared[String(parts[1])] else { continue }
+            for module in try importedModules(in: file.text) where module != parts[1] && known.contains(module)
+                && !dependencies.contains(module) {
+                undeclared.append("\(file.path) imports \(module)")
+            }
+        }
+        XCTAssertEqual(undeclared, [], "declare the dependency in Package.swift (if the graph allows it)")
+    }
+
+    /// The seams of the graph (Package.swift's header) that keep the lower floors apart.
+    func testTheGraphKeepsItsSeams() throws {
+        let declared = try declaredDependencies()
+        let seams: [(module: String, never: [String], why: String)] = [
+            ("TerminalUI", ["GamePairing", "CSodium", "GameTransport", "Bonjour", "LocalNetworkPrivacy", "LobbyMulticast",
+                            "NIOCore", "NIOPosix", "TicTacToeApp"],
+             "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour or the gate"),
+            ("GameProtocol", ["Localization", "NIOCore"], "the protocol is pure; its text helpers are TextSupport's"),
+            ("AppManifest", ["NIOCore", "LocalNetworkPrivacy", "PrivacyReport"], "the manifest is pure of the network"),
+            ("PrivacyReport", ["LocalNetworkPrivacy", "NIOCore"], "the report's file knows nothing of the gate"),
+            ("LocalNetworkPrivacy", ["Bonjour", "GameTransport", "LobbyMulticast"], "the gate depends on none of its users"),
+            ("GameTransport", ["LobbyMulticast", "Bonjour"], "the lobby's multicast is an adapter of its own"),
+        ]
+        for (module, never, why) in seams {
+            let dependencies = try XCTUnwrap(declared[module], "no target \(module) in Package.swift")
+            XCTAssertEqual(dependencies.intersection(never), [], "\(module): \(why)")
+        }
+        for module in ["TextSupport", "PairingCode", "GameRules"] {
+            XCTAssertEqual(declared[module], [], "\(module) imports nothing of the app or its packages")
+        }
+    }
+
     /// The app imports FoundationEssentials, never all of Foundation: Foundation brings ICU and its data (about 15 MB
     /// of the 34 MB a networked host was resident in, and most of its start time: issue 15). Only the transport
     /// bench, a measuring tool that `make install` does not install, may.
