@@ -24,7 +24,10 @@ public struct BrowseRequest: Sendable {
 /// Lists the games on the local network: waits for permission to browse (saying why), then browses for
 /// `request.duration` and reports the list at the end (or each change with `watch`). Without a daemon a one-shot
 /// browse ends at once with `.bonjourUnavailable`; a watch reports it and waits for the daemon to return.
-public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, reporter: MatchReporter) async -> ExitStatus {
+public func browseGames(
+    _ request: BrowseRequest, gate: LocalNetworkGate, clock: some Clock<Duration> = ContinuousClock(),
+    reporter: MatchReporter
+) async -> ExitStatus {
     let browse: BrowseCapability
     do {
         browse = try await LocalNetworkAccess(gate: gate).obtain(
@@ -34,12 +37,13 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
         return reportFailure(error, reporter: reporter, stop: nil)
     }
     guard request.watch else {
-        return await browseGames(GameBrowser(capability: browse), request, list: .onThisMachine(), reporter: reporter)
+        return await browseGames(
+            GameBrowser(capability: browse), request, list: .onThisMachine(), clock: clock, reporter: reporter)
     }
     // Watching: the list at each change, for as long as asked; turning access off stops browsing at once (it waits,
     // saying why, and resumes when access is back), as the TUI's Search does.
     let watch = Task {
-        await searchGames(gate: gate, origin: request.origin) { update in
+        await searchGames(gate: gate, origin: request.origin, clock: clock) { update in
             switch update {
             case .available: reporter.report(.discovery(.bonjourAvailable))
             case .unavailable(let message): reporter.report(.discovery(.bonjourUnavailable(message: message)))
@@ -51,7 +55,7 @@ public func browseGames(_ request: BrowseRequest, gate: LocalNetworkGate, report
     }
     let timer = Task {
         guard let duration = request.duration else { return }
-        try? await Task.sleep(for: duration)
+        try? await clock.sleep(for: duration)
         watch.cancel()
     }
     defer { timer.cancel() }
@@ -137,8 +141,7 @@ public func searchGames(
             }
             group.addTask {
                 for await _ in revocations { return }  // access turned off (or the search cancelled)
-                // The decision cannot be watched (logged): browse until cancelled.
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                await untilCancelled()  // the decision cannot be watched (logged): browse until cancelled
             }
             await group.next()
             browser.stop()  // at once: ends the events too
@@ -146,4 +149,14 @@ public func searchGames(
         }
     }
     return true
+}
+
+/// Returns once the task that awaits it is cancelled.
+func untilCancelled() async {
+    let (stream, end) = AsyncStream<Never>.makeStream()
+    await withTaskCancellationHandler {
+        for await _ in stream {}
+    } onCancel: {
+        end.finish()
+    }
 }

@@ -112,7 +112,7 @@ public func watchServiceTypes(
             }
             group.addTask {
                 for await _ in revocations { return }  // access turned off (or cancelled)
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                await untilCancelled()
             }
             await group.next()
             browser.stop()
