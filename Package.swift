@@ -23,8 +23,8 @@
 //               │    └─ Localization  the text in the user's language (`tr`)
 //               └─ GameProtocol  messages, session and connection states (no NIO)
 //                    ├─ GameRules     pure rules and players; imports nothing
-//                    └─ TextSupport   terminal-safe text, display width, paths, white space (pure; imports
-//                                     nothing of the app: every module may use it)
+//                    └─ TextSupport   terminal-safe text, display width, line wrapping, paths, white space (pure;
+//                                     imports nothing of the app: every module may use it)
 //
 //   Engines (bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
@@ -101,8 +101,8 @@ let package = Package(
         // cutechess-cli and fastchess).
         .target(name: "MatchStatistics"),
         // Plain text without Foundation's ICU: terminal-safe text (`DisplayText`: escaping what came from outside),
-        // display width in terminal columns (`DisplayWidth`), POSIX paths as text (`PathText`) and white-space
-        // trimming. Pure.
+        // display width in terminal columns (`DisplayWidth`), line wrapping by columns and script (`LineWrap`), POSIX
+        // paths as text (`PathText`) and white-space trimming. Pure.
         .target(name: "TextSupport"),
         // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
         // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and

@@ -1,4 +1,5 @@
 import Localization
+import TextSupport
 
 /// A question asked before a step that cannot be undone: leaving a network match, resigning a game, quitting the app.
 /// One key confirms (`y`, either case); any other key cancels and does nothing else. Ctrl-C never asks.

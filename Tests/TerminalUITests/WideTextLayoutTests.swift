@@ -104,9 +104,9 @@ final class WideTextLayoutTests: XCTestCase {
     /// characters for Japanese and Chinese, at spaces for Korean), all of it shown, the box's borders aligned.
     func testThePromptWrapsCJKMessagesInsideTheBox() throws {
         let texts: [(title: String, message: String)] = [
-            ("「TicTacToe」がローカルネットワーク上のデバイスの検索および接続を求めています。", LineWrapTests.japanese),
-            ("“TicTacToe”想要查找并连接到您本地网络上的设备。", LineWrapTests.chinese),
-            ("“TicTacToe”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.", LineWrapTests.korean),
+            ("「TicTacToe」がローカルネットワーク上のデバイスの検索および接続を求めています。", CJKMessages.japanese),
+            ("“TicTacToe”想要查找并连接到您本地网络上的设备。", CJKMessages.chinese),
+            ("“TicTacToe”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.", CJKMessages.korean),
         ]
         for size in Self.sizes {
             for (title, message) in texts {

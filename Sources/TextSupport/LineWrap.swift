@@ -1,6 +1,3 @@
-import GameProtocol
-import TextSupport
-
 /// Wraps text into lines of a number of terminal columns (display width: `DisplayWidth`), the one way every wrapped
 /// text of the terminal UI is laid out.
 ///
@@ -125,4 +122,4 @@ public enum LineWrap {
 }
 
 /// Splits `text` into lines of at most `width` display columns (`LineWrap`: at spaces, and between CJK characters).
-func wrap(_ text: String, width: Int) -> [String] { LineWrap.lines(text, width: width) }
+public func wrap(_ text: String, width: Int) -> [String] { LineWrap.lines(text, width: width) }

@@ -1,7 +1,5 @@
-import GameProtocol
-import TerminalUI
-import XCTest
 import TextSupport
+import XCTest
 
 /// `LineWrap`: every wrapped text of the terminal UI, in display columns, by the script's rules.
 final class LineWrapTests: XCTestCase {
