@@ -147,6 +147,20 @@ final class JSONEscapingTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(RecordEvent.self, from: Data(seed.utf8)), .other("seed"))
     }
 
+    /// A move's line comes from a table the encoder wrote once: the same bytes as encoding the move.
+    func testEveryMoveLineIsTheEncodersLine() throws {
+        for side in [MatchSession.Side.local, .peer] {
+            for mark in Mark.allCases {
+                for cell in 0..<Board.cellCount {
+                    let report = MatchReport.session(.moved(mark: mark, cell: cell, by: side))
+                    XCTAssertEqual(try JSONEvent.line(report), try JSONLine.encode(JSONEvent(report)))
+                }
+            }
+        }
+        XCTAssertEqual(try JSONEvent.line(.session(.moved(mark: .o, cell: 8, by: .peer))),
+                       #"{"by":"peer","cell":9,"event":"move","mark":"O"}"#)
+    }
+
     /// Keys are sorted by their bytes (capitals, `_`, digits and prefixes).
     func testKeysAreSorted() throws {
         let keys = ["game_connections", "games", "gameZ", "game1", "game10", "game2", "A", "a", "_", "B", "a_b", "ab"]
