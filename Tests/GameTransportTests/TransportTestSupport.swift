@@ -70,29 +70,6 @@ struct TestTimeout: Error, CustomStringConvertible {
     var description: String { "timed out waiting for \(what)" }
 }
 
-/// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false).
-func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return true
-}
-
-/// Fails the test unless `condition` holds within `timeout` seconds.
-func assertEventually(
-    _ message: @autoclosure () -> String = "",
-    timeout: Double = 10,
-    file: StaticString = #filePath,
-    line: UInt = #line,
-    _ condition: () -> Bool
-) async {
-    if await !eventually(timeout: timeout, condition) {
-        XCTFail("not within \(timeout) s: \(message())", file: file, line: line)
-    }
-}
-
 /// Runs `operation` in a new task and waits at most `timeout` seconds for it, so a hang fails the test instead of
 /// stopping the whole run.
 func within<T: Sendable>(

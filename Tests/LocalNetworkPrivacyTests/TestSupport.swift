@@ -47,16 +47,6 @@ let assetsDirectory: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Assets").path
 
-/// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false).
-func eventually(timeout: Double = 15, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return true
-}
-
 /// Collects what a stream yields, on its own task.
 final class StreamCollector<Element: Sendable>: @unchecked Sendable {
     let values = Recorder<Element>()

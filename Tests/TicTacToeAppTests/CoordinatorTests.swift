@@ -287,12 +287,3 @@ final class CoordinatorTests: XCTestCase {
     }
 }
 
-/// Polls `condition` every 10 ms until it holds (true) or 15 s pass (false): waits for other tasks and processes,
-/// never a measurement.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<1500 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

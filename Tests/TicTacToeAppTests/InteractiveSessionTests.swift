@@ -22,14 +22,6 @@ final class InteractiveSessionTests: XCTestCase {
         return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
     }
 
-    private func waitFor(_ what: String, _ condition: () -> Bool) async {
-        for _ in 0..<1500 {
-            if condition() { return }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        XCTFail("not within 15 s: \(what)")
-    }
-
     /// A host who leaves the Host screen tells its spectators it went away, not that it is done.
     func testAHostThatLeavesTellsItsSpectatorsItWentAway() async throws {
         let gate = try grantedGate()
@@ -38,7 +30,7 @@ final class InteractiveSessionTests: XCTestCase {
             name: "Host", port: 0, spectators: 1, advertise: false, gate: gate,
             report: { hostReports.append($0) }, finished: { _ in })
         var port: Int?
-        await waitFor("the host to listen") {
+        await assertEventually("the host to listen") {
             for case .listening(_, let listening, _, _, _) in hostReports.all { port = listening }
             return port != nil
         }
@@ -46,11 +38,11 @@ final class InteractiveSessionTests: XCTestCase {
         let watch = InteractiveSession.watch(
             name: "Watcher", target: try JoinTarget(parsing: "127.0.0.1:\(port)"), gate: gate,
             report: { watchReports.append($0) }, finished: { _ in })
-        await waitFor("the watcher to see the host's board") {
+        await assertEventually("the watcher to see the host's board") {
             watchReports.all.contains { if case .watched = $0 { return true } else { return false } }
         }
         host.cancel()
-        await waitFor("the watch to end") {
+        await assertEventually("the watch to end") {
             watchReports.all.contains { if case .watchEnded = $0 { return true } else { return false } }
         }
         let ends = watchReports.all.compactMap { report -> MatchSession.End? in

@@ -56,28 +56,19 @@ final class MoveTimeoutTests: XCTestCase {
         GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "staller", gate: gate, origin: origin)
     }
 
-    /// Polls until `condition` holds (at most 15 s): waits for the host's tasks, never a measurement.
-    private func waitFor(_ what: String, _ condition: () -> Bool) async {
-        for _ in 0..<1500 {
-            if condition() { return }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        XCTFail("not within 15 s: \(what)")
-    }
-
     private func json(_ reports: [MatchReport]) -> [String] {
         reports.compactMap { try? JSONEvent.line($0) }
     }
 
     private func waitForMatchOver(_ reports: Recorder<MatchReport>) async {
-        await waitFor("the host's match-over") {
+        await assertEventually("the host's match-over") {
             reports.all.contains { if case .session(.matchOver) = $0 { return true } else { return false } }
         }
     }
 
     /// Once the host listens for its next joiner (its match is over and reported), it is stopped.
     private func stopWhenListeningAgain(_ reports: Recorder<MatchReport>, _ listeners: Recorder<GameListener>) async {
-        await waitFor("the host to listen again") {
+        await assertEventually("the host to listen again") {
             reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
         }
         listeners.all.last?.stop()
@@ -121,7 +112,7 @@ final class MoveTimeoutTests: XCTestCase {
             guard let start = try await link.next() else { return frames }
             frames.append(start)
             // We are X and must move first, and do not. The host's timer runs on the test's clock.
-            await waitFor("the host's turn timer") { clock.sleeping == 1 }
+            await assertEventually("the host's turn timer") { clock.sleeping == 1 }
             clock.advance(by: .seconds(119))
             XCTAssertEqual(clock.sleeping, 1, "119 s is not yet 120")
             clock.advance(by: .seconds(1))
@@ -159,7 +150,7 @@ final class MoveTimeoutTests: XCTestCase {
             guard let start = try await link.next() else { return frames }
             frames.append(start)
             // We are X and do not move: the game clock (10 s) runs out before the move limit (120 s) would.
-            await waitFor("the host's turn timer") { clock.sleeping == 1 }
+            await assertEventually("the host's turn timer") { clock.sleeping == 1 }
             clock.advance(by: .seconds(9))
             XCTAssertEqual(clock.sleeping, 1, "9 s is not yet 10")
             clock.advance(by: .seconds(1))
@@ -208,7 +199,7 @@ final class MoveTimeoutTests: XCTestCase {
                 }
                 if offered { break }
             }
-            await waitFor("the host's rematch timer") { clock.sleeping == 1 }
+            await assertEventually("the host's rematch timer") { clock.sleeping == 1 }
             clock.advance(by: limit)
             let last = try await link.next()
             session.clockTime(limit)  // the offer came at 0 s on the same clock
@@ -236,21 +227,21 @@ final class MoveTimeoutTests: XCTestCase {
         let expired = Recorder<MatchSession.PeerTurn>()
         let timer = TurnTimer(clock: clock) { expired.append($0) }
         timer.start(.move(game: 1, played: 0), limit: .seconds(10))
-        await waitFor("the first timer") { clock.sleeping == 1 }
+        await assertEventually("the first timer") { clock.sleeping == 1 }
         timer.start(.move(game: 1, played: 2), limit: .seconds(10))  // replaces the first
-        await waitFor("the second timer alone") { clock.sleeping == 1 && expired.all.isEmpty }
+        await assertEventually("the second timer alone") { clock.sleeping == 1 && expired.all.isEmpty }
         clock.advance(by: .seconds(10))
-        await waitFor("the second timer's end") { !expired.all.isEmpty }
+        await assertEventually("the second timer's end") { !expired.all.isEmpty }
         XCTAssertEqual(expired.all, [.move(game: 1, played: 2)])
 
         timer.start(.rematchAnswer(afterGame: 1), limit: .seconds(5))
-        await waitFor("the rematch timer") { clock.sleeping == 1 }
+        await assertEventually("the rematch timer") { clock.sleeping == 1 }
         timer.stop()
         clock.advance(by: .seconds(60))
         timer.start(.move(game: 2, played: 0), limit: .seconds(1))
-        await waitFor("the next turn's timer") { clock.sleeping == 1 }
+        await assertEventually("the next turn's timer") { clock.sleeping == 1 }
         clock.advance(by: .seconds(1))
-        await waitFor("the next turn's end") { expired.all.count == 2 }
+        await assertEventually("the next turn's end") { expired.all.count == 2 }
         XCTAssertEqual(expired.all, [.move(game: 1, played: 2), .move(game: 2, played: 0)],
                        "a stopped turn is never reported")
     }

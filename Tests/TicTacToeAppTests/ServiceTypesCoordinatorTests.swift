@@ -72,13 +72,6 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
     }
 
-    private func waitUntil(_ condition: @autoclosure () -> Bool, _ what: String) async throws {
-        for _ in 0..<5000 {
-            if condition() { break }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        XCTAssertTrue(condition(), what)
-    }
 
     func testTheTypesListedWhenTimeIsUpAreReportedSortedAfterTheirCount() async throws {
         let browser = FakeServiceTypeBrowser()
@@ -88,7 +81,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
             await browseServiceTypes(browser, duration: .seconds(3), clock: clock,
                                      reporter: ClosureReporter { reports.append($0) })
         }
-        try await waitUntil(browser.starts == 1 && clock.sleeping == 1, "started, and waiting for the time")
+        await assertEventually("started, and waiting for the time") { browser.starts == 1 && clock.sleeping == 1 }
         browser.send(.available)
         browser.send(.updated([ServiceType(name: "_ssh._tcp")]))
         browser.send(.updated([ServiceType(name: "_ssh._tcp"), ServiceType(name: "_http._tcp"),
@@ -116,7 +109,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
             await browseServiceTypes(quiet, duration: .seconds(3), clock: clock,
                                      reporter: ClosureReporter { reports.append($0) })
         }
-        try await waitUntil(clock.sleeping == 1, "waiting for the time")
+        await assertEventually("waiting for the time") { clock.sleeping == 1 }
         clock.advance(by: .seconds(3))
         let quietStatus = await task.value
         XCTAssertEqual(quietStatus, .success)
@@ -160,12 +153,12 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
                 updates.append($0)
             }
         }
-        try await waitUntil(updates.all.contains { if case .waiting = $0 { true } else { false } }, "waiting")
+        await assertEventually("waiting") { updates.all.contains { if case .waiting = $0 { true } else { false } } }
         XCTAssertEqual(browser.starts, 0, "nothing is asked of the network while denied")
         try gate.store.write(.allowed)
-        try await waitUntil(browser.starts == 1 && browser.subscribers == 1, "listing once allowed")
+        await assertEventually("listing once allowed") { browser.starts == 1 && browser.subscribers == 1 }
         browser.send(.updated([ServiceType(name: "_http._tcp"), ServiceType(name: "_ssh._tcp")]))
-        try await waitUntil(updates.all.last == .types(["_http._tcp", "_ssh._tcp"]), "the types")
+        await assertEventually("the types") { updates.all.last == .types(["_http._tcp", "_ssh._tcp"]) }
         task.cancel()
         let listed = await task.value
         XCTAssertTrue(listed)
