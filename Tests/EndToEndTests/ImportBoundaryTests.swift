@@ -5,7 +5,8 @@ import XCTest
 /// The C libraries stay behind their wrappers: only `Sources/Bonjour/` imports `CDNSSD` (Avahi's dns_sd
 /// compatibility library), only `Sources/CursesTerminal/` imports `CNCurses` (ncursesw), only `Sources/GamePairing/`
 /// imports `CSodium` (libsodium) and only `Sources/GameTransport/` imports `NIOSSL` (BoringSSL). Everything else uses the
-/// Swift API of those two targets. Reads the sources as text: no build setting can hide an import from it.
+/// Swift API of those targets. And the module graph: each module imports only what its target declares in
+/// Package.swift, and the graph keeps its seams. Reads the sources as text: no build setting can hide an import from it.
 final class ImportBoundaryTests: XCTestCase {
     /// A C module and the only folder (relative to the package root) whose files may import it.
     private static let boundaries: [(module: String, folder: String)] = [
