@@ -96,14 +96,14 @@ extension AppManifest {
         return PathText.normalized(PathText.join(FileManager.default.currentDirectoryPath, first))
     }
 
-    /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/LocalNetworkPrivacy/ → ../../),
+    /// `Assets/Info.plist` in the source tree this module was compiled from (Sources/AppManifest/ → ../../),
     /// or nil when that checkout is not there (an installed build on another machine). `candidatePaths` uses it only
     /// for a development build (an executable inside that checkout).
     /// (Path text, not `URL`: the first `URL` of a run costs more than the rest of this lookup.)
     public static var sourceTreeManifestPath: String? {
         let root = PathText.directory(of:  // the checkout
             PathText.directory(of:  // Sources
-                PathText.directory(of: #filePath)))  // Sources/LocalNetworkPrivacy
+                PathText.directory(of: #filePath)))  // Sources/AppManifest
         let path = PathText.join(root, "Assets/Info.plist")
         return FileManager.default.fileExists(atPath: PathText.join(root, "Package.swift")) ? path : nil
     }
