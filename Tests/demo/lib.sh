@@ -309,7 +309,14 @@ not_heard() {  # no line matches (checked now)
     [ -z "$line" ] || fail "the narration must not have /$1/, but it has: $line"
 }
 
-# Writes a screen file: a caption, the given panes as they look now, and the narration lines since the last one.
+# A pane with its attributes (SGR sequences, as `capture-pane -e` writes them) and its rows' trailing spaces, which
+# may have a background; without_attributes turns it into what screen shows.
+screen_with_attributes() { tm capture-pane -e -N -p -t "$(pane_id "$1")" 2>/dev/null; }
+without_attributes() { sed -e 's/\x1b\[[0-9;:]*m//g' -e 's/[[:space:]]*$//'; }
+
+# Writes a screen file, NAME.txt: a caption, the given panes as they look now, and the narration lines since the
+# last one; and its picture, NAME.svg: the same panes with their colours (Tests/demo/screen-svg), without the
+# narration. Each pane is captured once, for both.
 shot() {  # NAME CAPTION PANE…
     local name=$1 caption=$2
     shift 2
@@ -317,12 +324,20 @@ shot() {  # NAME CAPTION PANE…
     sleep 0.3  # the narration writes a D-Bus call once 0.1 s passed without more of it
     mkdir -p "$SHOTS"
     local file=$SHOTS/$name.txt p total
+    for p in "$@"; do screen_with_attributes "$p" >"$SHOTS/.pane-$p"; done
+    {
+        echo "$caption"
+        for p in "$@"; do
+            printf '\034%s\n' "$(pane_label "$p")"
+            cat "$SHOTS/.pane-$p"
+        done
+    } | "$DEMO_DIR/screen-svg" >"$SHOTS/$name.svg"
     {
         echo "$caption"
         for p in "$@"; do
             echo
             rule "$(pane_label "$p")"
-            screen "$p"
+            without_attributes <"$SHOTS/.pane-$p"
         done
         total=$(wc -l <"$NARRATION")
         echo
@@ -335,12 +350,12 @@ shot() {  # NAME CAPTION PANE…
         NARRATION_MARK=$total
     } >"$file.raw"
     normalize_screen <"$file.raw" >"$file"
-    rm -f "$file.raw"
+    rm -f "$file.raw" "$SHOTS"/.pane-*
 }
 
 # What differs between two runs of a scene (or between two checkouts), made constant: every screen goes through
 # it in shot(), so the committed docs/demo/*.txt (make demo-docs) are normalized exactly like the screens make
-# demo-check compares them with. It replaces the checkout's path (<checkout>/), temporary paths (<tmp>), clock
+# demo-check compares them with; screen-svg draws the pictures from text normalized by it too. It replaces the checkout's path (<checkout>/), temporary paths (<tmp>), clock
 # times and time stamps (<time>), durations ("<n> ms", "<n> s"), pids ("pid <pid>"), seeds ("seed <n>"), a private
 # game's code ("Code: <code>", random each run) and the source port of an attempt ("from ADDRESS:<port>"). The
 # lab's addresses, the fixed port 7878 and /run/tictactoe-demo are the same in every run and stay: they are part of
