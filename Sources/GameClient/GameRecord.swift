@@ -27,7 +27,7 @@ public struct GameRecord: Sendable, Hashable {
     public var result: GameResult?
     /// The line of its `game-over`, or of the record's last line for an unfinished game.
     public var endLine: Int
-    /// The match's score after this game, from the record's side (written with the game; not read back).
+    /// The match's score after this game, from the record's side (`game-over`'s `score`), when the record has it.
     public var score: MatchSession.Score?
 
     public init(
@@ -223,6 +223,7 @@ private struct RecordReader {
                 "game-over's board \(text) is not the position the moves reached (\(game.board.compactText))")
         }
         record.result = result
+        record.score = over.score
         record.endLine = line
         games.append(record)
         current = nil

@@ -145,9 +145,8 @@ final class RecordSamplesTests: XCTestCase {
         XCTAssertEqual(game.cells, [4, 0, 8])
         XCTAssertEqual(game.result, GameResult(winner: .o, reason: .resignation(.x)))
         XCTAssertEqual([game.xName, game.oName], ["Ada", "computer (perfect)"])
-        var written = game
-        written.score = MatchSession.Score(localWins: 1, peerWins: 1, draws: 0)
-        XCTAssertEqual(try written.jsonLines(), Self.savedGame)
+        XCTAssertEqual(game.score, MatchSession.Score(localWins: 1, peerWins: 1, draws: 0))
+        XCTAssertEqual(try game.jsonLines(), Self.savedGame, "written back the same, score included")
     }
 
     func testAProtocolOneTranscriptStillReplays() throws {
