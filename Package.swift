@@ -350,6 +350,9 @@ let package = Package(
             name: "AppManifestTests",
             dependencies: ["AppManifest", "TicTacToeTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
+            name: "PrivacyReportTests",
+            dependencies: ["PrivacyReport", "TicTacToeTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
                 "PrivacyReport",
