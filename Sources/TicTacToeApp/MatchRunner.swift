@@ -148,6 +148,12 @@ public struct MatchRunner {
             loop.execute { bound.value.handle(input) }
         }
         driver.timer = TurnTimer(clock: clock) { deliver(.turnTimeUp($0)) }
+        driver.afterMoveDelay = { [clock] delay in
+            Task {
+                guard (try? await clock.sleep(for: delay)) != nil else { return }  // cancelled: the match is over
+                deliver(.localMoveDue)
+            }
+        }
         // The engine's jobs run off the event loop (the global executor): its process is spoken to by a task of its
         // own, whose outcomes are delivered like every other input.
         var engineWorker: Task<Void, Never>?
@@ -222,6 +228,9 @@ private final class MatchDriver {
     var player: (any Player)?
     var localFailure: PlayerSpecError?
     var timer: TurnTimer?
+    /// Delivers `.localMoveDue` once a delay has passed on the match's clock; the waiting task, while one waits.
+    var afterMoveDelay: ((Duration) -> Task<Void, Never>)?
+    private var delayedMove: Task<Void, Never>?
     /// The time since the match started (the session's time input).
     var elapsed: (@Sendable () -> Duration)?
     /// The engine playing the local side (its jobs, in order), and whether a move was asked and not yet answered.
@@ -299,15 +308,23 @@ private final class MatchDriver {
         }
         if moveDue {
             moveDue = false
-            writer.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(moveDelay)) { self.handle(.localMoveDue) }
+            if moveDelay > .zero, let afterMoveDelay {
+                delayedMove = afterMoveDelay(moveDelay)
+            } else {
+                writer.eventLoop.assumeIsolated().execute { self.handle(.localMoveDue) }
+            }
         }
     }
 
     private func finish() {
         finished = true
-        // The timer's expiry is delivered to this driver: dropped with the match, or each would keep the other alive.
+        // The timer's expiry and the delayed move are delivered to this driver: dropped with the match, or each would
+        // keep the other alive.
         timer?.cancel()
         timer = nil
+        delayedMove?.cancel()
+        delayedMove = nil
+        afterMoveDelay = nil
         writer.closeNow()
         done.succeed(session.end ?? .peerLeft(nil))
     }

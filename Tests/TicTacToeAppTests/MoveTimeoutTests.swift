@@ -31,12 +31,12 @@ final class MoveTimeoutTests: XCTestCase {
 
     /// A perfect host with the move time limit on `clock`, serving on 127.0.0.1.
     private func startHost(
-        games: Int, clock: ManualClock, gate: LocalNetworkGate, gameTime: Duration? = nil
+        games: Int, clock: ManualClock, gate: LocalNetworkGate, gameTime: Duration? = nil, moveDelay: Duration = .zero
     ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Recorder<GameListener>, Int) {
         let reports = Recorder<MatchReport>()
         let listeners = Recorder<GameListener>()
-        var options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveTimeout: limit,
-                                   clock: clock)
+        var options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveDelay: moveDelay,
+                                   moveTimeout: limit, clock: clock)
         options.gameTime = gameTime
         // The test's joiner is a raw plaintext (protocol 1) connection.
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
@@ -102,6 +102,37 @@ final class MoveTimeoutTests: XCTestCase {
         _ = await host.value
     }
 
+    /// The host's pause before its own move (`--move-delay`) waits on the match's clock, as every wait does.
+    func testTheHostsMoveDelayWaitsOnTheMatchClock() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(
+            games: 1, clock: clock, gate: gate, moveDelay: .seconds(5))
+        let moves = { (side: MatchSession.Side) in
+            reports.all.filter { if case .session(.moved(_, _, side)) = $0 { return true } else { return false } }.count
+        }
+        let connection = connection(to: port, gate: gate)
+        let joiner = Task {
+            try await connection.run { link -> GameMessage? in
+                _ = try await link.next()  // the start: the joiner plays X and moves first
+                try await link.send(.move(cell: 4))
+                let reply = try await link.next()
+                try await link.send(.bye(.quit))
+                return reply
+            }
+        }
+        await assertEventually("the joiner's move at the host") { moves(.peer) == 1 }
+        // The turn timer's sleep (armed for the joiner's turn) and the delayed move's.
+        await assertEventually("the delayed move to sleep on the clock") { clock.sleeping == 2 }
+        XCTAssertEqual(moves(.local), 0, "the host's move waits for the clock")
+        await clock.advance(by: .seconds(5))
+        let reply = try await joiner.value
+        guard case .move = reply else { return XCTFail("the host's reply: \(String(describing: reply))") }
+        XCTAssertEqual(moves(.local), 1)
+        listeners.all.last?.stop()
+        _ = await host.value
+    }
+
     func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
         let gate = try makeGate()
         let clock = ManualClock()
@@ -112,10 +143,10 @@ final class MoveTimeoutTests: XCTestCase {
             guard let start = try await link.next() else { return frames }
             frames.append(start)
             // We are X and must move first, and do not. The host's timer runs on the test's clock.
-            await assertEventually("the host's turn timer") { clock.sleeping == 1 }
-            clock.advance(by: .seconds(119))
+            await clock.waitForSleepers(1)  // the host's turn timer
+            await clock.advance(by: .seconds(119))
             XCTAssertEqual(clock.sleeping, 1, "119 s is not yet 120")
-            clock.advance(by: .seconds(1))
+            await clock.advance(by: .seconds(1))
             while let frame = try await link.next() { frames.append(frame) }
             return frames
         }
@@ -150,10 +181,10 @@ final class MoveTimeoutTests: XCTestCase {
             guard let start = try await link.next() else { return frames }
             frames.append(start)
             // We are X and do not move: the game clock (10 s) runs out before the move limit (120 s) would.
-            await assertEventually("the host's turn timer") { clock.sleeping == 1 }
-            clock.advance(by: .seconds(9))
+            await clock.waitForSleepers(1)  // the host's turn timer
+            await clock.advance(by: .seconds(9))
             XCTAssertEqual(clock.sleeping, 1, "9 s is not yet 10")
-            clock.advance(by: .seconds(1))
+            await clock.advance(by: .seconds(1))
             while let frame = try await link.next() { frames.append(frame) }
             return frames
         }
@@ -199,8 +230,8 @@ final class MoveTimeoutTests: XCTestCase {
                 }
                 if offered { break }
             }
-            await assertEventually("the host's rematch timer") { clock.sleeping == 1 }
-            clock.advance(by: limit)
+            await clock.waitForSleepers(1)  // the host's rematch timer
+            await clock.advance(by: limit)
             let last = try await link.next()
             session.clockTime(limit)  // the offer came at 0 s on the same clock
             _ = session.receive(last ?? .bye(.quit))
@@ -227,21 +258,21 @@ final class MoveTimeoutTests: XCTestCase {
         let expired = Recorder<MatchSession.PeerTurn>()
         let timer = TurnTimer(clock: clock) { expired.append($0) }
         timer.start(.move(game: 1, played: 0), limit: .seconds(10))
-        await assertEventually("the first timer") { clock.sleeping == 1 }
+        await clock.waitForSleepers(1)
         timer.start(.move(game: 1, played: 2), limit: .seconds(10))  // replaces the first
-        await assertEventually("the second timer alone") { clock.sleeping == 1 && expired.all.isEmpty }
-        clock.advance(by: .seconds(10))
-        await assertEventually("the second timer's end") { !expired.all.isEmpty }
+        XCTAssertEqual(clock.sleeping, 1, "the first timer fires in time for the second: it stays, alone")
+        await clock.advance(by: .seconds(10))
+        await expired.waitUntil("the second timer's end") { !$0.isEmpty }
         XCTAssertEqual(expired.all, [.move(game: 1, played: 2)])
 
         timer.start(.rematchAnswer(afterGame: 1), limit: .seconds(5))
-        await assertEventually("the rematch timer") { clock.sleeping == 1 }
+        await clock.waitForSleepers(1)  // the rematch timer
         timer.stop()
-        clock.advance(by: .seconds(60))
+        await clock.advance(by: .seconds(60))
         timer.start(.move(game: 2, played: 0), limit: .seconds(1))
-        await assertEventually("the next turn's timer") { clock.sleeping == 1 }
-        clock.advance(by: .seconds(1))
-        await assertEventually("the next turn's end") { expired.all.count == 2 }
+        await clock.waitForSleepers(1)  // the next turn's timer
+        await clock.advance(by: .seconds(1))
+        await expired.waitUntil("the next turn's end") { $0.count == 2 }
         XCTAssertEqual(expired.all, [.move(game: 1, played: 2), .move(game: 2, played: 0)],
                        "a stopped turn is never reported")
     }
