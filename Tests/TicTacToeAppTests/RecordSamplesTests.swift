@@ -1,3 +1,4 @@
+import Foundation
 import GameClient
 import GameProtocol
 import GameRules
@@ -153,6 +154,30 @@ final class RecordSamplesTests: XCTestCase {
         let game = try XCTUnwrap(try parse(Self.protocolOneTranscript).first)
         XCTAssertEqual([game.xName, game.oName], ["Ada", "Bo"])
         XCTAssertEqual(game.result, GameResult(winner: .o, reason: .forfeit(.x)))
+    }
+
+    /// A record event names what it lacks or holds wrongly; fields a replay does not need may be missing.
+    func testARecordEventNamesWhatIsWrong() throws {
+        func problem(_ line: String) -> String? {
+            do {
+                _ = try JSONDecoder().decode(RecordEvent.self, from: Data(line.utf8))
+                return nil
+            } catch {
+                return (error as? RecordEvent.Problem)?.description ?? "\(error)"
+            }
+        }
+        XCTAssertEqual(problem(#"{"event":"game-start","first":"X"}"#), #"game-start has no "game""#)
+        XCTAssertEqual(problem(#"{"event":"game-start","first":"x","game":1}"#),
+                       #"game-start's "first" is "x", not X or O"#)
+        XCTAssertEqual(problem(#"{"event":"game-over","game":1,"reason":"boredom","winner":null}"#),
+                       #"game-over's reason "boredom" is not one of line, draw, resignation, forfeit, timeout"#)
+        XCTAssertEqual(problem(#"{"event":"game-over","game":1,"reason":"timeout","winner":"O"}"#),
+                       #"game-over has no "timed_out""#)
+        XCTAssertEqual(problem(#"{"event":"players","o":"b","x":"a"}"#), #"players has no "local""#)
+        XCTAssertNil(problem(#"{"event":"listening","name":"Ada"}"#))
+        XCTAssertNil(problem(#"{"event":"connected","peer":"Bo"}"#))
+        XCTAssertNil(problem(#"{"event":"game-over","game":1,"reason":"draw","winner":null}"#), "no board, no score")
+        XCTAssertNil(problem(#"{"event":"summary","wins":"not read"}"#), "another event's fields are its own")
     }
 
     /// What a network game writes for its record's events is still the host's lines, byte for byte.
