@@ -94,12 +94,13 @@ lab-check:
 demo: deps build
 	@Tests/demo/demo $(SCENE) $(if $(filter 1 yes true,$(AUTO)),--auto)
 
-# Plays every scene unattended and compares its screens with docs/demo/*.txt; writes nothing (root; part of test).
+# Plays every scene unattended and compares its screens and pictures with docs/demo/; writes nothing (root; part of
+# test).
 demo-check: deps build
 	@scripts/needs-root.sh demo-check "the demo checks (Tests/demo/check)" "sudo make demo-check" \
 	  env TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check
 
-# Plays every scene and rewrites docs/demo/*.txt and their copies in docs/DEMO.md (root): commit what changed.
+# Plays every scene and rewrites docs/demo/*.txt and *.svg and the screens in docs/DEMO.md (root): commit what changed.
 demo-docs: deps build
 	@TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check --write
 
