@@ -5,8 +5,9 @@
 // Dependencies point downward only:
 //
 //   tictactoe (executable: parses arguments, picks a front end)
-//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, PairingCode (to check a
-//     │                          │   typed code) and TextSupport only: no NIO, libsodium, Bonjour, gate
+//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
+//     │                          │   (PairingCode to check a typed code) and Localization: no NIO, libsodium, Bonjour,
+//     │                          │   gate
 //     │    └─ CursesTerminal     │   the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
@@ -32,6 +33,10 @@
 //            └─ GameRules
 //     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math);
 //                            TicTacToeApp's series runner (`tictactoe match`) reports with it
+//
+//   Localization (`tr`, the text in the user's language) is used by AppManifest, the gate, GameClient, both front
+//   ends and the app core; the pure modules (GameRules, TextSupport, PairingCode, GameProtocol, EngineProtocol,
+//   MatchStatistics) by whoever needs them, below the adapters.
 //
 //   Every module imports FoundationEssentials, never Foundation (no ICU: a smaller and faster binary;
 //   ImportBoundaryTests checks it, and the seams of this graph).
@@ -200,8 +205,8 @@ let package = Package(
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
-        // one place failures become exit codes, transcripts (text / JSON lines), and `GameClient.live` (every
-        // local-network operation through the gate).
+        // exit codes of the lower modules' errors, transcripts (text / JSON lines), and `GameClient.live` (every
+        // local-network operation through the gate). One clock from the root for every wait (Exports.swift).
         .target(
             name: "TicTacToeApp",
             dependencies: [
@@ -236,9 +241,6 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Local network privacy: the app manifest (Assets/Info.plist), the remembered decision, and the gate every
-        // local-network operation passes through (browse, advertise, listen on the LAN, connect to a LAN address).
-
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         // PairingCode for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
