@@ -80,7 +80,7 @@ extension AppManifest {
 
     /// This process's executable (`/proc/self/exe`, else argv[0] made absolute). Read with readlink(2) itself, as
     /// `FileManager.destinationOfSymbolicLink` does (a target that is not UTF-8 is no answer either), without setting
-    /// up `FileManager` and its path conversions at every start (issue 15, first TUI frame).
+    /// up `FileManager` and its path conversions at every start.
     public static var currentExecutablePath: String? {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = buffer.withUnsafeMutableBufferPointer { bytes in

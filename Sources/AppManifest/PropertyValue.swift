@@ -3,7 +3,7 @@ import FoundationEssentials
 /// A value read from a property list or a JSON file without a fixed schema, as the manifest, the entitlements, the
 /// decision file and the settings file are read: through FoundationEssentials' `PropertyListDecoder` and
 /// `JSONDecoder` (the app does not load all of Foundation, whose `PropertyListSerialization` and `JSONSerialization`
-/// these replace: issue 15's resident memory and start time).
+/// these replace: less resident memory, a faster start).
 public indirect enum PropertyValue: Sendable, Hashable, Codable {
     case bool(Bool)
     case integer(Int)

@@ -78,10 +78,9 @@ public enum PeerEvent {
 ///   passed on; the link counts what it read, so the match knows how many frames to take from the stream first
 ///   (`PeerLink.divert`).
 ///
-/// One handler rather than a codec pair and three more: a frame used to pass five handlers each way (a boxed
-/// `NIOAny` cast at each, the generic `ByteToMessageHandler` looking up its decoder's metadata at run time, a
-/// buffer allocated per outbound frame by `MessageToByteHandler`), about 5% of a joiner's CPU in a profile
-/// (issue 15).
+/// One handler rather than a codec pair and three more: five handlers each way would cost each frame a boxed
+/// `NIOAny` cast at each, the generic `ByteToMessageHandler` looking up its decoder's metadata at run time, and a
+/// buffer allocated per outbound frame by `MessageToByteHandler`.
 final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = GameMessage

@@ -11,9 +11,8 @@ import NIOCore
 /// a low write-buffer water mark and send buffer (`prepare`).
 public final class SpectatorHub: Sendable {
     /// What a spectator's connection may hold unsent before the spectator counts as too slow: about 40 games of
-    /// positions, ~10 ms of a fast headless match (issue 15 made the host a third faster; with 8 KB, 3 ms of a
-    /// steady spectator's process not being scheduled on a busy machine got it dropped). A stalled one still fills
-    /// it, and its socket buffers, within a few hundred games.
+    /// positions, so that a steady spectator whose process is briefly not scheduled on a busy machine is not dropped.
+    /// A stalled one still fills it, and its socket buffers, within a few hundred games.
     public static let writeBufferLimit = 32 * 1024
 
     public let capacity: Int

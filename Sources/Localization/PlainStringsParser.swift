@@ -1,13 +1,12 @@
 /// The strings files this app ships, read without the property-list decoder: `"key" = "value";` entries in UTF-8,
 /// with `/* … */` and `// …` comments and the escapes `\"`, `\\`, `\n`, `\t` and `\r`.
 ///
-/// Every command reads a strings table at start (the manifest's `InfoPlist.strings`, the app's messages); through
-/// `PropertyListDecoder` that was a tenth of the full-screen game's first frame (issue 15: the decoder's first use
-/// instantiates its generic machinery and scans the binary's protocol conformances). Anything else the format allows
-/// (unquoted words, `"key";` alone, other escapes, a byte-order mark, UTF-16 or other bytes that are not UTF-8, XML
-/// or binary property lists, a key written twice, a file with no entry, a `//` comment with a carriage return, U+2028 or
-/// U+2029 in it) makes `parse` return nil, and `StringsTable` reads the file with the
-/// decoder as before, with the same results and the same errors.
+/// Every command reads a strings table at start (the manifest's `InfoPlist.strings`, the app's messages), and
+/// `PropertyListDecoder` is slow to start (its first use instantiates its generic machinery and scans the binary's
+/// protocol conformances). Anything else the format allows (unquoted words, `"key";` alone, other escapes, a
+/// byte-order mark, UTF-16 or other bytes that are not UTF-8, XML or binary property lists, a key written twice, a
+/// file with no entry, a `//` comment with a carriage return, U+2028 or U+2029 in it) makes `parse` return nil, and
+/// `StringsTable` reads the file with the decoder, with the same results and the same errors.
 enum PlainStringsParser {
     static func parse(_ bytes: [UInt8]) -> [String: String]? {
         // The decoder reads the whole file as UTF-8 (comments too) and refuses it otherwise.

@@ -14,8 +14,8 @@ public struct StringsTable: Sendable, Hashable {
 
     /// Reads `path`. Throws `StringsTableError` when the file cannot be read or is not a strings table.
     public init(contentsOf path: String) throws {
-        // By path, not `Data(contentsOf: URL)`: the URL's path, worked out again to be read, cost each start of the
-        // full-screen game a protocol conformance lookup over the whole binary (issue 15, first frame).
+        // By path, not `Data(contentsOf: URL)`: the URL's path, worked out again to be read, costs each start a
+        // protocol conformance lookup over the whole binary.
         guard let data = FileManager.default.contents(atPath: path) else {
             throw StringsTableError(path: path, reason: "cannot be read")
         }
