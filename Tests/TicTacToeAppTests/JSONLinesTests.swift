@@ -268,6 +268,21 @@ final class JSONLinesTests: XCTestCase {
             #"{"addresses":["192.168.1.20:7420","[fe80::1%eth0]:7420"],"event":"resolved","name":"Ada's game"}"#)
     }
 
+    /// The samples docs/HEADLESS.md shows, keys sorted as written.
+    func testWatchAndServiceTypeLinesAsTheDocsShowThem() throws {
+        let match = WatchedMatch(
+            hostName: "Alice", joinerName: "Bob", game: 2, hostMark: .o, firstMover: .x,
+            board: try XCTUnwrap(Board("X...O....")), phase: .playing, hostWins: 1)
+        try assertLine(
+            .watched(match),
+            #"{"board":"X...O....","event":"watch","first":"X","game":2,"host":"Alice","host_mark":"O","joiner":"Bob","#
+                + #""phase":"playing","reason":null,"score":{"draws":0,"host":1,"joiner":0},"to_move":"X","winner":null}"#)
+        try assertLine(.discovery(.serviceTypeCount(3)), #"{"count":3,"event":"service-types"}"#)
+        try assertLine(
+            .discovery(.serviceType(name: "_http._tcp", domain: "local.")),
+            #"{"domain":"local.","event":"service-type","type":"_http._tcp"}"#)
+    }
+
     func testTheReporterWritesOneLinePerReport() {
         let lines = Recorder<String>()
         let reporter = JSONLinesReporter(write: { lines.append($0) })
