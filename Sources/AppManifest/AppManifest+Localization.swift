@@ -7,7 +7,7 @@ extension AppManifest {
     /// `locate(explicitPath:)` would read (`DIR/<lang>.lproj/InfoPlist.strings` for `--info-plist DIR/Info.plist`)
     /// and the app's messages from its own resources (the installed share/tictactoe/, or the checkout's Assets/, as
     /// `locate(explicitPath: nil)` finds them). Reads no manifest: a missing or broken one is reported when the network
-    /// is first needed, as before.
+    /// is first needed.
     public static func localization(explicitPath: String?, environment: [String: String]) -> Localization {
         func directory(_ path: String) -> String {
             let directory = PathText.directory(of: path)
