@@ -7,7 +7,7 @@ import XCTest
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
 import AppManifest
-@testable import PrivacyReport
+import PrivacyReport
 
 /// A time the test sets (the report's 7 days pass without sleeping).
 final class ReportTime: Sendable {
