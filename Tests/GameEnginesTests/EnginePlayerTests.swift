@@ -114,8 +114,8 @@ final class EnginePlayerTests: XCTestCase {
         try await engine.newGame(engineMark: .x)
         let move = Task { try await engine.move(in: Game(), timeLeft: .seconds(2)) }
         // The genmove's timer is the only sleeper once the command is out.
-        while clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        clock.advance(by: .seconds(2))
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(2))
         do {
             let cell = try await move.value
             XCTFail("played \(cell)")
@@ -144,10 +144,9 @@ final class EnginePlayerTests: XCTestCase {
             try await engine.move(in: Game(), timeLeft: .seconds(120), gameClock: (left: .milliseconds(1500), total: .seconds(30)))
         }
         // The engine has read its genmove (and the timer runs): then its time passes.
-        while clock.sleeping == 0 || !FileManager.default.fileExists(atPath: told) {
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        clock.advance(by: .milliseconds(1500))
+        await clock.waitForSleepers(1)
+        await assertEventually("the engine to read genmove") { FileManager.default.fileExists(atPath: told) }
+        await clock.advance(by: .milliseconds(1500))
         do {
             let cell = try await move.value
             XCTFail("played \(cell)")
@@ -170,8 +169,8 @@ final class EnginePlayerTests: XCTestCase {
         let move = Task {
             try await engine.move(in: Game(), timeLeft: .seconds(2), gameClock: (left: .seconds(20), total: .seconds(30)))
         }
-        while clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        clock.advance(by: .seconds(2))
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(2))
         do {
             let cell = try await move.value
             XCTFail("played \(cell)")
@@ -186,11 +185,10 @@ final class EnginePlayerTests: XCTestCase {
         let clock = ManualClock()
         let logPath = sandbox.logPath
         let start = Task { try await EnginePlayer.start(command: path, logPath: logPath, clock: clock) }
-        // Once the engine has read `name`, protocol_version's timer is gone (cancelled on its answer) and `name`'s is
-        // the only one.
-        func gotName() -> Bool { (try? String(contentsOfFile: logPath, encoding: .utf8)) == "got name\n" }
-        while !gotName() || clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        clock.advance(by: EnginePlayer.defaultReplyTimeout)
+        // The second sleep is `name`'s timer; protocol_version's, the first, ended with its answer.
+        await clock.waitForSleepers(1, begun: 2)
+        XCTAssertEqual(clock.sleeping, 1, "protocol_version's timer is gone")
+        await clock.advance(by: EnginePlayer.defaultReplyTimeout)
         do {
             _ = try await start.value
             XCTFail("started")
@@ -207,7 +205,7 @@ final class EnginePlayerTests: XCTestCase {
         let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: clock)
         try await engine.newGame(engineMark: .x)
         let move = Task { try await engine.move(in: Game(), timeLeft: .seconds(2)) }
-        while clock.sleeping == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        await clock.waitForSleepers(1)
         move.cancel()
         do {
             _ = try await move.value

@@ -31,7 +31,7 @@ final class ConnectionFailureTests: XCTestCase {
             guard case .waiting(.peerUnreachable(_, let delay)) = connection.state, clock.sleeping == 1 else { continue }
             let step = Duration.milliseconds(Int64(delay * 1000))
             advanced.append(step)
-            clock.advance(by: step)
+            await clock.advance(by: step)
         }
         do {
             _ = try await run.value

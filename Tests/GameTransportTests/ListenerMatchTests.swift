@@ -117,7 +117,7 @@ final class ListenerMatchTests: XCTestCase {
             guard case .waiting(.hostBusy(_, let delay)) = second.state, clock.sleeping == 1 else { continue }
             let step = Duration.milliseconds(Int64(delay * 1000))
             advanced.append(step)
-            clock.advance(by: step)
+            await clock.advance(by: step)
         }
         let text = "Host is already playing a game; try again later"
         let busy = ConnectionError.rejected(reason: "busy", text: text)
@@ -186,7 +186,7 @@ final class ListenerMatchTests: XCTestCase {
         release.set()
         _ = try await within(10, "the first joiner") { try await firstRun.value }
         await assertEventually { !listener.listener.isPlaying }
-        clock.advance(by: .milliseconds(250))
+        await clock.advance(by: .milliseconds(250))
         let name = try await within(10, "the second joiner's match") { try await secondRun.value }
         XCTAssertEqual(name, "Host")
         XCTAssertEqual(matches.all, ["First", "Second"])

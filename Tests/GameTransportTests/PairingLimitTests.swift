@@ -65,7 +65,7 @@ final class PairingLimitTests: XCTestCase {
         let listener = try await privateListener(code, clock: clock, matches: matches)
 
         for guess in 1...3 {
-            clock.advance(by: .milliseconds(1500))  // past the one-a-second limit of the previous guess
+            await clock.advance(by: .milliseconds(1500))  // past the one-a-second limit of the previous guess
             let error = await failure(of: joiner(listener.endpoint, code: wrongCode), "wrong guess \(guess)")
             XCTAssertEqual(error as? ConnectionError, .wrongCode, "\(String(describing: error))")
             await assertEventually("guess \(guess) counted") { listener.counted.count == guess }
@@ -87,13 +87,13 @@ final class PairingLimitTests: XCTestCase {
         XCTAssertFalse("\(listener.events.all)".contains(newDigits))
 
         // After the cool-down (3 s): the old code is now a wrong code, and the new one gets in.
-        clock.advance(by: .seconds(4))
+        await clock.advance(by: .seconds(4))
         let old = await failure(of: joiner(listener.endpoint, code: firstCode), "the old code")
         XCTAssertEqual(old as? ConnectionError, .wrongCode, "\(String(describing: old))")
         await assertEventually("the old code counted") { listener.counted.count == 4 }
         XCTAssertEqual(listener.counted.last?.inARow, 1, "counted against the new code")
 
-        clock.advance(by: .milliseconds(1500))
+        await clock.advance(by: .milliseconds(1500))
         let host = try await entry(of: joiner(listener.endpoint, code: replaced.code, name: "Friend"), "the new code")
         XCTAssertEqual(host, "Host")
         await assertEventually("the host's match") { matches.all == ["Friend"] }
@@ -114,7 +114,7 @@ final class PairingLimitTests: XCTestCase {
         await assertEventually("the guess counted") { listener.counted.count == 1 }
 
         // The same address again, 400 ms later on the listener's clock, with the right code: refused unheard.
-        clock.advance(by: .milliseconds(400))
+        await clock.advance(by: .milliseconds(400))
         let relay = try await RecordingRelay(to: listener.port)
         let refused = await failure(
             of: joiner(Endpoint(host: loopback, port: relay.port), code: firstCode), "the attempt too soon")
@@ -136,7 +136,7 @@ final class PairingLimitTests: XCTestCase {
         XCTAssertEqual(listener.pairingFailures, [.wrongCode])
 
         // Once the second is over, the right code gets in (the failure before it does not hold it back).
-        clock.advance(by: .milliseconds(600))
+        await clock.advance(by: .milliseconds(600))
         let host = try await entry(of: joiner(listener.endpoint, code: firstCode, name: "Friend"), "the right code")
         XCTAssertEqual(host, "Host")
         await assertEventually("the host's match") { matches.all == ["Friend"] }

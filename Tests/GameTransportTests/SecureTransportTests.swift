@@ -209,7 +209,7 @@ final class SecureTransportTests: XCTestCase {
             await assertEventually {
                 clock.sleeping == 1 || second.state.isFinal || second.state == .ready(peerName: "Host")
             }
-            if clock.sleeping == 1 { clock.advance(by: .seconds(2)) }
+            if clock.sleeping == 1 { await clock.advance(by: .seconds(2)) }
         }
         let session = try await within(20, "the second match") { try await secondRun.value }
         XCTAssertEqual(session, expectedSession)

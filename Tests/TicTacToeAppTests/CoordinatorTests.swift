@@ -255,11 +255,11 @@ final class CoordinatorTests: XCTestCase {
                 reasons.append($0)
             }
         }
-        let waiting = await eventually { clock.sleeping == 1 && reasons.all.count == 1 }
-        XCTAssertTrue(waiting)
-        clock.advance(by: .seconds(29))
+        await clock.waitForSleepers(1)
+        await reasons.waitUntil("the reason it waits") { $0.count == 1 }
+        await clock.advance(by: .seconds(29))
         XCTAssertEqual(clock.sleeping, 1, "not yet")
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
         do {
             _ = try await wait.value
             XCTFail("no timeout")
@@ -278,8 +278,7 @@ final class CoordinatorTests: XCTestCase {
         let access = LocalNetworkAccess(gate: gate, clock: clock)
         let origin = self.origin
         let wait = Task { try await access.obtain({ $0.browse("_tictactoe._tcp", for: origin) }, waitTimeout: .seconds(30)) }
-        let waiting = await eventually { clock.sleeping == 1 }
-        XCTAssertTrue(waiting)
+        await clock.waitForSleepers(1)
         try DecisionStore(directory: gate.store.directory).write(.allowed)
         let capability = try await wait.value
         XCTAssertEqual(capability.serviceType, "_tictactoe._tcp")

@@ -75,11 +75,11 @@ final class EngineTimeoutTests: XCTestCase {
             await assertEventually("the engine's genmove") { FileManager.default.fileExists(atPath: marker) }
             // Two sleeps: the engine's move limit, and the host's turn timer still armed for our move (it re-arms
             // lazily: our move only made it forget the turn; it fires at the same 10 s and finds nothing to report).
-            await assertEventually("the engine's timer") { clock.sleeping == 2 }
-            clock.advance(by: .seconds(9))
+            await clock.waitForSleepers(2)
+            await clock.advance(by: .seconds(9))
             XCTAssertTrue(reports.all.allSatisfy { if case .engineFailed = $0 { false } else { true } },
                           "9 s is not yet 10")
-            clock.advance(by: .seconds(1))
+            await clock.advance(by: .seconds(1))
             while let frame = try await link.next() { frames.append(frame) }
             return frames
         }

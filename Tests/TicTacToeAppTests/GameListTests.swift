@@ -7,8 +7,7 @@ import TextSupport
 /// The one list model every front end shows (`GameList`): order, counts, the not-answering state and its retry, and
 /// rows cut with an ellipsis at any width.
 final class GameListTests: XCTestCase {
-    private let clock = ManualClock()
-    private var now: Duration { clock.now.offset }
+    private var now: Duration = .zero
 
     private func listing(_ name: String, _ state: GameListing.State, address: String? = nil) -> GameListing {
         GameListing(name: name, state: state, host: address.map { _ in "\(name.lowercased()).local." },
@@ -47,10 +46,10 @@ final class GameListTests: XCTestCase {
         var list = GameList()
         list.update([listing("dead", .lookingUp)], at: now)
         XCTAssertEqual(list.games.first?.state, .lookingUp)
-        clock.advance(by: .seconds(5))
+        now += .seconds(5)
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
         XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(5)))
-        clock.advance(by: .seconds(30))
+        now += .seconds(30)
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
         XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(5)), "the same failure, repeated")
         XCTAssertEqual(list.games.count, 1, "listed while Bonjour lists it")
@@ -58,7 +57,7 @@ final class GameListTests: XCTestCase {
 
         list.update([listing("dead", .lookingUp)], at: now)  // tried again
         XCTAssertEqual(list.games.first?.state, .lookingUp)
-        clock.advance(by: .seconds(5))
+        now += .seconds(5)
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
         XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(40)), "a new failure: a new time")
 
@@ -66,7 +65,7 @@ final class GameListTests: XCTestCase {
         list.update([listing("dead", .joinable(.open), address: "10.0.0.7")], at: now)
         XCTAssertEqual(list.games.first?.state, .joinable(.open))
         XCTAssertEqual(list.summary, "1 game")
-        clock.advance(by: .seconds(20))
+        now += .seconds(20)
         list.update([listing("dead", .notAnswering(since: .zero))], at: now)
         XCTAssertEqual(list.games.first?.state, .notAnswering(since: .seconds(60)))
         XCTAssertEqual(list.games.first?.place, "dead.local 10.0.0.7", "a game not answering keeps where it was")
@@ -78,7 +77,7 @@ final class GameListTests: XCTestCase {
     func testAOneShotBrowseReportsGamesStillLookedUpAsNotAnswering() {
         var list = GameList()
         list.update([listing("slow", .lookingUp), listing("ok", .joinable(.open))], at: now)
-        clock.advance(by: .seconds(3))
+        now += .seconds(3)
         list.finish(at: now)
         XCTAssertEqual(list.games.map(\.state), [.joinable(.open), .notAnswering(since: .seconds(3))])
     }

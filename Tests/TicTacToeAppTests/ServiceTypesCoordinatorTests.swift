@@ -81,12 +81,13 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
             await browseServiceTypes(browser, duration: .seconds(3), clock: clock,
                                      reporter: ClosureReporter { reports.append($0) })
         }
-        await assertEventually("started, and waiting for the time") { browser.starts == 1 && clock.sleeping == 1 }
+        await clock.waitForSleepers(1)
+        await assertEventually("the browser started") { browser.starts == 1 }
         browser.send(.available)
         browser.send(.updated([ServiceType(name: "_ssh._tcp")]))
         browser.send(.updated([ServiceType(name: "_ssh._tcp"), ServiceType(name: "_http._tcp"),
                                ServiceType(name: "_ipp._tcp")]))
-        clock.advance(by: .seconds(3))
+        await clock.advance(by: .seconds(3))
         let status = await task.value
         XCTAssertEqual(status, .success)
         XCTAssertEqual(try reports.all.map { try JSONEvent.line($0) }, [
@@ -109,8 +110,8 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
             await browseServiceTypes(quiet, duration: .seconds(3), clock: clock,
                                      reporter: ClosureReporter { reports.append($0) })
         }
-        await assertEventually("waiting for the time") { clock.sleeping == 1 }
-        clock.advance(by: .seconds(3))
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(3))
         let quietStatus = await task.value
         XCTAssertEqual(quietStatus, .success)
         XCTAssertEqual(try reports.all.map { try JSONEvent.line($0) }, [#"{"count":0,"event":"service-types"}"#])
