@@ -324,12 +324,12 @@ final class ManifestReportTests: XCTestCase {
             ExitStatus.helpTable)
     }
 
-    /// The README's exit-code table lists every code of `ExitStatus`, and nothing else.
-    func testTheReadmeListsEveryExitCode() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let table = try XCTUnwrap(text.components(separatedBy: "### Exit codes\n").dropFirst().first)
+    /// The exit-code table of docs/HEADLESS.md lists every code of `ExitStatus`, and nothing else.
+    func testTheDocsListEveryExitCode() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/HEADLESS.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let table = try XCTUnwrap(text.components(separatedBy: "## Exit codes\n").dropFirst().first)
         let codes = table.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.isEmpty }
             .prefix { $0.hasPrefix("|") }
             .compactMap { line -> Int32? in
@@ -337,6 +337,6 @@ final class ManifestReportTests: XCTestCase {
                 return Int32(line.dropFirst(2).prefix { $0 != " " })
             }
         XCTAssertEqual(codes, ExitStatus.allCases.map(\.rawValue))
-        XCTAssertTrue(table.contains("| 14 | "), "README: exit code 14")
+        XCTAssertTrue(table.contains("| 14 | "), "docs/HEADLESS.md: exit code 14")
     }
 }
