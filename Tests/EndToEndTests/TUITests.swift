@@ -10,12 +10,8 @@ final class TUITests: XCTestCase {
         XCTAssertNotNil(tmux.waitFor("solo", text: "Play against the computer"), tmux.screen("solo"))
         try tmux.keys("solo", "p")
         XCTAssertNotNil(tmux.waitFor("solo", text: "Score: you 0"), tmux.screen("solo"))
-        // Try every cell in turn, giving the computer time to answer: the game must end.
-        for cell in 1...9 {
-            try tmux.keys("solo", String(cell))
-            _ = tmux.waitFor("solo", timeout: 2) { $0.contains("Your turn") || $0.contains("rematch") }
-        }
-        let screen = try XCTUnwrap(tmux.waitFor("solo", text: "Press r for a rematch"), tmux.screen("solo"))
+        // Try the cells in turn, each when it is our turn: the game must end.
+        let screen = try XCTUnwrap(tmux.playUntilOver("solo", over: "Press r for a rematch"), tmux.screen("solo"))
         XCTAssertTrue(screen.contains("The computer wins") || screen.contains("Draw."), screen)
         XCTAssertFalse(screen.contains("You win"), "the perfect computer lost:\n\(screen)")
         XCTAssertTrue(screen.contains("┼"), "no box drawing in a UTF-8 locale:\n\(screen)")

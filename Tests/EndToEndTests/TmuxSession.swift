@@ -25,7 +25,8 @@ func freshConfigDirectory() -> String {
 }
 
 extension Tmux {
-    /// Plays the pane's side until `over` shows: tries every cell in turn while it is the pane's turn.
+    /// Plays the pane's side until `over` shows: tries every cell in turn while it is the pane's turn, each key once
+    /// the screen has shown what the one before did (a taken cell changes nothing: the wait for it gives up).
     func playUntilOver(_ pane: String, over: String) -> String? {
         for _ in 0..<3 {
             for cell in 1...9 {
@@ -33,7 +34,7 @@ extension Tmux {
                 else { return nil }
                 if screen.contains(over) { return screen }
                 try? keys(pane, String(cell))
-                _ = waitFor(pane, timeout: 2) { !$0.contains("Your turn") || $0.contains(over) }
+                _ = waitFor(pane, timeout: 2) { $0 != screen || $0.contains(over) }
             }
         }
         return waitFor(pane, text: over)
