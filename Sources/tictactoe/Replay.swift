@@ -60,11 +60,11 @@ struct Replay: ParsableCommand {
     func run() throws {
         AppManifest.useLanguage(explicitPath: nil, environment: ProcessInfo.processInfo.environment)
         let record: GameRecord
-        do {
+        do throws(ReplayReport.Failure) {
             record = try ReplayReport.load(path: file, game: game)
         } catch {
             printError("tictactoe: \(error)")
-            throw ExitCode(ExitStatus.dataError.rawValue)
+            throw ExitCode(error.exitStatus.rawValue)
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if headless || json || !interactive {

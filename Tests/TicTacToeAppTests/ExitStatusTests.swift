@@ -33,6 +33,7 @@ final class ExitStatusTests: XCTestCase {
             (SeriesFailure(game: 1, player: "a", why: "w"), .scriptError),
             (SeriesFailure(game: 1, player: nil, why: "w", exitStatus: .cannotListen), .cannotListen),
             (GameCodeSourceError.unreadable(source: "s", why: "w"), .wrongCode),
+            (ReplayReport.Failure(message: "x.jsonl: no game in the record"), .dataError),
             (OutputError(stream: "standard output", code: EPIPE), .outputFailed),
             (LocalNetworkAccessError.refused(.missingEntitlement(key: "k", path: "p")), .entitlementMissing),
             (SecureChannelError.closedDuringHandshake, .peerLeft),
@@ -61,8 +62,9 @@ final class ExitStatusTests: XCTestCase {
             "LineGameError",  // a computer level the line game cannot play: a bug (exit 1)
             "ParseProblem",  // a settings file's problem: reported as a warning, the defaults apply
             "HumanChoice",  // resign or quit typed at the prompt: a move, not a failure
-            // A record `tictactoe replay` cannot read: every such failure is exit 65 where replay loads it.
-            "Failure", "ArchiveError", "GameRecordError", "Problem",
+            // A record line that does not parse: replay reports it as its `ReplayReport.Failure` (exit 65).
+            "GameRecordError", "Problem",
+            "ArchiveError",  // a finished game that cannot be saved: the TUI says so, the run goes on
         ]
         let root = EngineSandbox.packageRoot
         var declared: [String: String] = [:]

@@ -12,10 +12,12 @@ import Glibc
 /// `tictactoe replay FILE`'s work outside the terminal UI: reading the record, choosing its game, and the headless
 /// output (the moves, the final board and the result as text, or one JSON line).
 public enum ReplayReport {
-    /// Why a record cannot be replayed; `description` names the file (and the line when there is one).
-    public struct Failure: Error, CustomStringConvertible, Equatable {
+    /// Why a record cannot be replayed (exit 65, EX_DATAERR); `description` names the file (and the line when there
+    /// is one).
+    public struct Failure: ExitStatusConvertible, CustomStringConvertible, Equatable {
         public var message: String
         public var description: String { message }
+        public var exitStatus: ExitStatus { .dataError }
     }
 
     /// The game `number` of the record at `path` (its `game-start`'s number; with several games of that number,
