@@ -24,14 +24,10 @@ final class ConnectionFailureTests: XCTestCase {
             onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { _ in XCTFail("connected to a closed port") } }
-        var advanced: [Duration] = []
-        while !connection.state.isFinal {
-            // Each refused attempt is followed by a wait on the clock; move the clock by the delay the state gives.
-            await assertEventually { clock.sleeping == 1 || connection.state.isFinal }
-            guard case .waiting(.peerUnreachable(_, let delay)) = connection.state, clock.sleeping == 1 else { continue }
-            let step = Duration.milliseconds(Int64(delay * 1000))
-            advanced.append(step)
-            await clock.advance(by: step)
+        // Each refused attempt is followed by a wait on the clock; move the clock by the delay the state gives.
+        let advanced = await advanceThroughWaits(states, on: clock) { state in
+            guard case .waiting(.peerUnreachable(_, let delay)) = state else { return nil }
+            return .milliseconds(Int64(delay * 1000))
         }
         do {
             _ = try await run.value

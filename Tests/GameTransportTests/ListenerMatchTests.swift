@@ -111,13 +111,9 @@ final class ListenerMatchTests: XCTestCase {
             onStateChange: { states.append($0) }
         )
         let secondRun = Task { try await second.run { _ in XCTFail("the second joiner got a match") } }
-        var advanced: [Duration] = []
-        while !second.state.isFinal {
-            await assertEventually { clock.sleeping == 1 || second.state.isFinal }
-            guard case .waiting(.hostBusy(_, let delay)) = second.state, clock.sleeping == 1 else { continue }
-            let step = Duration.milliseconds(Int64(delay * 1000))
-            advanced.append(step)
-            await clock.advance(by: step)
+        let advanced = await advanceThroughWaits(states, on: clock) { state in
+            guard case .waiting(.hostBusy(_, let delay)) = state else { return nil }
+            return .milliseconds(Int64(delay * 1000))
         }
         let text = "Host is already playing a game; try again later"
         let busy = ConnectionError.rejected(reason: "busy", text: text)
@@ -178,7 +174,8 @@ final class ListenerMatchTests: XCTestCase {
             configuration: .init(connectTimeout: .seconds(60), timeouts: testTimeouts(), clock: clock)
         )
         let secondRun = Task { try await second.run { link -> String in link.peerName } }
-        await assertEventually("\(second.state)") { clock.sleeping == 1 && second.state.name == "waiting" }
+        await assertEventually("\(second.state)") { second.state.name == "waiting" }
+        await clock.waitForSleepers(1)
         guard case .waiting(.hostBusy(_, let delay)) = second.state else { return XCTFail("\(second.state)") }
         XCTAssertEqual(delay, 0.25)
 

@@ -198,19 +198,14 @@ final class SecureTransportTests: XCTestCase {
                 security: testJoinerSecurity(code: "246810")),
             onStateChange: { states.append($0) })
         let secondRun = Task { try await second.run { link in link.stats.secureSession } }
-        await assertEventually("busy: \(second.state)") { clock.sleeping == 1 }
+        await states.waitUntil("busy") { $0.contains { $0.name == "waiting" } }
         guard case .waiting(.hostBusy(let text, _)) = second.state else { return XCTFail("\(second.state)") }
         XCTAssertEqual(text, "Host is already playing a game; try again later")
 
         release.set()
         _ = try await within(20, "the first match") { try await firstRun.value }
         // Free again: the next attempt gets in (a moment's busy is possible while the first ends).
-        while !second.state.isFinal, second.state != .ready(peerName: "Host") {
-            await assertEventually {
-                clock.sleeping == 1 || second.state.isFinal || second.state == .ready(peerName: "Host")
-            }
-            if clock.sleeping == 1 { await clock.advance(by: .seconds(2)) }
-        }
+        _ = await advanceThroughWaits(states, on: clock) { _ in .seconds(2) }
         let session = try await within(20, "the second match") { try await secondRun.value }
         XCTAssertEqual(session, expectedSession)
         await assertEventually { matches.all == ["First", "Second"] }

@@ -70,6 +70,26 @@ struct TestTimeout: Error, CustomStringConvertible {
     var description: String { "timed out waiting for \(what)" }
 }
 
+/// Moves `clock` through a connection's waits between attempts until it ends (fails, is cancelled or is ready):
+/// for each wait its states announce, waits for the wait's sleep to begin and moves the clock by `step` of that
+/// state. Returns the steps. Event-driven: no real time passes, nothing is polled.
+func advanceThroughWaits(
+    _ states: Recorder<ConnectionState>, on clock: ManualClock, step: @escaping (ConnectionState) -> Duration?
+) async -> [Duration] {
+    var advanced: [Duration] = []
+    while true {
+        let waits = advanced.count + 1
+        await states.waitUntil("wait \(waits) or the end") { seen in
+            seen.last.map { $0.isFinal || $0.name == "ready" } == true || seen.filter { $0.name == "waiting" }.count >= waits
+        }
+        let seen = states.all.filter { $0.name == "waiting" }
+        guard seen.count >= waits, let delay = step(seen[waits - 1]) else { return advanced }
+        await clock.waitForSleepers(1)
+        advanced.append(delay)
+        await clock.advance(by: delay)
+    }
+}
+
 /// Runs `operation` in a new task and waits at most `timeout` seconds for it, so a hang fails the test instead of
 /// stopping the whole run.
 func within<T: Sendable>(

@@ -123,7 +123,7 @@ final class MoveTimeoutTests: XCTestCase {
         }
         await assertEventually("the joiner's move at the host") { moves(.peer) == 1 }
         // The turn timer's sleep (armed for the joiner's turn) and the delayed move's.
-        await assertEventually("the delayed move to sleep on the clock") { clock.sleeping == 2 }
+        await clock.waitForSleepers(2)
         XCTAssertEqual(moves(.local), 0, "the host's move waits for the clock")
         await clock.advance(by: .seconds(5))
         let reply = try await joiner.value
