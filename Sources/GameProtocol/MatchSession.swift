@@ -38,78 +38,6 @@ public struct MatchSession: Sendable {
     /// Who did something.
     public enum Side: String, Sendable, Hashable { case local, peer }
 
-    /// How a match ended.
-    public enum End: Sendable, Hashable {
-        /// Both sides finished normally (a `bye` after the last game, or a declined rematch).
-        case completed(by: Side)
-        /// The peer left during a game or without a `bye` (connection closed, `bye(quit)`, …).
-        case peerLeft(ByeReason?)
-        /// The peer broke the protocol or the rules; we sent it an `error` frame.
-        case peerViolation(code: ProtocolErrorCode, text: String)
-        /// The peer sent us an `error` frame.
-        case peerReportedError(code: ProtocolErrorCode, text: String)
-        /// Nothing arrived from the peer for too long (it vanished: crashed host, cable pulled, …).
-        case peerTimedOut(String)
-        /// We left (quit, signal) before the match ended normally.
-        case localLeft(ByeReason)
-        /// Local network access was turned off during a match with a peer on the LAN (Settings, `privacy deny`): we
-        /// left (the peer hears `bye(quit)`).
-        case localNetworkOff
-        /// A side did not move, or answer a rematch offer, within the time limit: `by: .peer` when our limit ran out
-        /// (we said `bye(timeout)`), `by: .local` when the peer's did (it said `bye(timeout)`; its limit is unknown).
-        case moveTimeout(by: Side, limit: Duration?)
-        /// The peer's clock for the whole game (`gameTime`, `limit`) ran out: we said `bye(timeout)`. (A peer that
-        /// times us out says only `bye(timeout)`: that is `.moveTimeout(by: .local, …)`.)
-        case gameTimeout(limit: Duration)
-    }
-
-    /// What the local side is waiting for the peer to do: what a turn time limit applies to.
-    public enum PeerTurn: Sendable, Hashable {
-        /// The peer's move in game `game`, with `played` marks on the board.
-        case move(game: Int, played: Int)
-        /// The peer's answer to our rematch offer after game `afterGame`.
-        case rematchAnswer(afterGame: Int)
-    }
-
-    /// Things the caller reports to the user.
-    public enum Event: Sendable, Hashable {
-        case gameStarted(number: Int, localMark: Mark, firstMover: Mark)
-        case moved(mark: Mark, cell: Int, by: Side)
-        case gameOver(number: Int, result: GameResult, board: Board, score: Score)
-        case rematchOffered
-        case matchOver(End, score: Score)
-    }
-
-    /// What the caller must do, in order.
-    public enum Action: Sendable, Hashable {
-        case send(GameMessage)
-        case emit(Event)
-        /// It is the local player's turn: call `playLocalMove(_:)` (or `resign()`).
-        case requestLocalMove
-        /// A game ended: call `decideRematch(_:)` when the local side has decided.
-        case requestRematchDecision
-        /// Close the connection (after the sends before it are flushed).
-        case close
-        /// (With a turn time limit only.) Start the turn timer, replacing any running one: when `limit` has passed,
-        /// call `turnTimeLimitPassed(turn)`.
-        case startTurnTimer(PeerTurn, limit: Duration)
-        /// (With a turn time limit only.) Stop the turn timer: nothing is awaited from the peer now.
-        case stopTurnTimer
-    }
-
-    /// Wins and draws so far, from the local point of view.
-    public struct Score: Sendable, Hashable {
-        public var localWins = 0
-        public var peerWins = 0
-        public var draws = 0
-        public var gamesPlayed: Int { localWins + peerWins + draws }
-        public init(localWins: Int = 0, peerWins: Int = 0, draws: Int = 0) {
-            self.localWins = localWins
-            self.peerWins = peerWins
-            self.draws = draws
-        }
-    }
-
     private enum State: Sendable, Hashable {
         /// Joiner only: waiting for the host's `start` of game `number`.
         case awaitingStart(number: Int)
@@ -130,15 +58,8 @@ public struct MatchSession: Sendable {
     public private(set) var score = Score()
     /// Each side's time for a whole game (`--game-time`); nil: no game clock.
     public let gameTime: Duration?
-    /// The time now, as the caller last said (`clockTime(_:)`), from any origin.
-    private var now: Duration = .zero
-    /// Each side's time used in the current game, as of `runningSince`.
-    private var localUsed: Duration = .zero
-    private var peerUsed: Duration = .zero
-    /// The side whose clock runs (the side to move in a game in progress), since when, and in which game.
-    private var running: Side?
-    private var runningSince: Duration = .zero
-    private var clockGame: Int?
+    /// Both sides' game clocks and the turn the local side owes, at the time the caller last said (`clockTime(_:)`).
+    private var clock = MatchClock()
     /// Whether the running turn timer is the peer's game clock (rather than `turnTimeLimit`).
     private var timedByGameClock = false
     /// The time limits the peer holds us to, as it announced them in the handshake.
@@ -146,11 +67,6 @@ public struct MatchSession: Sendable {
     /// How much earlier than an announced limit a peer's `bye(timeout)` may come and still count: our clock starts
     /// when the peer's move reaches us, the peer's when it sent it, so ours reads less by the frames' way.
     public static let claimTolerance: Duration = .milliseconds(500)
-    /// The turn the local side owes the peer (a move, a rematch answer) since `localOwedSince`, and how long the last
-    /// one it finished took.
-    private var localOwed: PeerTurn?
-    private var localOwedSince: Duration = .zero
-    private var lastLocalTurn: Duration = .zero
 
     public init(role: Role, turnTimeLimit: Duration? = nil, gameTime: Duration? = nil) {
         self.role = role
@@ -161,25 +77,19 @@ public struct MatchSession: Sendable {
 
     /// Says what time it is (any origin; never going back): call it before each input when there is a game clock.
     public mutating func clockTime(_ time: Duration) {
-        if time > now { now = time }
+        clock.set(time)
     }
 
     /// With a game clock, in a game in progress: the local side's time left now (its clock runs while it is to move).
     public var localTimeLeft: Duration? {
         guard let gameTime, currentGame != nil else { return nil }
-        return max(.zero, gameTime - used(by: .local))
+        return max(.zero, gameTime - clock.used(by: .local))
     }
 
     /// With a game clock, in a game in progress: the peer's time left now.
     public var peerTimeLeft: Duration? {
         guard let gameTime, currentGame != nil else { return nil }
-        return max(.zero, gameTime - used(by: .peer))
-    }
-
-    /// A side's time used in the current game (or the last one) until now.
-    private func used(by side: Side) -> Duration {
-        let running = running == side ? now - runningSince : .zero
-        return (side == .local ? localUsed : peerUsed) + running
+        return max(.zero, gameTime - clock.used(by: .peer))
     }
 
     /// What the local side owes the peer now, if anything: our move in a game in progress, or the answer to the
@@ -298,8 +208,8 @@ public struct MatchSession: Sendable {
         guard let turn else { return actions + [.stopTurnTimer] }
         var limit = turnTimeLimit
         timedByGameClock = false
-        if case .move = turn, let gameTime, limit.map({ gameTime - peerUsed < $0 }) ?? true {
-            limit = max(.zero, gameTime - peerUsed)
+        if case .move = turn, let gameTime, limit.map({ gameTime - clock.peerUsed < $0 }) ?? true {
+            limit = max(.zero, gameTime - clock.peerUsed)
             timedByGameClock = true
         }
         guard let limit else { return actions + [.stopTurnTimer] }  // a rematch answer, with a game clock only
@@ -309,12 +219,6 @@ public struct MatchSession: Sendable {
     /// After an input: charges the side whose turn ended and starts the clock of the side to move (both reset when a
     /// game starts), and notes when the local side's owed turn began or how long the one it finished took.
     private mutating func runClocks() {
-        let owed = owedLocalTurn
-        if owed != localOwed {
-            if localOwed != nil { lastLocalTurn = now - localOwedSince }
-            localOwed = owed
-            localOwedSince = now
-        }
         var mover: Side?
         var number: Int?
         if case .playing(let game, let n, let localMark) = state {
@@ -323,24 +227,7 @@ public struct MatchSession: Sendable {
         } else if case .betweenGames(let last, _, _) = state {
             number = last
         }
-        if let number, number != clockGame {
-            // A new game (or the first): fresh clocks.
-            clockGame = number
-            localUsed = .zero
-            peerUsed = .zero
-            running = mover
-            runningSince = now
-            return
-        }
-        guard mover != running else { return }
-        let used = now - runningSince
-        switch running {
-        case .local?: localUsed += used
-        case .peer?: peerUsed += used
-        case nil: break
-        }
-        running = mover
-        runningSince = now
+        clock.advance(owed: owedLocalTurn, mover: mover, game: number)
     }
 
     private mutating func handleBegin() -> [Action] {
@@ -360,8 +247,9 @@ public struct MatchSession: Sendable {
             return []
         case (.error(let code, let text), _):
             return finish(.peerReportedError(code: code, text: text))
-        case (.bye(let reason), _) where reason == .timeout && !timeoutClaimHolds:
-            return violation(.timeoutNotDue, "bye(timeout), but \(timeoutClaimRefutation)")
+        case (.bye(let reason), _)
+            where reason == .timeout && !clock.timeoutClaimHolds(peerLimits, tolerance: Self.claimTolerance):
+            return violation(.timeoutNotDue, "bye(timeout), but \(clock.timeoutClaimRefutation(peerLimits))")
         case (.bye(let reason), .playing(var game, let number, let localMark)) where reason == .timeout:
             // We ran out of time; a move of ours that crossed the peer's verdict does not count.
             game.timeOut(localMark)
@@ -520,37 +408,6 @@ public struct MatchSession: Sendable {
             actions += endGame(game, number: number, askRematch: false)
         }
         return actions + finish(.peerViolation(code: code, text: text))
-    }
-
-    /// Whether a `bye(timeout)` from the peer can be true now: the turn we owe it (or our last one, which may have
-    /// crossed its verdict) has reached its announced move limit, or our time in the game its announced game limit,
-    /// each less `claimTolerance`.
-    private var timeoutClaimHolds: Bool {
-        if let limit = peerLimits.move, localTurnTime + Self.claimTolerance >= limit { return true }
-        if let limit = peerLimits.game, used(by: .local) + Self.claimTolerance >= limit { return true }
-        return false
-    }
-
-    /// The time of the turn we owe the peer so far, or of the last one we finished (it may have crossed the claim).
-    private var localTurnTime: Duration { localOwed != nil ? now - localOwedSince : lastLocalTurn }
-
-    /// Why a `bye(timeout)` from the peer is not true, for its `error` frame.
-    private var timeoutClaimRefutation: String {
-        if peerLimits == .none { return "you announced no time limit in your handshake" }
-        var used: [String] = []
-        if let limit = peerLimits.move {
-            used.append("\(Self.seconds(localTurnTime)) of the \(Self.seconds(limit)) move limit")
-        }
-        if let limit = peerLimits.game {
-            used.append("\(Self.seconds(self.used(by: .local))) of the \(Self.seconds(limit)) game clock")
-        }
-        return "our time has not run out: " + used.joined(separator: ", ") + " used"
-    }
-
-    /// A duration as seconds with one decimal, for texts ("2.5 s").
-    private static func seconds(_ duration: Duration) -> String {
-        let tenths = Int64(duration.components.seconds) * 10 + duration.components.attoseconds / 100_000_000_000_000_000
-        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private mutating func finish(_ end: End, close: Bool = true) -> [Action] {
