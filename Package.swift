@@ -10,6 +10,7 @@
 //     │                          │   gate
 //     │    └─ CursesTerminal     │   the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ Lobby              the lobby's state machine (pure: no transport)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
 //          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
 //          ├─ LobbyMulticast     the lobby's multicast connection group (on GameTransport's event loops); takes
@@ -204,12 +205,16 @@ let package = Package(
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
+        // The lobby's logic, pure: the state machine both front ends' lobbies run (time, datagrams and commands in,
+        // actions out). No transport: the live lobby (`runLobby`) carries its actions out.
+        .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // exit codes of the lower modules' errors, transcripts (text / JSON lines), and `GameClient.live` (every
         // local-network operation through the gate). One clock from the root for every wait (Exports.swift).
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "Lobby",
                 "LobbyMulticast",
                 "PrivacyReport",
                 "AppManifest",
@@ -318,6 +323,8 @@ let package = Package(
             name: "GameEnginesTests",
             dependencies: ["GameEngines", "EngineProtocol", "GameRules", "TicTacToeTestSupport"]),
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
+        // The lobby's machine in process; its challenge check is the live lobby's.
+        .testTarget(name: "LobbyTests", dependencies: ["Lobby", "TicTacToeApp", "GameClient", "GameProtocol"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "PairingCodeTests", dependencies: ["PairingCode"]),

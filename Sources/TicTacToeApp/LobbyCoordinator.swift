@@ -4,6 +4,7 @@ import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import Synchronization
+import Lobby
 import LobbyMulticast
 
 /// The LAN lobby's group (docs/LOBBY.md): an administratively scoped IPv4 group, a link-local IPv6 group, UDP 7879.
@@ -278,7 +279,11 @@ private final class Lobby: Sendable {
             answerTimer?.cancel()
             continuation.finish()
         }
-        var machine = LobbyMachine(me: me, policy: policy, answerTimeout: request.answerTimeout)
+        var machine = LobbyMachine(
+            me: me, policy: policy, answerTimeout: request.answerTimeout,
+            checkChallenge: { [local = InterfaceAddress.current().map(\.address)] address, challenger in
+                LobbyChallenge.problem(joining: address, challenger: challenger, localAddresses: local)
+            })
         return await withTaskCancellationHandler {
             for await next in inputs {
                 if case .datagram = next { pending.subtract(1, ordering: .relaxed) }
@@ -325,7 +330,7 @@ public enum LobbyChallenge {
     /// broadcast address), and not one of this machine's own (`localAddresses`: that would reach our own services).
     public static func problem(
         joining address: String, challenger: LobbyRoster.Member?,
-        localAddresses: [InterfaceAddress] = InterfaceAddress.current()
+        localAddresses: [String]
     ) -> String? {
         guard let challenger else { return "it has not announced itself" }
         guard challenger.addresses.contains(address) else {
@@ -335,7 +340,7 @@ public enum LobbyChallenge {
             return "its address \(address) is not a host on the LAN (loopback, unspecified, multicast or broadcast)"
         }
         func host(_ text: String) -> String { text.split(separator: "%").first.map(String.init) ?? text }
-        if localAddresses.contains(where: { host($0.address) == host(address) }) {
+        if localAddresses.contains(where: { host($0) == host(address) }) {
             return "its address \(address) is this machine's own"
         }
         return nil

@@ -8,8 +8,7 @@ final class LobbyChallengeTests: XCTestCase {
     private let carol = LobbyRoster.Member(
         id: .init(3), name: "carol", hosting: .open, port: 40001, protocolVersion: 2, address: "198.18.0.13",
         addresses: ["198.18.0.13", "fe80::ff:fe00:d%lab0"], lastSeen: .zero)
-    private let here = [InterfaceAddress(interface: "lab0", family: .ipv4, address: "198.18.0.12"),
-                        InterfaceAddress(interface: "lab0", family: .ipv6, address: "fe80::ff:fe00:c%lab0")]
+    private let here = ["198.18.0.12", "fe80::ff:fe00:c%lab0"]
 
     private func problem(_ address: String, _ challenger: LobbyRoster.Member?) -> String? {
         LobbyChallenge.problem(joining: address, challenger: challenger, localAddresses: here)

@@ -1,10 +1,17 @@
 import GameProtocol
+import GameClient
+import Lobby
 import TicTacToeApp
 import XCTest
 
 /// The lobby's logic without a network: datagrams, ticks and the person's commands in, actions out (time is an
 /// input). The command line's policies and the Lobby screen's (interactive) one.
 final class LobbyMachineTests: XCTestCase {
+    /// The live lobby's check of a challenge's address, on a machine with no address of its own.
+    private static let checkChallenge: @Sendable (String, LobbyRoster.Member?) -> String? = {
+        LobbyChallenge.problem(joining: $0, challenger: $1, localAddresses: [])
+    }
+
     let me = LobbyMessage.MemberID(1)
     let bob = LobbyMessage.MemberID(2)
     let bobAddress = "198.18.0.12"
@@ -18,7 +25,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func joined(_ policy: LobbyMachine.Policy) throws -> LobbyMachine {
-        var machine = LobbyMachine(me: me, policy: policy, localAddresses: [])
+        var machine = LobbyMachine(me: me, policy: policy, checkChallenge: Self.checkChallenge)
         let actions = machine.handle(.ready(group: "the lobby", addresses: ["239.255.77.77 on veth0"]))
         XCTAssertEqual(actions, [
             .report(.joined(group: "the lobby", addresses: ["239.255.77.77 on veth0"])),
@@ -126,7 +133,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testTheCommandLineChallengesByNameAndEndsWithExit4WhenDeclined() throws {
-        var machine = LobbyMachine(me: me, policy: .init(challenge: "BOB"), localAddresses: [])
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "BOB"), checkChallenge: Self.checkChallenge)
         _ = machine.handle(.ready(group: "g", addresses: []))
         let arrival = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
         XCTAssertEqual(arrival.last, .hostGame(for: "bob"), "names match as player names do")
@@ -150,7 +157,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testAStopWhileHostingOnTheCommandLineWaitsForTheHostToSayGoodbye() throws {
-        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), localAddresses: [])
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), checkChallenge: Self.checkChallenge)
         _ = machine.handle(.ready(group: "g", addresses: []))
         _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
         XCTAssertEqual(machine.handle(.stop(.interrupted)), [.stopHosting])
@@ -158,7 +165,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testAFailedGroupEndsTheLobbyWithExit9() {
-        var machine = LobbyMachine(me: me, policy: .init(interactive: true), localAddresses: [])
+        var machine = LobbyMachine(me: me, policy: .init(interactive: true), checkChallenge: Self.checkChallenge)
         XCTAssertEqual(machine.handle(.failed("no interface")).last, .finish(.cannotListen))
         XCTAssertTrue(machine.finished)
     }
@@ -202,7 +209,7 @@ final class LobbyMachineTests: XCTestCase {
     }
 
     func testAnAnswerTimerCancelledAsItFiredIsNotObeyed() throws {
-        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), localAddresses: [])
+        var machine = LobbyMachine(me: me, policy: .init(challenge: "bob"), checkChallenge: Self.checkChallenge)
         _ = machine.handle(.ready(group: "g", addresses: []))
         _ = machine.handle(try datagram(.announce(hosting: .none, port: 0, protocolVersion: 2)))
         XCTAssertEqual(machine.handle(.hostListening(41000)).last, .startAnswerTimer(generation: 1))

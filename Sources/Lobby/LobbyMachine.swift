@@ -1,5 +1,5 @@
+import GameClient
 import GameProtocol
-import GameTransport
 
 /// The lobby's logic, pure (time is an input, as in `LobbyRoster`): what it does with the group's state, each
 /// datagram, the announce ticks, the person's commands and the game hosted for a challenge, as actions a driver
@@ -90,18 +90,19 @@ public struct LobbyMachine: Sendable {
     /// The running answer timer's generation (nil: none runs): a timer cancelled as it fired is not obeyed.
     private var answerTimer: Int?
     private var timers = 0
-    /// This machine's own addresses: a challenge never leads to one of them.
-    private let localAddresses: [InterfaceAddress]
+    /// Why a challenge's address cannot be joined, or nil (the live lobby's `LobbyChallenge.problem`: the
+    /// challenger's own address, a host on the LAN, not this machine).
+    private let checkChallenge: @Sendable (_ address: String, _ challenger: LobbyRoster.Member?) -> String?
     public private(set) var finished = false
 
     public init(
         me: LobbyMessage.MemberID, policy: Policy, answerTimeout: Duration = .seconds(30),
-        localAddresses: [InterfaceAddress] = InterfaceAddress.current()
+        checkChallenge: @escaping @Sendable (_ address: String, _ challenger: LobbyRoster.Member?) -> String?
     ) {
         roster = LobbyRoster(me: me)
         self.policy = policy
         self.answerTimeout = answerTimeout
-        self.localAddresses = localAddresses
+        self.checkChallenge = checkChallenge
     }
 
     /// Whether our challenge's game is being hosted or played.
@@ -209,8 +210,7 @@ public struct LobbyMachine: Sendable {
                 return [.send(.answer(target: id, accepted: false)),
                         .report(.challengeDeclined(from: name, why: acceptsAny ? "already in a game" : "not accepting challenges (--accept)"))]
             }
-            if let problem = LobbyChallenge.problem(
-                joining: address, challenger: roster.members[id], localAddresses: localAddresses) {
+            if let problem = checkChallenge(address, roster.members[id]) {
                 return [.send(.answer(target: id, accepted: false)), .report(.challengeDeclined(from: name, why: problem))]
             }
             if policy.interactive {
