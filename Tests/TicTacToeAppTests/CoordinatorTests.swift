@@ -18,12 +18,6 @@ final class CoordinatorTests: XCTestCase {
     private let listeners = Recorder<GameListener>()
 
     /// A gate over a fresh decision; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address.
-    private func makeGate(
-        _ state: LocalNetworkAuthorization, loopbackIsLAN: Bool = false, bonjourServices: [String] = ["_tictactoe._tcp"]
-    ) throws -> LocalNetworkGate {
-        try makeTestGate(state, loopbackIsLAN: loopbackIsLAN, bonjourServices: bonjourServices)
-    }
-
     private func options(_ name: String, games: Int? = 1, moveDelay: Duration = .zero) -> MatchOptions {
         MatchOptions(name: name, player: .perfect, seed: 1, games: games, moveDelay: moveDelay)
     }
@@ -98,7 +92,7 @@ final class CoordinatorTests: XCTestCase {
     // MARK: Host and join
 
     func testAHostAndAJoinerOnLoopbackPlayAMatchWithoutAskingAndTheHostIsNotAdvertised() async throws {
-        let gate = try makeGate(.notDetermined)  // never asked: loopback needs no permission
+        let gate = try makeTestGate(.notDetermined)  // never asked: loopback needs no permission
         let (host, hostReports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
         let joinReports = Recorder<MatchReport>()
         let status = await joinMatch(try joinRequest(port), options: options("joiner", games: nil), gate: gate,
@@ -127,7 +121,7 @@ final class CoordinatorTests: XCTestCase {
     /// A host on every interface lists the addresses its interface listing gives (injected here: the live one reads
     /// getifaddrs), with the port it got, link-local last; nothing connects to them.
     func testAHostOnEveryInterfaceReportsTheJoinAddressesOfItsInterfaces() async throws {
-        let gate = try makeGate(.allowed)
+        let gate = try makeTestGate(.allowed)
         let reports = Recorder<MatchReport>()
         let interfaces = [
             InterfaceAddress(interface: "lo", family: .ipv4, address: "127.0.0.1", isLoopback: true),
@@ -156,9 +150,9 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAJoinWaitsWhileNotDeterminedAndGoesOnByItselfWhenGranted() async throws {
-        let hostGate = try makeGate(.notDetermined)
+        let hostGate = try makeTestGate(.notDetermined)
         let (host, _, port) = try await startHost(gate: hostGate, options: options("host"))
-        let joinerGate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let joinerGate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
         let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let waited = await eventually {
             joinReports.all.contains {
@@ -175,11 +169,11 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testTurningAccessOffEndsAMatchWithALANPeerAsLocalNetworkOff() async throws {
-        let hostGate = try makeGate(.notDetermined)
+        let hostGate = try makeTestGate(.notDetermined)
         // The host thinks before each move, so the match is still going when access is turned off.
         let (host, hostReports, port) = try await startHost(
             gate: hostGate, options: options("host", games: 5, moveDelay: .milliseconds(200)))
-        let joinerGate = try makeGate(.allowed, loopbackIsLAN: true)
+        let joinerGate = try makeTestGate(.allowed, loopbackIsLAN: true)
         let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let playing = await eventually {
             joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
@@ -204,7 +198,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testALoopbackMatchGoesOnWhenAccessIsTurnedOff() async throws {
-        let gate = try makeGate(.allowed)
+        let gate = try makeTestGate(.allowed)
         let (host, _, port) = try await startHost(gate: gate, options: options("host", games: 2, moveDelay: .milliseconds(50)))
         let (join, joinReports) = try startJoin(port: port, gate: gate)
         let playing = await eventually {
@@ -218,7 +212,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testABadScriptFailsBeforeAnythingIsAskedOrOpened() async throws {
-        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
         let reports = Recorder<MatchReport>()
         let options = MatchOptions(name: "host", player: .script(path: "/nowhere/moves.txt"), seed: 1, games: 1)
         let request = HostRequest(target: .everyInterface, port: 0, matches: 1, origin: origin)
@@ -229,7 +223,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAHostWithoutTheServiceInTheManifestSaysNoAuthAndIsNotAdvertised() async throws {
-        let gate = try makeGate(.allowed, loopbackIsLAN: true, bonjourServices: [])
+        let gate = try makeTestGate(.allowed, loopbackIsLAN: true, bonjourServices: [])
         let (host, reports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
         let messages = reports.all.compactMap { report -> String? in
             if case .discovery(.advertisingUnavailable(let message)) = report { return message }
@@ -245,7 +239,7 @@ final class CoordinatorTests: XCTestCase {
     // MARK: Waiting with a clock
 
     func testTheWaitTimeoutEndsAWaitWithExit11WithoutSleeping() async throws {
-        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
         let clock = ManualClock()
         let access = LocalNetworkAccess(gate: gate, clock: clock)
         let reasons = Recorder<String>()
@@ -273,7 +267,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAGrantBeforeTheWaitTimeoutWins() async throws {
-        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
         let clock = ManualClock()
         let access = LocalNetworkAccess(gate: gate, clock: clock)
         let origin = self.origin

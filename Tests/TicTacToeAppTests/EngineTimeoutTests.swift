@@ -24,17 +24,9 @@ final class EngineTimeoutTests: XCTestCase {
         return directory
     }
 
-    private func makeGate(_ directory: String) -> LocalNetworkGate {
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        return LocalNetworkGate(
-            store: DecisionStore(directory: directory + "/decision"), logger: Logger(label: "test.gate"),
-            loadManifest: { manifest })
-    }
-
     func testAnEngineThatHangsOnItsMoveLosesTheGameWhenItsTimeIsUp() async throws {
         let directory = try makeDirectory()
-        let gate = makeGate(directory)
+        let gate = try makeTestGate()
         let sandbox = try EngineSandbox()
         addTeardownBlock { _ = sandbox }  // the engine's directory lives as long as the test
         let marker = sandbox.path + "/genmove-received"

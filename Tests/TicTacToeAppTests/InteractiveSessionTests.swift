@@ -10,21 +10,9 @@ import AppManifest
 
 /// The full-screen app's sessions through the app core, on loopback.
 final class InteractiveSessionTests: XCTestCase {
-    /// A gate whose decision is granted: a host may listen on every interface.
-    private func grantedGate() throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-session-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let store = DecisionStore(directory: directory)
-        try store.write(.allowed)
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: "games",
-                                   bonjourServices: ["_tictactoe._tcp"])
-        return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
-    }
-
     /// A host who leaves the Host screen tells its spectators it went away, not that it is done.
     func testAHostThatLeavesTellsItsSpectatorsItWentAway() async throws {
-        let gate = try grantedGate()
+        let gate = try makeTestGate(.allowed)
         let hostReports = Recorder<MatchReport>(), watchReports = Recorder<MatchReport>()
         let host = InteractiveSession.host(
             name: "Host", port: 0, spectators: 1, advertise: false, gate: gate,

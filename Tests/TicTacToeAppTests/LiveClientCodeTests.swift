@@ -19,16 +19,6 @@ final class LiveClientCodeTests: XCTestCase {
     /// The hosts' listeners, to stop a host that would keep serving (a match the joiner left does not count).
     private let listeners = Recorder<GameListener>()
 
-    private func makeGate() throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-live-client-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        return LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"),
-                                loadManifest: { manifest }, isLoopbackHost: { Loopback.isLoopback(host: $0) })
-    }
-
     /// A private host on 127.0.0.1 with a fixed code, for one match; its reports and port, and the codes it showed.
     private func startPrivateHost(gate: LocalNetworkGate) async throws
         -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Int, Recorder<String>)
@@ -74,7 +64,7 @@ final class LiveClientCodeTests: XCTestCase {
     }
 
     func testAMalformedCodeIsAUsageErrorBeforeAnythingIsOpened() async throws {
-        let client = GameClient.live(gate: try makeGate(), logFile: "/dev/null")
+        let client = GameClient.live(gate: try makeTestGate(), logFile: "/dev/null")
         let events = await join(client, port: 9, code: "48x913")
         let (message, status) = try XCTUnwrap(failure(events), "\(events)")
         XCTAssertEqual(status, .usage)
@@ -83,7 +73,7 @@ final class LiveClientCodeTests: XCTestCase {
     }
 
     func testNoCodeOrAWrongCodeEndWith13AndTheRightCodeConnectsEncrypted() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let (host, hostReports, port, shown) = try await startPrivateHost(gate: gate)
         let client = GameClient.live(gate: gate, logFile: "/dev/null")
         XCTAssertEqual(shown.all, [code])

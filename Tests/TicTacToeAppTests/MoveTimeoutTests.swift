@@ -19,16 +19,6 @@ final class MoveTimeoutTests: XCTestCase {
     private let limit = Duration.seconds(120)
 
     /// A gate over a fresh, unanswered decision: loopback is cleared without asking, nothing else is.
-    private func makeGate() throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-timeout-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        return LocalNetworkGate(
-            store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"), loadManifest: { manifest })
-    }
-
     /// A perfect host with the move time limit on `clock`, serving on 127.0.0.1.
     private func startHost(
         games: Int, clock: ManualClock, gate: LocalNetworkGate, gameTime: Duration? = nil, moveDelay: Duration = .zero
@@ -77,7 +67,7 @@ final class MoveTimeoutTests: XCTestCase {
     /// A joiner that claims the host ran out of time as its first frame, on its own turn, announcing no limit: the
     /// host refuses the claim, and the joiner forfeits game 1.
     func testAJoinerCannotWinByClaimingTheHostTimedOut() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
@@ -104,7 +94,7 @@ final class MoveTimeoutTests: XCTestCase {
 
     /// The host's pause before its own move (`--move-delay`) waits on the match's clock, as every wait does.
     func testTheHostsMoveDelayWaitsOnTheMatchClock() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(
             games: 1, clock: clock, gate: gate, moveDelay: .seconds(5))
@@ -134,7 +124,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
@@ -171,7 +161,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testAJoinerWhoseGameClockRunsOutLosesOnTimeAndTheReasonNamesTheGameClock() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(
             games: 1, clock: clock, gate: gate, gameTime: .seconds(10))
@@ -204,7 +194,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testARematchOfferLeftUnansweredEndsTheMatchOnTime() async throws {
-        let gate = try makeGate()
+        let gate = try makeTestGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 2, clock: clock, gate: gate)
 

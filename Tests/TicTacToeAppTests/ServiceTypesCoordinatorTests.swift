@@ -56,22 +56,6 @@ final class FakeServiceTypeBrowser: ServiceTypeBrowsing {
 /// `browseServiceTypes` (the multicast entitlement first), then the types the browser lists within the time.
 final class ServiceTypesCoordinatorTests: XCTestCase {
     /// A gate over a manifest in a fresh directory, with the multicast entitlement beside it or not.
-    private func makeGate(_ state: LocalNetworkAuthorization, entitled: Bool) throws -> LocalNetworkGate {
-        let directory = NSTemporaryDirectory() + "tictactoe-types-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        if entitled {
-            let plist = try PropertyListSerialization.data(
-                fromPropertyList: [AppEntitlements.multicastKey: true], format: .xml, options: 0)
-            try plist.write(to: URL(fileURLWithPath: directory + "/" + AppEntitlements.fileName))
-        }
-        let store = DecisionStore(directory: directory + "/state")
-        if state != .notDetermined { try store.write(state) }
-        let manifest = AppManifest(path: directory + "/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        return LocalNetworkGate(store: store, logger: Logger(label: "test.gate"), loadManifest: { manifest })
-    }
-
 
     func testTheTypesListedWhenTimeIsUpAreReportedSortedAfterTheirCount() async throws {
         let browser = FakeServiceTypeBrowser()
@@ -129,7 +113,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
     }
 
     func testWithoutTheEntitlementItEndsAtOnceWithExit15AndAsksNothing() async throws {
-        let gate = try makeGate(.notDetermined, entitled: false)
+        let gate = try makeTestGate(.notDetermined, entitled: false)
         let prompts = Recorder<LocalNetworkOperation>()
         gate.setPromptHandler { prompts.append($0.operation) }
         let reports = Recorder<MatchReport>()
@@ -146,7 +130,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
     }
 
     func testTheScreensListingWaitsForPermissionThenListsAndFailsWithoutTheEntitlement() async throws {
-        let gate = try makeGate(.denied, entitled: true)
+        let gate = try makeTestGate(.denied, entitled: true)
         let browser = FakeServiceTypeBrowser()
         let updates = Recorder<ServiceTypesUpdate>()
         let task = Task {
@@ -164,7 +148,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         let listed = await task.value
         XCTAssertTrue(listed)
 
-        let unentitled = try makeGate(.allowed, entitled: false)
+        let unentitled = try makeTestGate(.allowed, entitled: false)
         let failures = Recorder<ServiceTypesUpdate>()
         let ok = await watchServiceTypes(gate: unentitled, origin: .serviceTypesScreen,
                                          makeBrowser: { _ in XCTFail("no browser without the entitlement"); return browser }) {

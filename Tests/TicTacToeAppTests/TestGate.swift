@@ -6,18 +6,25 @@ import XCTest
 import AppManifest
 
 extension XCTestCase {
-    /// A gate over a fresh decision in `state` (a temporary directory removed after the test) and a manifest declaring
-    /// `bonjourServices`; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address, so a test can exercise
-    /// the local network's rules without leaving loopback.
+    /// The gate of the app-core tests: a fresh decision in `state` (a temporary directory removed after the test) and
+    /// a manifest declaring `bonjourServices`, with the multicast entitlement beside it when `entitled`;
+    /// `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address, so a test can exercise the local network's
+    /// rules without leaving loopback.
     func makeTestGate(
-        _ state: LocalNetworkAuthorization, loopbackIsLAN: Bool = false, bonjourServices: [String] = ["_tictactoe._tcp"]
+        _ state: LocalNetworkAuthorization = .notDetermined, loopbackIsLAN: Bool = false,
+        bonjourServices: [String] = ["_tictactoe._tcp"], entitled: Bool = false
     ) throws -> LocalNetworkGate {
         let directory = NSTemporaryDirectory() + "tictactoe-core-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let store = DecisionStore(directory: directory)
+        if entitled {
+            let plist = try PropertyListSerialization.data(
+                fromPropertyList: [AppEntitlements.multicastKey: true], format: .xml, options: 0)
+            try plist.write(to: URL(fileURLWithPath: directory + "/" + AppEntitlements.fileName))
+        }
+        let store = DecisionStore(directory: directory + "/state")
         if state != .notDetermined { try store.write(state) }
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
+        let manifest = AppManifest(path: directory + "/Info.plist", displayName: "TicTacToe", usageDescription: nil,
                                    bonjourServices: bonjourServices)
         let isLoopbackHost: @Sendable (String) -> Bool
         if loopbackIsLAN {
