@@ -63,14 +63,22 @@ extension StopSignal {
 /// SIGHUP raise its `StopSignal` (a match in progress tells its peer goodbye, a host takes nobody else), and so does
 /// standard output failing (a reader that went away, a full disk); whatever still runs 2 s after a signal (3 s after
 /// the output failed) is ended with the stop's exit code (130 for Ctrl-C, 143 for SIGTERM and SIGHUP, 74 for the
-/// output), and a second signal ends it at once. Without a run to stop (`browse`), signals keep their default action and a failing output exits at once.
-/// The signal handlers live as long as this value: keep it to the end of the command.
+/// output), and a second signal ends it at once. Without a run to stop (`browse`), signals keep their default
+/// action and a failing output exits at once. The signal handlers live as long as this value: keep it to the end of
+/// the command.
 public final class Shutdown {
+    /// The signals that stop a run, and how (Ctrl-C is the player quitting; the others, the system stopping us).
+    public static let stopSignals: [(number: Int32, reason: ByeReason)] = [
+        (SIGINT, .quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown),
+    ]
+
     private let sources: [any DispatchSourceSignal]
 
-    /// `watchingOutput` false: the command decides itself what a failing output does (`match`).
+    /// `watchingOutput` false: the command decides itself what a failing output does (`match`). Tests pass other
+    /// `signals`, their own `clock` and `exit`.
     public init(
-        stopping stop: StopSignal?, watchingOutput: Bool = true, clock: some Clock<Duration> = ContinuousClock(),
+        stopping stop: StopSignal?, watchingOutput: Bool = true,
+        signals: [(number: Int32, reason: ByeReason)] = stopSignals, clock: some Clock<Duration> = ContinuousClock(),
         exit: @escaping @Sendable (ExitStatus) -> Void = { Glibc.exit($0.rawValue) }
     ) {
         if watchingOutput { Self.endRunWhenOutputFails(stop, clock: clock, exit: exit) }
@@ -79,7 +87,7 @@ public final class Shutdown {
             return
         }
         let queue = DispatchQueue(label: "tictactoe.signals")
-        sources = [(SIGINT, ByeReason.quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown)].map { number, reason in
+        sources = signals.map { number, reason in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
