@@ -8,7 +8,8 @@
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
 //     │                          │   (PairingCode to check a typed code) and Localization: no NIO, libsodium, Bonjour,
 //     │                          │   gate
-//     │    └─ CursesTerminal     │   the only importer of CNCurses
+//     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
+//     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
 //          ├─ Lobby              the lobby's state machine (pure: no transport)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
@@ -246,11 +247,17 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The terminal seam and what every screen draws and edits with, screen-agnostic: keys, the `Terminal`
+        // protocol, the canvas, the line editor, the board's layout and drawing, a question in a box.
+        .target(
+            name: "TerminalWidgets",
+            dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         // PairingCode for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
             name: "TerminalUI",
             dependencies: [
+                "TerminalWidgets",
                 "TextSupport",
                 "GameClient",
                 "EngineProtocol",
@@ -263,7 +270,7 @@ let package = Package(
         // The real terminal: the only importer of CNCurses.
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "TerminalUI"]),
+            dependencies: ["CNCurses", "TerminalWidgets"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [
@@ -372,7 +379,9 @@ let package = Package(
         .testTarget(name: "BonjourTests", dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TextSupport", "TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization"]),
+            dependencies: [
+                "TextSupport", "TerminalWidgets", "TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization",
+            ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "TicTacToeAppTests",

@@ -1,6 +1,6 @@
 import CNCurses
 import FoundationEssentials
-import TerminalUI
+import TerminalWidgets
 
 #if canImport(Glibc)
 import Glibc

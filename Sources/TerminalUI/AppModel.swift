@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import TerminalWidgets
 
 /// The whole state of the terminal UI: a pure value. `handle(_:)` returns the effects the runtime carries out;
 /// `render(unicode:)` draws it. No curses, no sockets.

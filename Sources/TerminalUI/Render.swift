@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 extension AppModel {
     /// Draws the whole window: the title, the screen on top of the stack, its key hints and status line, and the

@@ -7,6 +7,7 @@ import Logging
 
 #if canImport(Glibc)
 import Glibc
+import TerminalWidgets
 #endif
 
 /// The UI loop: one thread does every terminal call. Keys come from the terminal, network and signal events

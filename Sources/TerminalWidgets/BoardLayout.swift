@@ -33,8 +33,8 @@ public struct BoardLayout: Hashable, Sendable {
 }
 
 /// Moving a cursor over the board: arrows, hjkl and WASD.
-enum CursorMove {
-    static func apply(_ key: Key, to cursor: Int) -> Int? {
+public enum CursorMove {
+    public static func apply(_ key: Key, to cursor: Int) -> Int? {
         var row = cursor / 3
         var column = cursor % 3
         switch key {
@@ -48,7 +48,7 @@ enum CursorMove {
     }
 
     /// The cell a key or click places on: Enter/Space at the cursor, 1-9 directly, a click on a cell.
-    static func placement(_ key: Key, cursor: Int, layout: BoardLayout) -> Int? {
+    public static func placement(_ key: Key, cursor: Int, layout: BoardLayout) -> Int? {
         switch key {
         case .enter, .character(" "): return cursor
         case .character(let c):
@@ -63,7 +63,7 @@ enum CursorMove {
 extension Canvas {
     /// Draws `board` at `layout`. `numbered`: empty cells show their numbers (the keys that place there); a read-only
     /// board leaves them blank.
-    mutating func drawBoard(_ board: Board, layout: BoardLayout, cursor: Int?, winning: [Int], unicode: Bool,
+    public mutating func drawBoard(_ board: Board, layout: BoardLayout, cursor: Int?, winning: [Int], unicode: Bool,
                             numbered: Bool = true) {
         let vertical = unicode ? "│" : "|"
         let horizontal = unicode ? "─" : "-"
@@ -97,7 +97,7 @@ extension Canvas {
 }
 
 /// The cells of a line that won the game, to highlight.
-func winningCells(_ result: GameResult?) -> [Int] {
+public func winningCells(_ result: GameResult?) -> [Int] {
     if case .line(let cells)? = result?.reason { return cells }
     return []
 }

@@ -1,4 +1,3 @@
-import GameProtocol
 import TextSupport
 
 /// How a cell looks.

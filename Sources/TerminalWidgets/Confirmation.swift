@@ -53,14 +53,14 @@ public struct Confirmation: Hashable, Sendable {
     }
 
     /// The one key that confirms.
-    static func confirms(_ key: Key) -> Bool {
+    public static func confirms(_ key: Key) -> Bool {
         key == .character("y") || key == .character("Y")
     }
 }
 
 extension Confirmation {
     /// The question in a box in the middle of the screen.
-    func render(into canvas: inout Canvas, unicode: Bool) {
+    public func render(into canvas: inout Canvas, unicode: Bool) {
         let size = canvas.size
         let width = min(56, size.columns - 2)
         let inner = width - 4
@@ -93,7 +93,7 @@ extension Confirmation {
 
 extension Canvas {
     /// An empty box with a bold border.
-    mutating func drawBox(top: Int, left: Int, width: Int, height: Int, unicode: Bool) {
+    public mutating func drawBox(top: Int, left: Int, width: Int, height: Int, unicode: Bool) {
         let (h, v, tl, tr, bl, br) = unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
         put(tl + String(repeating: h, count: width - 2) + tr, row: top, column: left, style: .bold)
         for y in 1..<(height - 1) {

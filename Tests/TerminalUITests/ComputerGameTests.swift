@@ -1,6 +1,7 @@
 import GameRules
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 final class ComputerGameTests: XCTestCase {

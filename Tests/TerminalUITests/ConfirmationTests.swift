@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Leaving a match, resigning and quitting ask first: `y` confirms, any other key cancels and does nothing else;

@@ -1,5 +1,6 @@
 import GameClient
 @testable import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Settings › Difficulty: easy, medium, perfect (one name each, as `--player`), kept in settings.json by that name.

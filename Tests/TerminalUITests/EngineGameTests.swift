@@ -1,6 +1,7 @@
 import GameClient
 import GameRules
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Play against an engine, at the model: the form, the effects that start and ask the engine, its answers and its

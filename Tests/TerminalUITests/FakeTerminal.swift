@@ -3,6 +3,7 @@ import GameClient
 import GameProtocol
 import Synchronization
 import TerminalUI
+import TerminalWidgets
 
 /// A terminal for tests: replays a script of keys and resizes, records every frame as text, and keeps a virtual
 /// clock that jumps to the next timer when the script is waiting.

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// The waiting host's screen shows where joiners reach it (issue 13, item 1): the exact `tictactoe join` line for the

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 @testable import TerminalUI
+import TerminalWidgets
 import XCTest
 import TextSupport
 

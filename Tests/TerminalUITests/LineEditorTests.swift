@@ -3,6 +3,7 @@ import GameProtocol
 import XCTest
 
 @testable import TerminalUI
+import TerminalWidgets
 
 /// The line editor every text field uses: each key, the history, the limits.
 final class LineEditorTests: XCTestCase {

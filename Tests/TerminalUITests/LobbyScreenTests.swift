@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// The Lobby screen (l on the menu): the app core's lobby, through the gate's own check (the multicast entitlement,

@@ -1,5 +1,6 @@
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// The name fields (Settings, the Host and Join forms) keep `--name`'s limit: 63 bytes of UTF-8 in NFC.

@@ -2,6 +2,7 @@ import GameProtocol
 import GameRules
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 import TextSupport
 

@@ -1,5 +1,6 @@
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Deferred prompting in the UI: nothing is asked at launch; Search, Host and Join ask first.

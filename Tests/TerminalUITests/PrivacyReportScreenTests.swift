@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 @testable import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Settings › Privacy › Local Network shows the privacy report's latest records (what used the local network, what

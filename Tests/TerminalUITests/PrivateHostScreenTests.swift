@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Host a private game: the menu item hosts with `.private`; the host's screen shows the code (from `.privateCode`,

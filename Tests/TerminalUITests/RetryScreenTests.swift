@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 @testable import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Every failure screen offers `r` to try again (Enter, q or Esc go back); a host offers to wait for another player

@@ -1,5 +1,6 @@
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 final class SearchScreenTests: XCTestCase {

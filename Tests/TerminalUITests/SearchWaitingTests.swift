@@ -1,5 +1,6 @@
 import GameClient
 @testable import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Search while local network access is denied: the screen says so once, in sentences, with what to do; t opens

@@ -1,5 +1,6 @@
 import GameClient
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// "All services on this network" (s on the Search screen): every service type on the LAN, through the gate's own

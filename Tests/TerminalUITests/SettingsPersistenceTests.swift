@@ -1,6 +1,7 @@
 import GameClient
 import Synchronization
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Settings survive a relaunch: the model asks to save a changed setting (`.saveSettings`), the app hands it to its

@@ -3,6 +3,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TerminalUI
+import TerminalWidgets
 import XCTest
 import TextSupport
 

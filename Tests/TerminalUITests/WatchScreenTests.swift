@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import TerminalUI
+import TerminalWidgets
 import XCTest
 import TextSupport
 

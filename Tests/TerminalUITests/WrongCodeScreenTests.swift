@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalUI
+import TerminalWidgets
 import XCTest
 
 /// Joining a private game: a join the host turns away for its code (exit 13) asks for the code, "This game is private"

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// A game against the computer, entirely local: the shared `ComputerMatch` (the same as line mode's), a cursor, and
 /// the computer's "thinking" pause.

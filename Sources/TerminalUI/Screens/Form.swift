@@ -4,6 +4,7 @@ import FoundationEssentials
 import EngineProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
 /// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The Lobby's screen: the players around, what happened, and the greeting or the challenge at the bottom.
 extension LobbyState: ScreenContent {

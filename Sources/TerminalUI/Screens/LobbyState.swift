@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The Lobby screen: who is on the LAN (the app core's lobby: `GameClient.lobby`), what they say, and challenges.
 /// The person greets everyone (g), challenges the chosen player (c or Enter: a game is hosted for them), and answers

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The menu's entries, top to bottom.
 public enum MenuItem: CaseIterable, Hashable, Sendable {

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The network game's screen: a host or join waiting, the match, and how it ended.
 extension NetworkGame: ScreenContent {

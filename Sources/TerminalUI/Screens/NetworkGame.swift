@@ -3,6 +3,7 @@ import GameRules
 import GameClient
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// A game against a person over the network, mirrored from the match's reports.
 public struct NetworkGame: Sendable {

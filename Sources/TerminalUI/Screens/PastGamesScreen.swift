@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// Past games: the saved games, newest first; Enter replays the chosen one.
 public struct PastGamesScreen: Sendable, ScreenContent {

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// The usage-description prompt: a modal dialog, as iOS shows it.
 public struct PromptState: Sendable, Hashable {

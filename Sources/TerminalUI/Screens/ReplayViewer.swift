@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// `tictactoe replay FILE` (and Past games): a finished game shown one position at a time. ←/→ step back and forth,
 /// Home/End jump to the empty board and the final one; nothing is played.

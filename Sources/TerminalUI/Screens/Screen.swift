@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import TerminalWidgets
 
 /// What the screens share besides their own state: every screen reads it, a few keys change it.
 struct Shared: Sendable {

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// Where a screen that lists what discovery finds (Search, All services) stands.
 public enum DiscoveryStatus: Sendable, Hashable {

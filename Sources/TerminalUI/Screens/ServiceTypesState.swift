@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// "All services on this network" (s on the Search screen): every service type announced on the local network, as
 /// the app core lists them (the gate's `browseServiceTypes`: the multicast entitlement, then permission).

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// Settings: the computer's level, who starts, the name, colours, key hints; Privacy › Local Network (the toggle,
 /// reset, and the privacy report). Opened from the menu, or from a screen that waits for local network access (Esc

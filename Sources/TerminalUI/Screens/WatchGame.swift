@@ -3,6 +3,7 @@ import GameRules
 import GameClient
 import Localization
 import TextSupport
+import TerminalWidgets
 
 /// Watching a hosted match read-only (Watch a game, `w` on the Search screen): the host's positions as they come
 /// (`MatchReport.watched`), until the watch ends (`watchEnded`). No key plays.
