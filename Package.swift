@@ -5,6 +5,9 @@
 // Dependencies point downward only:
 //
 //   tictactoe (executable: parses arguments, picks a front end)
+//     ├─ Series                  `tictactoe match`: a series of games, its report with MatchStatistics; on HeadlessUI
+//     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, reports as text;
+//     │                          sees the app core (below)
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
 //     │                          │   (PairingCode to check a typed code) and Localization: no NIO, libsodium, Bonjour,
 //     │                          │   gate
@@ -237,6 +240,40 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The headless front end, the terminal UI's sibling: what the command line writes, as text transcripts or JSON
+        // lines (one event a line), the line-mode game, and the text of the replay, lobby, discovery, manifest and
+        // privacy reports.
+        .target(
+            name: "HeadlessUI",
+            dependencies: [
+                "TicTacToeApp",
+                "GameClient",
+                "GameEngines",
+                "GameProtocol",
+                "GameRules",
+                "TextSupport",
+                "Localization",
+                "AppManifest",
+                "LocalNetworkPrivacy",
+            ]),
+        // A series of games between two players (`tictactoe match`): the schedule, each game by the rules, an engine
+        // or over the network, and the report with its statistics (MatchStatistics), as text or JSON lines.
+        .target(
+            name: "Series",
+            dependencies: [
+                "TicTacToeApp",
+                "HeadlessUI",
+                "MatchStatistics",
+                "GameClient",
+                "GameEngines",
+                "GameProtocol",
+                "GameRules",
+                "GameTransport",
+                "Bonjour",
+                "TextSupport",
+                "AppManifest",
+                "LocalNetworkPrivacy",
+            ]),
         // Bonjour discovery on Avahi's dns_sd compatibility library: advertise, browse, resolve. The only importer
         // of CDNSSD.
         .target(
@@ -278,6 +315,8 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "HeadlessUI",
+                "Series",
                 "TerminalUI",
                 "CursesTerminal",
                 "Bonjour",
@@ -331,7 +370,17 @@ let package = Package(
             dependencies: ["GameEngines", "EngineProtocol", "GameRules", "TicTacToeTestSupport"]),
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
         // The lobby's machine in process; its challenge check is the live lobby's.
-        .testTarget(name: "LobbyTests", dependencies: ["Lobby", "TicTacToeApp", "GameClient", "GameProtocol"]),
+        .testTarget(
+            name: "LobbyTests", dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "GameClient", "GameProtocol"]),
+        // What the command line writes: transcripts, JSON lines (escaping, samples), the line game, the reports' text.
+        .testTarget(
+            name: "HeadlessUITests",
+            dependencies: [
+                "HeadlessUI", "TicTacToeApp", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+                "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "SeriesTests", dependencies: ["Series", "TicTacToeApp", "GameRules", "MatchStatistics"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "PairingCodeTests", dependencies: ["PairingCode"]),
@@ -390,7 +439,8 @@ let package = Package(
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "Bonjour",
+                "TicTacToeApp", "HeadlessUI", "Series", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
+                "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,20 +4,6 @@ import GameProtocol
 import Localization
 import TextSupport
 
-/// What a host needs from Bonjour (`BonjourHostAdvertising` is the real one): the host coordinator advertises while
-/// it listens, says in the TXT record whether a match runs and how many spectators it takes, and stops at the end.
-public protocol HostAdvertising: Sendable {
-    /// Free for a joiner on `port`: advertise (again).
-    func advertise(port: Int)
-    /// What the host is doing (a match running, room for spectators), in the advertisement's TXT record: the host
-    /// stays advertised while it plays, and browsers say it is busy.
-    func update(_ activity: GameActivity)
-    /// Local network access was turned off: withdraw.
-    func withdraw()
-    /// The host is done: withdraw and wait until the daemon was told.
-    func stop()
-}
-
 /// How discovery reports are written as text: every name, reason, message and address through `DisplayText.escaped`
 /// (a name is printed whole, escaped, so that `tictactoe join` accepts it as printed); problems on standard error.
 /// The JSON lines are `JSONDiscoveryEvent`'s (names exactly as registered).

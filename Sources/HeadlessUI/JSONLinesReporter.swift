@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Dispatch
 import Synchronization
+import GameClient
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

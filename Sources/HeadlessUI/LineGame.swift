@@ -6,6 +6,7 @@ import GameProtocol
 import GameRules
 import Localization
 import Synchronization
+import TicTacToeApp
 import TextSupport
 
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
+import GameClient
 import GameProtocol
 import TextSupport
+import TicTacToeApp
 
 extension LobbyEvent {
     /// The line `tictactoe lobby` prints (text from the network escaped: `DisplayText.escaped`).

@@ -1,8 +1,9 @@
+import AppManifest
 import GameProtocol
 import LocalNetworkPrivacy
 import Localization
 import TextSupport
-import AppManifest
+import TicTacToeApp
 
 extension ManifestReport {
     /// `tictactoe manifest`: what the manifest declares, App Transport Security key by key, what that means for game

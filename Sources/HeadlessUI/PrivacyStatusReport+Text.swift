@@ -1,8 +1,9 @@
+import AppManifest
 import GameProtocol
 import LocalNetworkPrivacy
 import Localization
 import TextSupport
-import AppManifest
+import TicTacToeApp
 
 extension PrivacyStatusReport {
     /// `privacy status`: a headline with the state (and who decided when), then one row per thing kept somewhere.

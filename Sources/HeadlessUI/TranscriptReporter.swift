@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import TicTacToeApp
 import GameClient
 import GameProtocol
 import GameRules

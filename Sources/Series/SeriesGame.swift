@@ -2,6 +2,7 @@ import GameClient
 import GameEngines
 import GameRules
 import MatchStatistics
+import TicTacToeApp
 
 /// One finished game of a series.
 public struct SeriesGameRecord: Sendable {

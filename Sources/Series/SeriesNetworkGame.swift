@@ -1,3 +1,4 @@
+import AppManifest
 import Bonjour
 import GameClient
 import GameProtocol
@@ -5,7 +6,7 @@ import GameRules
 import GameTransport
 import LocalNetworkPrivacy
 import Synchronization
-import AppManifest
+import TicTacToeApp
 
 
 /// Where `tictactoe match --over` plays each game: as a network match between a host and a joiner in this process,

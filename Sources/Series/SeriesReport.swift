@@ -1,8 +1,10 @@
 import GameClient
 import GameProtocol
 import GameRules
+import HeadlessUI
 import MatchStatistics
 import TextSupport
+import TicTacToeApp
 
 /// What `tictactoe match` prints: text (cutechess-cli's progress and result lines, then tables) or JSON lines
 /// (`--json`: `seed`, `match-game`, `progress`, `match-result`, `standings`, `match-end`; keys sorted like every other

@@ -2,6 +2,20 @@ import Bonjour
 import GameProtocol
 import LocalNetworkPrivacy
 
+/// What a host needs from Bonjour (`BonjourHostAdvertising` is the real one): the host coordinator advertises while
+/// it listens, says in the TXT record whether a match runs and how many spectators it takes, and stops at the end.
+public protocol HostAdvertising: Sendable {
+    /// Free for a joiner on `port`: advertise (again).
+    func advertise(port: Int)
+    /// What the host is doing (a match running, room for spectators), in the advertisement's TXT record: the host
+    /// stays advertised while it plays, and browsers say it is busy.
+    func update(_ activity: GameActivity)
+    /// Local network access was turned off: withdraw.
+    func withdraw()
+    /// The host is done: withdraw and wait until the daemon was told.
+    func stop()
+}
+
 /// A host's advertising through Bonjour (its TXT record says how the game is protected: `GameService.txtRecord`),
 /// reported as `.discovery` events: "Advertised as NAME" (the name Avahi
 /// registered), withdrawn, or why it is not advertised (the host still serves joiners by address).

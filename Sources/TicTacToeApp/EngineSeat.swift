@@ -57,7 +57,7 @@ public struct EngineSeat: Sendable {
     }
 
     /// The program's base name from `command`, safe as part of a file name.
-    static func logName(_ command: String) -> String {
+    package static func logName(_ command: String) -> String {
         let words: [String]
         if let split = try? EngineCommandLine.split(command) {
             words = split
@@ -85,7 +85,7 @@ public struct EngineSeat: Sendable {
     }
 
     /// Starts a process (its handshake done), its log in `logDirectory`.
-    func start() async throws(EngineFailure) -> EnginePlayer {
+    package func start() async throws(EngineFailure) -> EnginePlayer {
         try? FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         return try await EnginePlayer.start(command: command, logPath: nextLogPath(), clock: clock)
     }

@@ -45,19 +45,19 @@ public enum JSONLine {
 }
 
 /// A coding key for JSON objects whose keys are written in code (`encode(to:)` of the event and report types).
-struct JSONKey: CodingKey, ExpressibleByStringLiteral, Hashable {
-    let stringValue: String
-    var intValue: Int? { nil }
+package struct JSONKey: CodingKey, ExpressibleByStringLiteral, Hashable {
+    package let stringValue: String
+    package var intValue: Int? { nil }
 
-    init(_ stringValue: String) { self.stringValue = stringValue }
-    init(stringLiteral value: String) { self.init(value) }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { nil }
+    package init(_ stringValue: String) { self.stringValue = stringValue }
+    package init(stringLiteral value: String) { self.init(value) }
+    package init?(stringValue: String) { self.init(stringValue) }
+    package init?(intValue: Int) { nil }
 }
 
 extension KeyedEncodingContainer where Key == JSONKey {
     /// Writes `value`, or `null` when it is nil (the key is always present).
-    mutating func encodeOrNull<Value: Encodable>(_ value: Value?, forKey key: JSONKey) throws {
+    package mutating func encodeOrNull<Value: Encodable>(_ value: Value?, forKey key: JSONKey) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LocalNetworkPrivacy
 import FoundationEssentials
+import HeadlessUI
 import TicTacToeApp
 
 struct Browse: AsyncParsableCommand {

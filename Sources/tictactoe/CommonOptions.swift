@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HeadlessUI
 import GameProtocol
 import TicTacToeApp
 import Localization

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LocalNetworkPrivacy
+import HeadlessUI
 import TicTacToeApp
 import AppManifest
 

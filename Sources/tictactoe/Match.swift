@@ -4,6 +4,7 @@ import GameProtocol
 import GameRules
 import LocalNetworkPrivacy
 import MatchStatistics
+import Series
 import TicTacToeApp
 import TextSupport
 import AppManifest

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CursesTerminal
 import FoundationEssentials
+import HeadlessUI
 import GameProtocol
 import LocalNetworkPrivacy
 import TerminalUI

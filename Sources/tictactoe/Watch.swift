@@ -1,5 +1,6 @@
 import ArgumentParser
 import GameProtocol
+import HeadlessUI
 import TicTacToeApp
 
 struct Watch: AsyncParsableCommand {

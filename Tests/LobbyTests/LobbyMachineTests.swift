@@ -1,5 +1,6 @@
-import GameProtocol
 import GameClient
+import GameProtocol
+import HeadlessUI
 import Lobby
 import TicTacToeApp
 import XCTest

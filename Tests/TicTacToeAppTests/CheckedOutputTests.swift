@@ -1,5 +1,6 @@
 import Foundation
 import GameProtocol
+import HeadlessUI
 import Logging
 import Synchronization
 import TicTacToeTestSupport

@@ -3,6 +3,7 @@ import Foundation
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
+import Series
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import HeadlessUI
 import LocalNetworkPrivacy
 import TicTacToeApp
 import TicTacToeTestSupport

@@ -3,6 +3,7 @@ import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
+@testable import HeadlessUI
 @testable import TicTacToeApp
 
 /// Standard output to a pipe or a file gathers lines that come fast one after the other (issue 15: each write(2) to a

@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import MatchStatistics
+import Series
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

@@ -1,5 +1,6 @@
 import GameProtocol
 import GameTransport
+import HeadlessUI
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,9 +1,10 @@
+import AppManifest
 import Foundation
+import HeadlessUI
 import LocalNetworkPrivacy
 import Logging
 import TicTacToeApp
 import XCTest
-import AppManifest
 
 /// `privacy status` as the core reads and renders it (the executable only prints it), and what grant, deny and reset
 /// store and say; each test in a fresh temporary directory.

@@ -1,5 +1,6 @@
 import GameClient
 import GameRules
+@testable import HeadlessUI
 import Synchronization
 @testable import TicTacToeApp
 import XCTest

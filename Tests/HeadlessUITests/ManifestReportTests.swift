@@ -1,9 +1,10 @@
+import AppManifest
 import Foundation
+import HeadlessUI
 import LocalNetworkPrivacy
 import Logging
 import TicTacToeApp
 import XCTest
-import AppManifest
 
 /// `tictactoe manifest` as the core reads and renders it (the executable only prints it), pinned as text and JSON
 /// against fixed manifests in a temporary directory; and the exit code of a refused connection.

@@ -1,7 +1,9 @@
 import Foundation
 import GameProtocol
 import GameRules
+import HeadlessUI
 import MatchStatistics
+import Series
 import TicTacToeApp
 import XCTest
 

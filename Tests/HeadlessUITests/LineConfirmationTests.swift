@@ -1,4 +1,5 @@
 import GameRules
+@testable import HeadlessUI
 import Synchronization
 @testable import TicTacToeApp
 import XCTest

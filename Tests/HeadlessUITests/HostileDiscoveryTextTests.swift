@@ -1,8 +1,9 @@
 import GameClient
 import GameProtocol
+import HeadlessUI
+import TextSupport
 import TicTacToeApp
 import XCTest
-import TextSupport
 
 /// Names, hosts, addresses, reasons and messages from Bonjour reach `browse`'s text output and the lists only
 /// escaped (`DisplayText.escaped`): no control or bidi character is ever written raw.

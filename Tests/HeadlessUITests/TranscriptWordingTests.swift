@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+@testable import HeadlessUI
 import TicTacToeTestSupport
 @testable import TicTacToeApp
 import XCTest

@@ -1,10 +1,11 @@
 import Foundation
 import GameProtocol
 import GameRules
+import HeadlessUI
+import TextSupport
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
-import TextSupport
 
 /// The `--json` lines pinned as literal bytes (README: "JSON output"): keys sorted, `/` and non-ASCII text not
 /// escaped, absent values written as `null` where the table has the key, integers as integers.

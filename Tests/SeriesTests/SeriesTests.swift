@@ -1,5 +1,6 @@
 import GameRules
 import MatchStatistics
+import Series
 import TicTacToeApp
 import XCTest
 

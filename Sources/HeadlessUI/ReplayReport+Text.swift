@@ -1,0 +1,49 @@
+import GameClient
+import GameRules
+import Localization
+import TextSupport
+import TicTacToeApp
+
+/// `tictactoe replay FILE`'s headless output: the moves, the final board and the result as text, or one JSON line.
+extension ReplayReport {
+    /// The headless text: a heading, each move, the final board, the result.
+    public static func text(_ game: GameRecord, path: String, unicode: Bool = false) -> [String] {
+        var lines = [tr("Game %@ of %@: X %@ · O %@", String(game.number), path,
+                        DisplayText.escaped(game.name(of: .x)), DisplayText.escaped(game.name(of: .o)))]
+        lines += game.cells.indices.map(game.moveText)
+        lines.append("")
+        lines += (game.positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map { row in
+            var row = String(row)
+            while row.last == " " { row.removeLast() }
+            return row
+        }
+        lines.append("")
+        lines.append(game.resultText)
+        return lines
+    }
+
+    /// `--json`: one `replay` line with the game's moves, final board and result.
+    public static func json(_ game: GameRecord, path: String) throws -> String {
+        try JSONLine.encode(ReplayLine(game: game, path: path))
+    }
+}
+
+private struct ReplayLine: Encodable {
+    var game: GameRecord
+    var path: String
+
+    func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try object.encode("replay", forKey: "event")
+        try object.encode(path, forKey: "file")
+        try object.encode(game.number, forKey: "game")
+        try object.encode(game.name(of: .x), forKey: "x")
+        try object.encode(game.name(of: .o), forKey: "o")
+        try object.encode(game.cells.map { $0 + 1 }, forKey: "moves")
+        try object.encode((game.positions.last ?? Board()).compactText, forKey: "board")
+        try object.encode(game.isFinished, forKey: "finished")
+        try object.encodeOrNull(game.result?.winner?.description, forKey: "winner")
+        try object.encodeOrNull(game.result.map { RecordEvent.reasonName($0.reason) }, forKey: "reason")
+        if case .line(let cells)? = game.result?.reason { try object.encode(cells.map { $0 + 1 }, forKey: "line") }
+    }
+}
