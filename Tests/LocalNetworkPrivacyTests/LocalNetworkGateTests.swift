@@ -13,16 +13,6 @@ import AppManifest
 final class LocalNetworkGateTests: XCTestCase {
     private let lan = Endpoint(host: "198.18.0.1", port: 7878)
 
-    private func makeGate(
-        manifest: AppManifest? = standardManifest, lines: Recorder<String> = Recorder()
-    ) throws -> LocalNetworkGate {
-        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
-        return LocalNetworkGate(store: store, logger: recordingLogger(lines)) {
-            guard let manifest else { throw ManifestError.notFound(tried: ["/nowhere/Info.plist"], explicit: false) }
-            return manifest
-        }
-    }
-
     func testLoopbackIsExemptWhateverTheStateOrTheManifest() throws {
         let gate = try makeGate(manifest: nil)  // not even a manifest is needed
         for state in LocalNetworkAuthorization.allCases {

@@ -47,6 +47,29 @@ let assetsDirectory: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Assets").path
 
+extension XCTestCase {
+    /// A gate over a fresh decision (a temporary directory removed after the test) with `manifest` in memory (nil:
+    /// no manifest found anywhere), logging to `lines`; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN
+    /// address, so a gated connection can be tried without leaving loopback.
+    func makeGate(
+        manifest: AppManifest? = standardManifest, lines: Recorder<String> = Recorder(), loopbackIsLAN: Bool = false
+    ) throws -> LocalNetworkGate {
+        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
+        let isLoopbackHost: @Sendable (String) -> Bool
+        if loopbackIsLAN {
+            isLoopbackHost = { _ in false }
+        } else {
+            isLoopbackHost = { Loopback.isLoopback(host: $0) }
+        }
+        let load: @Sendable () throws -> AppManifest = {
+            guard let manifest else { throw ManifestError.notFound(tried: ["/nowhere/Info.plist"], explicit: false) }
+            return manifest
+        }
+        return LocalNetworkGate(
+            store: store, logger: recordingLogger(lines), loadManifest: load, isLoopbackHost: isLoopbackHost)
+    }
+}
+
 /// Collects what a stream yields, on its own task.
 final class StreamCollector<Element: Sendable>: @unchecked Sendable {
     let values = Recorder<Element>()

@@ -12,23 +12,6 @@ import AppManifest
 /// gated connection proceed, the gate is told to treat 127.0.0.1 as a LAN address.
 final class WaitingTests: XCTestCase {
     private let origin = OperationOrigin("test")
-    private func makeGate(
-        treatLoopbackAsLAN: Bool = false, manifest: AppManifest = standardManifest
-    ) throws -> LocalNetworkGate {
-        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
-        let isLoopbackHost: @Sendable (String) -> Bool
-        if treatLoopbackAsLAN {
-            isLoopbackHost = { _ in false }
-        } else {
-            isLoopbackHost = { Loopback.isLoopback(host: $0) }
-        }
-        let load: @Sendable () throws -> AppManifest = { manifest }
-        return LocalNetworkGate(
-            store: store, logger: recordingLogger(Recorder<String>()), loadManifest: load,
-            isLoopbackHost: isLoopbackHost
-        )
-    }
-
     func testWaitUntilGrantedReturnsAtOnceWhenAllowedOrExempt() async throws {
         let gate = try makeGate()
         let listen = try await gate.waitUntilGranted({ gate.listen(on: .address("127.0.0.1"), for: origin) }) {
@@ -146,7 +129,7 @@ final class WaitingTests: XCTestCase {
     }
 
     func testAGatedConnectionWaitsThenProceedsByItselfWhenAllowed() async throws {
-        let gate = try makeGate(treatLoopbackAsLAN: true)
+        let gate = try makeGate(loopbackIsLAN: true)
         let port = try closedLoopbackPort()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(

@@ -2,7 +2,6 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
-import Logging
 @testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

@@ -1,6 +1,5 @@
 import Foundation
 import GameProtocol
-import Logging
 @testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

@@ -2,7 +2,6 @@ import Foundation
 import GamePairing
 import GameProtocol
 import GameTransport
-import Logging
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

@@ -2,7 +2,6 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
-import Logging
 import Synchronization
 import NIOCore
 @testable import TicTacToeApp

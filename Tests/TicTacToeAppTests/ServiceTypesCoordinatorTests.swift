@@ -1,6 +1,5 @@
 import Bonjour
 import Foundation
-import Logging
 import Synchronization
 @testable import TicTacToeApp
 import TicTacToeTestSupport
