@@ -11,6 +11,7 @@
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
 //     │                          │   (PairingCode to check a typed code) and Localization: no NIO, libsodium, Bonjour,
 //     │                          │   gate
+//     │    ├─ NetworkScreenState ┤   what the network screens show: a match with a person, the lobby (pure)
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
@@ -289,12 +290,18 @@ let package = Package(
         .target(
             name: "TerminalWidgets",
             dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
+        // What each network screen shows, as a pure value that GameClient's reports update: a match with a person
+        // (`NetworkGame`) and the lobby (`LobbyState`).
+        .target(
+            name: "NetworkScreenState",
+            dependencies: ["TerminalWidgets", "TextSupport", "GameClient", "Localization", "GameRules", "GameProtocol"]),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         // PairingCode for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
             name: "TerminalUI",
             dependencies: [
                 "TerminalWidgets",
+                "NetworkScreenState",
                 "TextSupport",
                 "GameClient",
                 "EngineProtocol",
@@ -431,7 +438,8 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
-                "TextSupport", "TerminalWidgets", "TerminalUI", "GameClient", "GameRules", "GameProtocol", "Localization",
+                "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "GameRules",
+                "GameProtocol", "Localization",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(

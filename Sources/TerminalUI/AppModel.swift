@@ -193,9 +193,9 @@ public struct AppModel: Sendable {
     /// A network event for the match or watch on the screen, or for the host or join that waits behind Settings.
     private mutating func networkEvent(_ event: NetworkEvent) -> [AppEffect] {
         if case .settings = screen, case .network(var waiting)? = below {
-            let effects = waiting.apply(event)
+            waiting.apply(event)
             stack[stack.count - 2] = .network(waiting)
-            return effects
+            return []
         }
         switch screen {
         case .watch(var watch):

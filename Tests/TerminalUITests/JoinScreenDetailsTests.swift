@@ -4,6 +4,7 @@ import GameProtocol
 import TerminalWidgets
 import XCTest
 import TextSupport
+import NetworkScreenState
 
 /// Details of joining: the countdown after a visit to Settings, names escaped once, a stored history made safe, and
 /// the character under the cursor kept in view at the field's right edge.

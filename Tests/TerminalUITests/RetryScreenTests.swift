@@ -3,6 +3,7 @@ import GameProtocol
 @testable import TerminalUI
 import TerminalWidgets
 import XCTest
+import NetworkScreenState
 
 /// Every failure screen offers `r` to try again (Enter, q or Esc go back); a host offers to wait for another player
 /// after a match.

@@ -4,6 +4,7 @@ import Localization
 import PairingCode
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The form that asks for a private game's code: after a join ended with exit 13 (the host runs a private game and
 /// no code was given, or the code given was wrong), and for a game already known to be private. Enter joins the same

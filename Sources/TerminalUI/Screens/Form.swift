@@ -5,6 +5,7 @@ import EngineProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
 /// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person

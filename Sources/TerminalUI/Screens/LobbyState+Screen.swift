@@ -3,6 +3,7 @@ import GameProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The Lobby's screen: the players around, what happened, and the greeting or the challenge at the bottom.
 extension LobbyState: ScreenContent {

@@ -3,6 +3,7 @@ import GameProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The menu's entries, top to bottom.
 public enum MenuItem: CaseIterable, Hashable, Sendable {

@@ -4,6 +4,7 @@ import GameRules
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The network game's screen: a host or join waiting, the match, and how it ended.
 extension NetworkGame: ScreenContent {
@@ -25,7 +26,7 @@ extension NetworkGame: ScreenContent {
             // Settings while waiting (e.g. for local network permission): the host or join keeps waiting.
             return Step([.loadPrivacyInfo], .push(.settings(SettingsScreen(row: .localNetwork))))
         }
-        return Step(play(key, layout: BoardLayout(size: shared.size, top: 5)))
+        return Step(play(key, layout: BoardLayout(size: shared.size, top: 5)).map { [.command($0)] } ?? [])
     }
 
     /// Goes back: tells a connected peer (bye) and stops listening or connecting.
@@ -79,7 +80,8 @@ extension NetworkGame: ScreenContent {
     /// it listens. A finished game is saved; a join turned away for its code (exit 13) asks for the code, to join the
     /// same game again.
     mutating func received(_ event: NetworkEvent, lobbyBehind: Bool) -> Step {
-        var effects = apply(event)
+        apply(event)
+        var effects: [AppEffect] = []
         if lobbyBehind, case .report(let report) = event {
             switch report {
             case .listening(_, let port, _, _, _): effects.append(.lobbyCommand(.hostListening(port)))

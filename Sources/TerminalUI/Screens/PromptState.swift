@@ -3,6 +3,7 @@ import GameProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// The usage-description prompt: a modal dialog, as iOS shows it.
 public struct PromptState: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalWidgets
+import NetworkScreenState
 
 /// What the screens share besides their own state: every screen reads it, a few keys change it.
 struct Shared: Sendable {
@@ -213,7 +214,7 @@ extension AppModel.Screen {
             lobby.fail(text)
             self = .lobby(lobby)
         case .network(var game):
-            _ = game.apply(.report(.error(text, .failure)))
+            game.apply(.report(.error(text, .failure)))
             self = .network(game)
         case .watch(var watch):
             watch.apply(.report(.error(text, .failure)))

@@ -3,6 +3,7 @@ import GameProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// Where a screen that lists what discovery finds (Search, All services) stands.
 public enum DiscoveryStatus: Sendable, Hashable {

@@ -4,6 +4,7 @@ import GameClient
 import Localization
 import TextSupport
 import TerminalWidgets
+import NetworkScreenState
 
 /// Watching a hosted match read-only (Watch a game, `w` on the Search screen): the host's positions as they come
 /// (`MatchReport.watched`), until the watch ends (`watchEnded`). No key plays.

@@ -26,7 +26,7 @@ public struct LobbyState: Sendable, Hashable {
         public var port: Int
     }
 
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case none, back, retry
         /// Settings (t), e.g. to allow local network access: the lobby goes on meanwhile.
         case settings
@@ -34,7 +34,7 @@ public struct LobbyState: Sendable, Hashable {
     }
 
     /// The most log lines kept (the screen shows the latest that fit).
-    static let logLimit = 100
+    package static let logLimit = 100
 
     public private(set) var status: Status = .starting
     /// The players around, by name.
@@ -49,7 +49,7 @@ public struct LobbyState: Sendable, Hashable {
     /// Challenges to us waiting for an answer: the first is asked.
     public private(set) var invitations: [Invitation] = []
     /// Whom we challenged, while the game hosted for it waits.
-    public internal(set) var challenging: String?
+    public package(set) var challenging: String?
 
     public init() {}
 
@@ -68,7 +68,7 @@ public struct LobbyState: Sendable, Hashable {
         members.indices.contains(selected) ? members[selected] : nil
     }
 
-    mutating func apply(_ event: LobbyEvent) {
+    package mutating func apply(_ event: LobbyEvent) {
         func name(_ text: String) -> String { DisplayText.escaped(text) }
         switch event {
         case .waiting(let reason):
@@ -133,12 +133,12 @@ public struct LobbyState: Sendable, Hashable {
 
     /// The core could not start the lobby at all (the gate's answer: a missing entitlement, no manifest): the screen
     /// says why where the players would be.
-    mutating func fail(_ text: String) {
+    package mutating func fail(_ text: String) {
         status = .left(text)
     }
 
     /// What a key does to the lobby itself.
-    mutating func react(to key: Key) -> Outcome {
+    package mutating func react(to key: Key) -> Outcome {
         greetingProblem = nil
         if var editor = greeting {
             switch key {
@@ -198,7 +198,7 @@ public struct LobbyState: Sendable, Hashable {
     }
 
     /// The most characters the greeting field takes (the message's own limit, 140 UTF-8 bytes, is checked on Enter).
-    static let greetingCharacters = 140
+    package static let greetingCharacters = 140
 
     private mutating func upsert(_ member: LobbyRoster.Member) {
         let chosen = selectedMember?.id

@@ -40,7 +40,7 @@ public struct NetworkGame: Sendable {
     /// What the host hosts: an open game, or a private one whose code joiners must bring.
     public let security: GameSecurity
     /// The code a joiner gave (six digits; nil: none). Not public: it goes to the join effect and nowhere else.
-    let code: String?
+    package let code: String?
     /// A private host's current code (six digits), for its own screen, and why it replaced the first one.
     public private(set) var privateCode: String?
     public private(set) var codeReplacedBecause: String?
@@ -51,14 +51,14 @@ public struct NetworkGame: Sendable {
     /// How many attempts to join this host failed since it began waiting.
     public private(set) var failedAttemptCount = 0
     /// The host turned the join away for its code (exit 13): missing (`code == nil`) or wrong.
-    private(set) var codeRefused = false
+    package private(set) var codeRefused = false
     /// The port a host was asked to listen on (0: any free one); nil for a joiner.
-    let requestedPort: Int?
+    package let requestedPort: Int?
     /// The lobby's game this is (the one offered with a challenge, or the challenger's joined), nil for the others:
     /// after a match nobody else is invited, so no "wait for another player".
-    var lobbyGame: LobbyGame?
+    package var lobbyGame: LobbyGame?
     /// Whom the person challenged, for the game hosted for the challenge (escaped where it is drawn).
-    var challenged: String?
+    package var challenged: String?
     /// The port the host listened on (from `.listening`), so that hosting again keeps the port joiners were told.
     public private(set) var listenedPort: Int?
     /// Whether a peer played a match with us here (it connected).
@@ -68,7 +68,7 @@ public struct NetworkGame: Sendable {
     public private(set) var watching = 0
 
     /// The most failed attempts the host's screen lists.
-    static let attemptsShown = 3
+    package static let attemptsShown = 3
 
     /// How long a join may take before it says it failed (the app core's connect timeout for the TUI: resolving a
     /// name and connecting to each of its addresses), counted down on the connecting screen.
@@ -89,20 +89,20 @@ public struct NetworkGame: Sendable {
 
     /// Joining a game the list showed at `place` (its host and address): the connecting screen says where, until the
     /// name is resolved afresh.
-    mutating func joining(listedAt place: String) {
+    package mutating func joining(listedAt place: String) {
         guard role == .joiner, phase == .connecting, !place.isEmpty else { return }
         // `target` is shown escaped already.
         connection = tr("Connecting to %@ at %@…", target, DisplayText.escaped(place))
     }
 
     /// The join started: count down from `connectSeconds`.
-    mutating func startCountdown() {
+    package mutating func startCountdown() {
         guard role == .joiner, phase == .connecting else { return }
         connectSecondsLeft = Self.connectSeconds
     }
 
     /// A second passed while connecting; whether to count on. While waiting for permission it starts over.
-    mutating func countDown() -> Bool {
+    package mutating func countDown() -> Bool {
         guard phase == .connecting, let left = connectSecondsLeft else {
             connectSecondsLeft = nil
             return false
@@ -116,7 +116,7 @@ public struct NetworkGame: Sendable {
         return left - 1 > 0
     }
 
-    init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
+    package init(role: MatchSession.Role, localName: String, target: String, security: GameSecurity = .open,
          code: String? = nil, port: Int? = nil, spectators: Int = 0) {
         self.requestedPort = port
         self.spectators = spectators
@@ -160,7 +160,7 @@ public struct NetworkGame: Sendable {
 
     /// The same host or join again, from the start: the port the host listened on (else the one asked for), the same
     /// target, code and security for a joiner.
-    func again() -> NetworkGame {
+    package func again() -> NetworkGame {
         if let lobbyGame {  // the same again: a game on a free port, or the same challenger's
             var next = NetworkGame(role: role, localName: localName, target: target, security: security,
                                    port: requestedPort)
@@ -174,10 +174,10 @@ public struct NetworkGame: Sendable {
     }
 
     /// Whether a peer is connected (so leaving must say bye).
-    var inMatch: Bool { phase == .playing || phase == .betweenGames }
+    package var inMatch: Bool { phase == .playing || phase == .betweenGames }
 
     /// Whether a game is being played that `R` can resign.
-    var canResign: Bool { phase == .playing && game?.isOver == false }
+    package var canResign: Bool { phase == .playing && game?.isOver == false }
 
     public var isLocalTurn: Bool {
         guard phase == .playing, let game, let localMark else { return false }
@@ -187,7 +187,7 @@ public struct NetworkGame: Sendable {
     /// The lines a waiting host's screen shows under "Waiting…": the exact `tictactoe join` line for the first address,
     /// one line for each other address (link-local ones last, then their note), or why nobody else can join. A
     /// private game's lines read the code from standard input (`--code -`): the joiner types the code shown above.
-    var joinLines: [String] {
+    package var joinLines: [String] {
         let flags = security == .private ? " --code -" : security == .plaintext ? " --plaintext" : ""
         guard let first = joinAddresses.first else {
             return [tr("This machine has no network address now: check its network connection")]
@@ -211,7 +211,7 @@ public struct NetworkGame: Sendable {
 
     /// The status line: what `connection` says, unless the screen already shows the same sentence in full (an ended
     /// match or join), where it says only that it is over, so that no sentence appears twice.
-    var statusLine: String {
+    package var statusLine: String {
         switch phase {
         case .ended(let why, let failed):
             guard connection == why || connection == failedConnection else { return connection }
@@ -233,24 +233,25 @@ public struct NetworkGame: Sendable {
     private var waitingConnection: String?
 
     /// Whether a peer was ever connected in this session (an ended screen then says "Disconnected").
-    var inMatchBefore: Bool { peerName != nil }
+    package var inMatchBefore: Bool { peerName != nil }
 
     /// A sentence's first letter in capitals (error texts start lower-case, as Unix messages do).
-    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+    package static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
     /// An error's text without its trailing period, to end a sentence with one of our own.
-    static func sentence(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
+    package static func sentence(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
 
     /// The peer's name as sentences show it: escaped, and cut to `nameColumns`.
-    var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? tr("the opponent") }
+    package var peer: String { peerName.map { DisplayWidth.truncate($0, to: Self.nameColumns) } ?? tr("the opponent") }
 
     /// The most columns a name takes in a sentence of the status line.
-    static let nameColumns = 32
+    package static let nameColumns = 32
 
     /// What a joiner sees when the host's game code is not the one given (exit 13).
-    static var wrongCode: String { tr("Wrong code, try again") }
+    package static var wrongCode: String { tr("Wrong code, try again") }
 
-    mutating func apply(_ event: NetworkEvent) -> [AppEffect] {
+    /// What the match reports: its events, a private game's code, its end.
+    package mutating func apply(_ event: NetworkEvent) {
         switch event {
         case .privateCode(let code, let replacedBecause):
             privateCode = code
@@ -258,7 +259,6 @@ public struct NetworkGame: Sendable {
             if replacedBecause != nil, !inMatch, !isOver {
                 connection = tr("A new code: the old one no longer works")
             }
-            return []
         case .finished(let status):
             networkFinished = true
             if status == .wrongCode { refuseCode() }
@@ -267,10 +267,8 @@ public struct NetworkGame: Sendable {
                                failed: status != .success)
                 connection = status == .success ? tr("Match over") : tr("Disconnected")
             }
-            return []
         case .report(let report):
             apply(report)
-            return []
         }
     }
 
@@ -428,32 +426,33 @@ public struct NetworkGame: Sendable {
         }
     }
 
-    /// A key in the match: rematch or not between games, the cursor and a move while playing.
-    mutating func play(_ key: Key, layout: BoardLayout) -> [AppEffect] {
+    /// A key in the match: rematch or not between games, the cursor and a move while playing; returns what the match
+    /// is to be told, if anything.
+    package mutating func play(_ key: Key, layout: BoardLayout) -> LocalCommand? {
         switch phase {
         case .betweenGames:
             if key == .character("r"), !localOffered {
                 localOffered = true
                 connection = peerOffered ? tr("Rematch!") : tr("Rematch offered; waiting for %@…", peer)
-                return [.command(.rematch(true))]
+                return .rematch(true)
             }
             if key == .character("n") {
-                return [.command(.rematch(false))]
+                return .rematch(false)
             }
-            return []
+            return nil
         case .playing:
             if let moved = CursorMove.apply(key, to: cursor) {
                 cursor = moved
-                return []
+                return nil
             }
             guard isLocalTurn, let game, let localMark,
                   let cell = CursorMove.placement(key, cursor: cursor, layout: layout),
                   game.validate(cell, by: localMark) == nil
-            else { return [] }
+            else { return nil }
             cursor = cell
-            return [.command(.move(cell))]
+            return .move(cell)
         default:
-            return []
+            return nil
         }
     }
 }
