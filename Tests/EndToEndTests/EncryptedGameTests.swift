@@ -5,8 +5,7 @@ import XCTest
 /// with a code shown only on the host's stderr, wrong and missing codes (exit 13), the code replaced after three wrong
 /// codes, no silent fallback between protocol 1 and 2, and the manifest's App Transport Security refusing plaintext
 /// on the LAN (exit 14) before anything is sent.
-final class EncryptedGameTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
+final class EncryptedGameTests: ProcessTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {
@@ -15,15 +14,8 @@ final class EncryptedGameTests: XCTestCase {
     }
 
     override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
+        super.tearDown()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    @discardableResult
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
     }
 
     private func join(_ port: Int, _ extra: [String], environment: [String: String] = [:]) throws -> TicTacToeProcess {

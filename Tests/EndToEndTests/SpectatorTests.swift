@@ -8,22 +8,7 @@ import Glibc
 /// Spectators (`host --spectators N`, `tictactoe watch`), with the real binary over loopback: watchers see every
 /// position, one that comes in mid-match sees the match so far, one that stalls is dropped without slowing the
 /// players, and a host without room or without spectators turns a watcher away.
-final class SpectatorTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes {
-            process.signal(SIGCONT)
-            process.terminate()
-        }
-        processes = []
-    }
-
-    private func track(_ process: TicTacToeProcess) -> TicTacToeProcess {
-        processes.append(process)
-        return process
-    }
-
+final class SpectatorTests: ProcessTestCase {
     private func watcher(_ port: Int, name: String, _ extra: [String] = []) throws -> TicTacToeProcess {
         track(try TicTacToeProcess(["watch", "127.0.0.1:\(port)", "--json", "--name", name] + extra))
     }

@@ -5,8 +5,7 @@ import XCTest
 /// Private games in the real full-screen UI (tmux), on loopback, against headless peers: the TUI host shows its code
 /// and each wrong code with its address, and a headless joiner with the code read off the screen plays; a TUI joiner
 /// is asked for a headless private host's code, is told a wrong one, and gets in with the right one.
-final class TUIPrivateGameTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
+final class TUIPrivateGameTests: ProcessTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {
@@ -15,8 +14,7 @@ final class TUIPrivateGameTests: XCTestCase {
     }
 
     override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
+        super.tearDown()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

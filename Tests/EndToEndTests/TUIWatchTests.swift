@@ -5,14 +5,7 @@ import XCTest
 /// Watch a game in the real full-screen UI (tmux), on loopback: a headless host that takes a spectator, a headless
 /// joiner that plays slowly, and the TUI watching by address from the menu's Watch a game: the board with its marks,
 /// then how it ended, and Enter back to the menu.
-final class TUIWatchTests: XCTestCase {
-    private var processes: [TicTacToeProcess] = []
-
-    override func tearDown() {
-        for process in processes { process.terminate() }
-        processes = []
-    }
-
+final class TUIWatchTests: ProcessTestCase {
     func testTheTUIWatchesAHeadlessMatchByAddressFromStartToEnd() throws {
         let (host, port) = try startHost(["--spectators", "1", "--games", "2", "--name", "alice"])
         processes.append(host)
