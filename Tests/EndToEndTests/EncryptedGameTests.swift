@@ -25,17 +25,15 @@ final class EncryptedGameTests: ProcessTestCase {
 
     /// The six digits a private host printed on stderr (the latest code when it was replaced).
     private func shownCode(_ host: TicTacToeProcess, occurrence: Int = 1) -> String? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let codes = host.standardError.split(separator: "\n").compactMap { line -> String? in
-                guard let range = line.range(of: #"(code is|new code:) \d{3} \d{3}"#, options: .regularExpression)
-                else { return nil }
-                return String(line[range].suffix(7).filter(\.isNumber))
-            }
-            if codes.count >= occurrence { return codes[occurrence - 1] }
-            Thread.sleep(forTimeInterval: 0.05)
+        func code(_ line: String) -> String? {
+            line.range(of: #"(code is|new code:) \d{3} \d{3}"#, options: .regularExpression)
+                .map { String(line[$0].suffix(7).filter(\.isNumber)) }
         }
-        return nil
+        var seen = 0
+        return host.waitForErrorLine { line in
+            if code(line) != nil { seen += 1 }
+            return seen == occurrence
+        }.flatMap { code($0.text) }
     }
 
     func testAnOpenGameIsEncryptedByDefault() throws {

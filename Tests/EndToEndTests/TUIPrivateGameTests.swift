@@ -94,12 +94,8 @@ final class TUIPrivateGameTests: ProcessTestCase {
     func testATUIJoinerIsAskedForTheCodeToldAWrongOneAndGetsInWithTheRightOne() throws {
         let (host, port) = try startHost(["--private", "--matches", "1", "--games", "1", "--name", "alice"])
         processes.append(host)
-        let deadline = Date().addingTimeInterval(30)
-        var shown: String?
-        while shown == nil, Date() < deadline {
-            shown = capture(#"the code is (\d{3} \d{3})"#, in: host.standardError)
-            if shown == nil { Thread.sleep(forTimeInterval: 0.05) }
-        }
+        let pattern = #"the code is (\d{3} \d{3})"#
+        let shown = host.waitForErrorLine { self.capture(pattern, in: $0) != nil }.flatMap { capture(pattern, in: $0.text) }
         let code = try XCTUnwrap(shown, host.standardError).filter(\.isNumber)
 
         let tmux = try Tmux()
