@@ -15,6 +15,7 @@
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
 //          ├─ Lobby              the lobby's state machine (pure: no transport)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
 //          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
@@ -210,6 +211,19 @@ let package = Package(
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
+        // The process's edges: signals and shutdown (`StopSignal`, `Shutdown`), standard output and error checked on
+        // every write, the log file, the main thread's one wait for async work, and the command lines taken without
+        // argument-parser (`FastPath`).
+        .target(
+            name: "AppProcess",
+            dependencies: [
+                "GameClient",
+                "GameProtocol",
+                "TextSupport",
+                "Localization",
+                "AppManifest",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The lobby's logic, pure: the state machine both front ends' lobbies run (time, datagrams and commands in,
         // actions out). No transport: the live lobby (`runLobby`) carries its actions out.
         .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
@@ -219,6 +233,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "AppProcess",
                 "Lobby",
                 "LobbyMulticast",
                 "PrivacyReport",
@@ -247,6 +262,7 @@ let package = Package(
         .target(
             name: "HeadlessUI",
             dependencies: [
+                "AppProcess",
                 "TicTacToeApp",
                 "GameClient",
                 "GameEngines",
@@ -262,6 +278,7 @@ let package = Package(
         .target(
             name: "Series",
             dependencies: [
+                "AppProcess",
                 "TicTacToeApp",
                 "HeadlessUI",
                 "MatchStatistics",
@@ -322,6 +339,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "AppProcess",
                 "HeadlessUI",
                 "Series",
                 "TerminalUI",
@@ -387,6 +405,13 @@ let package = Package(
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The process's edges: checked output and its gathering, the log file, signals and shutdown, the fast path.
+        .testTarget(
+            name: "AppProcessTests",
+            dependencies: [
+                "AppProcess", "TicTacToeApp", "HeadlessUI", "TicTacToeTestSupport", "GameClient", "GameProtocol",
+                "TextSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "SeriesTests", dependencies: ["Series", "TicTacToeApp", "GameRules", "MatchStatistics"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
@@ -449,7 +474,7 @@ let package = Package(
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
+                "TicTacToeApp", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
                 "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,8 @@
-import FoundationEssentials
+import AppProcess
 import Dispatch
-import Synchronization
+import FoundationEssentials
 import GameClient
+import Synchronization
 import TicTacToeApp
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import AppProcess
 import Dispatch
 import FoundationEssentials
 import GameClient
@@ -6,8 +7,8 @@ import GameProtocol
 import GameRules
 import Localization
 import Synchronization
-import TicTacToeApp
 import TextSupport
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,12 @@
+import AppProcess
 import FoundationEssentials
-import Synchronization
-import TicTacToeApp
 import GameClient
 import GameProtocol
 import GameRules
 import Localization
+import Synchronization
 import TextSupport
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import AppManifest
+import AppProcess
 import Bonjour
 import GameClient
 import GameProtocol

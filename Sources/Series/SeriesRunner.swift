@@ -1,3 +1,4 @@
+import AppProcess
 import GameClient
 import GameProtocol
 import GameTransport

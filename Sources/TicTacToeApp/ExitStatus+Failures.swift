@@ -1,8 +1,9 @@
-import Bonjour
-import GameTransport
-import GameProtocol
-import LocalNetworkPrivacy
 import AppManifest
+import AppProcess
+import Bonjour
+import GameProtocol
+import GameTransport
+import LocalNetworkPrivacy
 
 extension ExitStatus {
     /// The exit code of a run that `error` ends, for every front end: the error's own (`ExitStatusConvertible`). A

@@ -1,3 +1,5 @@
+import AppManifest
+import AppProcess
 import FoundationEssentials
 import GamePairing
 import GameProtocol
@@ -5,11 +7,10 @@ import GameRules
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
-import Synchronization
 import NIOCore
 import NIOPosix
 import PairingCode
-import AppManifest
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
+import AppProcess
 import FoundationEssentials
-import Synchronization
 import GameRules
 import Localization
+import Synchronization
 import TextSupport
 
 #if canImport(Glibc)

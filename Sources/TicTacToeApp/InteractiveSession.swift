@@ -1,12 +1,13 @@
+import AppProcess
 import Bonjour
 import FoundationEssentials
-import Synchronization
 import GamePairing
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import PairingCode
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

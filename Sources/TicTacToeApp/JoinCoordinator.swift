@@ -1,3 +1,5 @@
+import AppManifest
+import AppProcess
 import Bonjour
 import FoundationEssentials
 import GamePairing
@@ -7,7 +9,6 @@ import LocalNetworkPrivacy
 import Logging
 import NIOCore
 import PairingCode
-import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,12 @@
+import AppProcess
 import Bonjour
 import GameProtocol
 import GameTransport
+import Lobby
+import LobbyMulticast
 import LocalNetworkPrivacy
 import Logging
 import Synchronization
-import Lobby
-import LobbyMulticast
 
 /// The LAN lobby's group (docs/LOBBY.md): an administratively scoped IPv4 group, a link-local IPv6 group, UDP 7879.
 extension MulticastGroup {

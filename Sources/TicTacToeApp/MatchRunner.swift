@@ -1,6 +1,7 @@
+import AppProcess
+import GameEngines
 import GameProtocol
 import GameRules
-import GameEngines
 import GameTransport
 import NIOCore
 

@@ -1,7 +1,8 @@
+import AppProcess
 import ArgumentParser
-import LocalNetworkPrivacy
 import FoundationEssentials
 import HeadlessUI
+import LocalNetworkPrivacy
 import TicTacToeApp
 
 struct Browse: AsyncParsableCommand {

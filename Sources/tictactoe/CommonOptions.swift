@@ -1,9 +1,10 @@
+import AppProcess
 import ArgumentParser
 import FoundationEssentials
-import HeadlessUI
 import GameProtocol
-import TicTacToeApp
+import HeadlessUI
 import Localization
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

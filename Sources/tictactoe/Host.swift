@@ -1,7 +1,8 @@
-import GameProtocol
+import AppProcess
 import ArgumentParser
-import LocalNetworkPrivacy
 import FoundationEssentials
+import GameProtocol
+import LocalNetworkPrivacy
 import TicTacToeApp
 
 struct Host: AsyncParsableCommand {

@@ -1,3 +1,5 @@
+import AppManifest
+import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import GameProtocol
@@ -5,9 +7,8 @@ import GameRules
 import LocalNetworkPrivacy
 import MatchStatistics
 import Series
-import TicTacToeApp
 import TextSupport
-import AppManifest
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,12 +1,13 @@
+import AppManifest
+import AppProcess
 import ArgumentParser
 import CursesTerminal
 import FoundationEssentials
-import HeadlessUI
 import GameProtocol
+import HeadlessUI
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
-import AppManifest
 
 #if canImport(Glibc)
 import Glibc

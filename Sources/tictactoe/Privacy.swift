@@ -1,10 +1,11 @@
+import AppManifest
+import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import HeadlessUI
 import LocalNetworkPrivacy
-import TicTacToeApp
-import AppManifest
 import PrivacyReport
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

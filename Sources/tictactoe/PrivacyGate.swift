@@ -1,10 +1,11 @@
+import AppManifest
+import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import LocalNetworkPrivacy
 import Localization
-import TicTacToeApp
 import TextSupport
-import AppManifest
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

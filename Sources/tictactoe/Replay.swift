@@ -1,3 +1,5 @@
+import AppManifest
+import AppProcess
 import ArgumentParser
 import CursesTerminal
 import FoundationEssentials
@@ -5,7 +7,6 @@ import HeadlessUI
 import LocalNetworkPrivacy
 import TerminalUI
 import TicTacToeApp
-import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import AppProcess
 import ArgumentParser
 import GameProtocol
 import HeadlessUI

@@ -1,3 +1,4 @@
+import AppProcess
 import Bonjour
 import Foundation
 import GameProtocol

@@ -1,3 +1,4 @@
+import AppProcess
 import Foundation
 import LocalNetworkPrivacy
 import XCTest

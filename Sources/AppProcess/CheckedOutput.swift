@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import GameClient
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import XCTest
-@testable import TicTacToeApp
+@testable import AppProcess
+import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

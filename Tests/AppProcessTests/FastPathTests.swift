@@ -1,3 +1,4 @@
+import AppProcess
 import TicTacToeApp
 import XCTest
 

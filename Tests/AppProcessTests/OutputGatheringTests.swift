@@ -4,7 +4,8 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import HeadlessUI
-@testable import TicTacToeApp
+@testable import AppProcess
+import TicTacToeApp
 
 /// Standard output to a pipe or a file gathers lines that come fast one after the other (issue 15: each write(2) to a
 /// pipe wakes its reader): the first line after a pause goes out at once, the others within the window, in order,

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Synchronization
+import GameClient
 import GameProtocol
 
 #if canImport(Glibc)

@@ -2,7 +2,6 @@ import FoundationEssentials
 import Localization
 import GameProtocol
 import Logging
-import LocalNetworkPrivacy
 import TextSupport
 import AppManifest
 
