@@ -9,9 +9,8 @@
 //     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, reports as text;
 //     │                          sees the app core (below)
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
-//     │                          │   (PairingCode to check a typed code) and Localization: no NIO, libsodium, Bonjour,
-//     │                          │   gate
-//     │    ├─ NetworkScreenState ┤   what the network screens show: a match with a person, the lobby (pure)
+//     │                          │   and Localization: no NIO, libsodium, Bonjour, gate
+//     │    ├─ NetworkScreenState ┤   what the network screens show: a match, a watch, the lists found, the lobby
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
@@ -307,13 +306,15 @@ let package = Package(
         .target(
             name: "TerminalWidgets",
             dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
-        // What each network screen shows, as a pure value that GameClient's reports update: a match with a person
-        // (`NetworkGame`) and the lobby (`LobbyState`).
+        // What each network screen shows, as a pure value that GameClient's reports update, with the keys that act on
+        // it alone: a match with a person (`NetworkGame`), a watched one, the games and service types found, the
+        // lobby, a private game's code as typed (PairingCode checks it).
         .target(
             name: "NetworkScreenState",
-            dependencies: ["TerminalWidgets", "TextSupport", "GameClient", "Localization", "GameRules", "GameProtocol"]),
+            dependencies: [
+                "TerminalWidgets", "TextSupport", "GameClient", "Localization", "PairingCode", "GameRules", "GameProtocol",
+            ]),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
-        // PairingCode for `GameCode(parsing:)`: a typed private-game code is checked where it is typed.
         .target(
             name: "TerminalUI",
             dependencies: [
@@ -323,7 +324,6 @@ let package = Package(
                 "GameClient",
                 "EngineProtocol",
                 "Localization",
-                "PairingCode",
                 "GameRules",
                 "GameProtocol",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import TerminalWidgets
+import NetworkScreenState
 
 /// The whole state of the terminal UI: a pure value. `handle(_:)` returns the effects the runtime carries out;
 /// `render(unicode:)` draws it. No curses, no sockets.
