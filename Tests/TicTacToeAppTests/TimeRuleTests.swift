@@ -5,8 +5,8 @@ import XCTest
 @testable import TicTacToeApp
 
 /// The rule for time and shared state (Sources/TicTacToeApp/Exports.swift), read from the sources as text: the app
-/// core, the interface and the executable wait and time on the one clock handed down from the root, never on a
-/// clock of their own, and only `blockingWait` holds a thread for async work.
+/// core, the interface, the modules above the core and the executable wait and time on the one clock handed down
+/// from the root, never on a clock of their own, and only `blockingWait` holds a thread for async work.
 final class TimeRuleTests: XCTestCase {
     /// What each file of those modules may not say, and the files that may (each with its reason).
     private static let forbidden: [(text: String, allowedIn: Set<String>)] = [
@@ -14,15 +14,15 @@ final class TimeRuleTests: XCTestCase {
         ("ContinuousClock.now", []),
         ("NIODeadline.now", []),
         ("Task.sleep(", []),  // a sleep on the clock instead, which a test can advance
-        ("DispatchSemaphore", ["TicTacToeApp/BlockingWait.swift"]),
+        ("DispatchSemaphore", ["AppProcess/BlockingWait.swift"]),
         // The output's gathering window and the JSON lines' stamps: the output adapter's own monotonic time.
-        ("DispatchTime", ["TicTacToeApp/CheckedOutput.swift", "TicTacToeApp/JSONLinesReporter.swift"]),
+        ("DispatchTime", ["AppProcess/CheckedOutput.swift", "HeadlessUI/JSONLinesReporter.swift"]),
     ]
 
     func testTheCoreWaitsOnlyOnItsInjectedClock() throws {
         let root = EngineSandbox.packageRoot.appendingPathComponent("Sources")
         var checked = 0
-        for module in ["TicTacToeApp", "GameClient", "tictactoe"] {
+        for module in ["TicTacToeApp", "GameClient", "AppProcess", "HeadlessUI", "Series", "Lobby", "tictactoe"] {
             let folder = root.appendingPathComponent(module)
             let enumerator = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path))
             for case let path as String in enumerator where path.hasSuffix(".swift") {
