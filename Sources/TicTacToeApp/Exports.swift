@@ -6,8 +6,8 @@
 // test runs the code production runs; an elapsed time is read on that clock (`MatchRunner.stopwatch`), never from
 // `ContinuousClock.now`, `NIODeadline.now` or `DispatchTime`. A match's state lives on its connection's event loop
 // (`NIOLoopBound`), other shared state behind a `Mutex`; async work is awaited, never waited for with a semaphore.
-// Signals and shutdown are in StopSignal.swift: `Shutdown` turns a signal or a failing output into the one
-// `StopSignal` every running match hears, and ends the process with the stop's exit code.
+// Signals and shutdown are in one place, AppProcess's StopSignal.swift: `Shutdown` turns a signal or a failing
+// output into the one `StopSignal` every running match hears, and ends the process with the stop's exit code.
 //
 // The core's interface (events, reports, exit codes, the client struct) comes with its live implementation: code
 // that drives the core (the executable, the tests) imports TicTacToeApp alone.
