@@ -14,6 +14,7 @@
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
 //          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
 //          ├─ Lobby              the lobby's state machine (pure: no transport)
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
@@ -223,6 +224,24 @@ let package = Package(
                 "AppManifest",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // One match played: the runner that drives MatchSession over a peer link for the local players (a person at
+        // the line, the computer, an engine process), its options, the turn timer and the spectators' feed.
+        .target(
+            name: "MatchPlay",
+            dependencies: [
+                "AppProcess",
+                "GameClient",
+                "GameProtocol",
+                "GameRules",
+                "GameTransport",
+                "GameEngines",
+                "EngineProtocol",
+                "TextSupport",
+                "Localization",
+                "AppManifest",
+                "LocalNetworkPrivacy",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The lobby's logic, pure: the state machine both front ends' lobbies run (time, datagrams and commands in,
         // actions out). No transport: the live lobby (`runLobby`) carries its actions out.
         .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
@@ -232,6 +251,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "MatchPlay",
                 "AppProcess",
                 "Lobby",
                 "LobbyMulticast",
@@ -261,6 +281,7 @@ let package = Package(
         .target(
             name: "HeadlessUI",
             dependencies: [
+                "MatchPlay",
                 "AppProcess",
                 "TicTacToeApp",
                 "GameClient",
@@ -277,6 +298,7 @@ let package = Package(
         .target(
             name: "Series",
             dependencies: [
+                "MatchPlay",
                 "AppProcess",
                 "TicTacToeApp",
                 "HeadlessUI",
@@ -339,6 +361,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "MatchPlay",
                 "AppProcess",
                 "HeadlessUI",
                 "Series",
@@ -401,7 +424,7 @@ let package = Package(
         .testTarget(
             name: "HeadlessUITests",
             dependencies: [
-                "HeadlessUI", "TicTacToeApp", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+                "HeadlessUI", "TicTacToeApp", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -412,7 +435,10 @@ let package = Package(
                 "AppProcess", "TicTacToeApp", "HeadlessUI", "TicTacToeTestSupport", "GameClient", "GameProtocol",
                 "TextSupport", .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "SeriesTests", dependencies: ["Series", "TicTacToeApp", "GameRules", "MatchStatistics"]),
+        .testTarget(
+            name: "SeriesTests", dependencies: ["Series", "MatchPlay", "TicTacToeApp", "GameRules", "MatchStatistics"]),
+        // One match's players: the `--player` and `--computer` specs.
+        .testTarget(name: "MatchPlayTests", dependencies: ["MatchPlay"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "PairingCodeTests", dependencies: ["PairingCode"]),
@@ -474,7 +500,7 @@ let package = Package(
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
+                "TicTacToeApp", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
                 "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),

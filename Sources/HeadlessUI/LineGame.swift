@@ -6,6 +6,7 @@ import GameEngines
 import GameProtocol
 import GameRules
 import Localization
+import MatchPlay
 import Synchronization
 import TextSupport
 import TicTacToeApp

@@ -1,6 +1,7 @@
 import GameClient
 import GameEngines
 import GameRules
+import MatchPlay
 import MatchStatistics
 import TicTacToeApp
 

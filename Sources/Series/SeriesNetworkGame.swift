@@ -6,6 +6,7 @@ import GameProtocol
 import GameRules
 import GameTransport
 import LocalNetworkPrivacy
+import MatchPlay
 import Synchronization
 import TicTacToeApp
 

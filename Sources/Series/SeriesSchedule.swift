@@ -1,4 +1,5 @@
 import GameRules
+import MatchPlay
 import TicTacToeApp
 
 /// The games of a series (`tictactoe match`), in the order they are reported: every pair of players (the first

@@ -1,12 +1,13 @@
-import GamePairing
-import GameProtocol
+import AppManifest
 import Bonjour
 import FoundationEssentials
+import GameClient
+import GamePairing
+import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
-import GameClient
+import MatchPlay
 import PairingCode
-import AppManifest
 import PrivacyReport
 
 #if canImport(Glibc)

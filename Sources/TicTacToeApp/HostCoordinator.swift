@@ -7,6 +7,7 @@ import GameRules
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+import MatchPlay
 import NIOCore
 import NIOPosix
 import PairingCode

@@ -6,6 +6,7 @@ import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+import MatchPlay
 import PairingCode
 import Synchronization
 

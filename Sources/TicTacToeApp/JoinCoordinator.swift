@@ -7,6 +7,7 @@ import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
+import MatchPlay
 import NIOCore
 import PairingCode
 

@@ -6,6 +6,7 @@ import Lobby
 import LobbyMulticast
 import LocalNetworkPrivacy
 import Logging
+import MatchPlay
 import Synchronization
 
 /// The LAN lobby's group (docs/LOBBY.md): an administratively scoped IPv4 group, a link-local IPv6 group, UDP 7879.

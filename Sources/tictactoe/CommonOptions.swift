@@ -4,6 +4,7 @@ import FoundationEssentials
 import GameProtocol
 import HeadlessUI
 import Localization
+import MatchPlay
 import TicTacToeApp
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import ArgumentParser
 import FoundationEssentials
 import GameProtocol
 import LocalNetworkPrivacy
+import MatchPlay
 import TicTacToeApp
 
 struct Host: AsyncParsableCommand {

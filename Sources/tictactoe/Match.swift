@@ -5,6 +5,7 @@ import FoundationEssentials
 import GameProtocol
 import GameRules
 import LocalNetworkPrivacy
+import MatchPlay
 import MatchStatistics
 import Series
 import TextSupport

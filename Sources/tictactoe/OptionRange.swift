@@ -1,4 +1,5 @@
 import ArgumentParser
+import MatchPlay
 import TicTacToeApp
 
 /// What a numeric option accepts: finite, from a documented minimum to a documented maximum. Every numeric option is

@@ -6,6 +6,7 @@ import FoundationEssentials
 import GameProtocol
 import HeadlessUI
 import LocalNetworkPrivacy
+import MatchPlay
 import TerminalUI
 import TicTacToeApp
 

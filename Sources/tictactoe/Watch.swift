@@ -2,6 +2,7 @@ import AppProcess
 import ArgumentParser
 import GameProtocol
 import HeadlessUI
+import MatchPlay
 import TicTacToeApp
 
 struct Watch: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import GameClient
 import GameRules
+import MatchPlay
 @testable import HeadlessUI
 import Synchronization
 @testable import TicTacToeApp

@@ -1,4 +1,5 @@
 import GameRules
+import MatchPlay
 @testable import HeadlessUI
 import Synchronization
 @testable import TicTacToeApp

@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import HeadlessUI
+import MatchPlay
 import MatchStatistics
 import Series
 import TicTacToeApp

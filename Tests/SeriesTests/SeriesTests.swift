@@ -1,4 +1,5 @@
 import GameRules
+import MatchPlay
 import MatchStatistics
 import Series
 import TicTacToeApp

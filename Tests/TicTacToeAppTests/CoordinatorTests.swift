@@ -3,6 +3,7 @@ import Foundation
 import GameProtocol
 import GameTransport
 import Logging
+import MatchPlay
 import NIOCore
 import TicTacToeApp
 import TicTacToeTestSupport

@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import HeadlessUI
 import LocalNetworkPrivacy
+import MatchPlay
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

@@ -2,6 +2,7 @@ import Foundation
 import GamePairing
 import GameProtocol
 import GameTransport
+import MatchPlay
 import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

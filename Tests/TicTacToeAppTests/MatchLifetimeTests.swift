@@ -1,4 +1,5 @@
 import GameProtocol
+import MatchPlay
 @testable import GameTransport
 import NIOCore
 @testable import TicTacToeApp

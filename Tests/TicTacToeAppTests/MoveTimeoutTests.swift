@@ -2,8 +2,9 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
-import Synchronization
+@testable import MatchPlay
 import NIOCore
+import Synchronization
 @testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest

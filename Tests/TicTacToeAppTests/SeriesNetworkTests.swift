@@ -1,6 +1,7 @@
 import Foundation
 import GameProtocol
 import GameRules
+import MatchPlay
 import MatchStatistics
 import Series
 import TicTacToeApp

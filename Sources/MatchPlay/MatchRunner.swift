@@ -1,4 +1,5 @@
 import AppProcess
+import GameClient
 import GameEngines
 import GameProtocol
 import GameRules
@@ -113,7 +114,7 @@ public struct MatchRunner {
     /// the turn timer, a UI's command, a delayed move) is carried onto that event loop too, so the session is only
     /// ever touched there, one input at a time.
     /// The time since now on `clock`, for the session's game clock.
-    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+    package static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
     }

@@ -7,18 +7,18 @@ import Synchronization
 /// Passes every report on to `reporter` and keeps the host's spectators (`SpectatorHub`) up to date: the players'
 /// names, each game's marks, every move, each result and the score, published as the whole position after each
 /// change. It is told what the match reports, so it sees exactly what the host's own transcript says.
-final class SpectatorFeed: MatchReporter {
+package final class SpectatorFeed: MatchReporter {
     private let reporter: MatchReporter
     private let hub: SpectatorHub
     private let match: Mutex<WatchedMatch>
 
-    init(_ reporter: MatchReporter, hub: SpectatorHub) {
+    package init(_ reporter: MatchReporter, hub: SpectatorHub) {
         self.reporter = reporter
         self.hub = hub
         self.match = Mutex(hub.latest)
     }
 
-    func report(_ report: MatchReport) {
+    package func report(_ report: MatchReport) {
         reporter.report(report)
         let changed = match.withLock { match -> WatchedMatch? in
             guard Self.apply(report, to: &match) else { return nil }

@@ -94,30 +94,32 @@ public struct EngineSeat: Sendable {
 /// The engine's side of a match, run in its own task off the connection's event loop: it takes jobs in order from a
 /// stream (a new game, the opponent's move, a move wanted) and answers through `post`. One process at a time; a
 /// failure is posted with the game it lost, and the next job starts a fresh process.
-struct EngineWorker: Sendable {
-    enum Job: Sendable {
+package struct EngineWorker: Sendable {
+    package enum Job: Sendable {
         case newGame(game: Int, engineMark: Mark, firstMover: Mark)
         case opponentMoved(game: Int, cell: Int)
         /// `gameClock`: with `--game-time`, the engine's time left in the game and the whole game's time.
         case move(game: Int, Game, gameClock: (left: Duration, total: Duration)?)
 
-        var game: Int {
+        package var game: Int {
             switch self {
             case .newGame(let game, _, _), .opponentMoved(let game, _), .move(let game, _, _): return game
             }
         }
     }
 
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case started(name: String, pid: Int32, log: String)
         case moved(game: Int, cell: Int)
         case failed(game: Int, EngineFailure)
     }
 
-    let seat: EngineSeat
+    package let seat: EngineSeat
+
+    package init(seat: EngineSeat) { self.seat = seat }
 
     /// Takes jobs until `jobs` finishes, then says `quit` to the engine (or kills it when the task was cancelled).
-    func run(_ jobs: AsyncStream<Job>, post: @escaping @Sendable (Outcome) -> Void) async {
+    package func run(_ jobs: AsyncStream<Job>, post: @escaping @Sendable (Outcome) -> Void) async {
         var engine: EnginePlayer?
         var lostGame: Int?
         for await job in jobs {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import TicTacToeApp
+@testable import MatchPlay
 
 /// `--player engine:COMMAND` / `--computer engine:COMMAND`: parsing, the usage check of the command line, and the name
 /// of the engine's log file.

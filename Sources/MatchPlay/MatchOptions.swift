@@ -1,3 +1,4 @@
+import GameClient
 import GameProtocol
 import GameRules
 import GameTransport
@@ -71,16 +72,16 @@ public struct MatchOptions: Sendable {
         self.clock = ContinuousClock()
     }
 
-    var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }
+    package var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }
 
     /// Fails on a bad script (or an engine command line that cannot be split) before anything listens or connects.
-    func checkPlayer() throws(PlayerSpecError) {
+    package func checkPlayer() throws(PlayerSpecError) {
         _ = try controller(moveTime: nil)
     }
 
     /// The local side of one match. An engine has `moveTime` for each move (the host's `moveTimeout`; a joiner: nil,
     /// the engine's own limit).
-    func controller(moveTime: Duration?) throws(PlayerSpecError) -> MatchRunner.Controller {
+    package func controller(moveTime: Duration?) throws(PlayerSpecError) -> MatchRunner.Controller {
         switch side {
         case .player(let spec):
             if case .engine(let command) = spec {
