@@ -24,11 +24,11 @@ final class SettingsRelaunchTests: XCTestCase {
         try tmux.keys("first", "Down")  // leaving the field saves the name
         XCTAssertNotNil(tmux.waitFor("first", text: "Your name      Zoë 日本"), tmux.screen("first"))
         let path = config + "/settings.json"
-        XCTAssertTrue(waitUntil { (try? String(contentsOfFile: path, encoding: .utf8))?.contains("Zoë 日本") == true },
+        XCTAssertTrue(eventually { (try? String(contentsOfFile: path, encoding: .utf8))?.contains("Zoë 日本") == true },
                       "settings.json was not written")
         // Ctrl-C: the immediate way out; the settings were saved when they changed.
         try tmux.keys("first", "C-c")
-        XCTAssertTrue(waitUntil { !((try? tmux.run(["list-sessions"])) ?? "").contains("first:") }, tmux.screen("first"))
+        XCTAssertTrue(eventually { !((try? tmux.run(["list-sessions"])) ?? "").contains("first:") }, tmux.screen("first"))
 
         try tmux.start("second", tuiCommand("", configDirectory: config))
         let menu = try XCTUnwrap(tmux.waitFor("second", text: "Playing as"), tmux.screen("second"))
@@ -112,10 +112,10 @@ final class SettingsRelaunchTests: XCTestCase {
         try tmux.keys("first", "Down", "Right")  // Key hints: shown → hidden
         XCTAssertNotNil(tmux.waitFor("first", text: "Key hints      < hidden >"), tmux.screen("first"))
         let path = config + "/settings.json"
-        XCTAssertTrue(waitUntil { (try? String(contentsOfFile: path, encoding: .utf8))?.contains("\"key_hints\":false") == true },
+        XCTAssertTrue(eventually { (try? String(contentsOfFile: path, encoding: .utf8))?.contains("\"key_hints\":false") == true },
                       "settings.json was not written")
         try tmux.keys("first", "C-c")
-        XCTAssertTrue(waitUntil { !((try? tmux.run(["list-sessions"])) ?? "").contains("first:") }, tmux.screen("first"))
+        XCTAssertTrue(eventually { !((try? tmux.run(["list-sessions"])) ?? "").contains("first:") }, tmux.screen("first"))
 
         try tmux.start("second", "env -u NO_COLOR " + tuiCommand("", configDirectory: config))
         let menu = try XCTUnwrap(tmux.waitFor("second", text: "Playing as solo"), tmux.screen("second"))
@@ -140,14 +140,5 @@ final class SettingsRelaunchTests: XCTestCase {
         XCTAssertEqual(object["colors"] as? Bool, false)
         XCTAssertEqual(object["key_hints"] as? Bool, false)
         try tmux.keys("second", "C-c")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(100_000)
-        }
-        return true
     }
 }

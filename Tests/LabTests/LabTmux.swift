@@ -61,22 +61,21 @@ final class LabTUI {
     /// The TUI's pid inside the host's namespace: the `tictactoe` process there carrying this TUI's marker.
     func findPID(timeout: TimeInterval = 15) -> pid_t? {
         if let pid { return pid }
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            for candidate in namespacePIDs(of: host) {
-                guard let comm = try? String(contentsOfFile: "/proc/\(candidate)/comm", encoding: .utf8),
-                      comm.trimmingCharacters(in: .whitespacesAndNewlines) == "tictactoe",
-                      let environment = FileManager.default.contents(atPath: "/proc/\(candidate)/environ")
-                else { continue }
-                let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-                if variables.contains("TICTACTOE_LAB_TUI=\(marker)") {
-                    pid = candidate
-                    return candidate
-                }
-            }
-            usleep(100_000)
+        func isThisTUI(_ candidate: pid_t) -> Bool {
+            guard let comm = try? String(contentsOfFile: "/proc/\(candidate)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == "tictactoe",
+                  let environment = FileManager.default.contents(atPath: "/proc/\(candidate)/environ")
+            else { return false }
+            let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return variables.contains("TICTACTOE_LAB_TUI=\(marker)")
         }
-        return nil
+        var found: pid_t?
+        _ = eventually(timeout: timeout) {
+            found = namespacePIDs(of: host).first(where: isThisTUI)
+            return found != nil
+        }
+        pid = found
+        return found
     }
 
     /// Whether the TUI process found by `findPID` still runs.

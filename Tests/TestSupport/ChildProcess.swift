@@ -327,16 +327,14 @@ public final class ChildProcess: Sendable {
 
     /// Waits until a thread of the process is blocked writing to a pipe (its standard output, full), or `timeout`.
     public func waitUntilBlockedWritingOutput(timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // The kernel tells no one when a writer blocks: look at the process's threads until one is.
+        eventually(timeout: timeout, every: 0.01) {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            if tasks.contains(where: { task in
+            return tasks.contains { task in
                 ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? "")
                     .contains("pipe_write")
-            }) { return true }
-            usleep(10_000)  // the kernel tells no one when a writer blocks: look again
+            }
         }
-        return false
     }
 }
 

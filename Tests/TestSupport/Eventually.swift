@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 /// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false): for waiting on other tasks,
@@ -20,4 +21,15 @@ public func assertEventually(
     if await !eventually(timeout: timeout, condition) {
         XCTFail("not within \(timeout) s: \(message())", file: file, line: line)
     }
+}
+
+/// The same wait for code that cannot suspend (a tmux screen, a process's files): polls `condition` every `interval`
+/// seconds, blocking the calling thread, until it holds (true) or `timeout` seconds pass (false).
+public func eventually(timeout: Double = 15, every interval: Double = 0.1, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    while !condition() {
+        if ContinuousClock.now >= deadline { return condition() }
+        usleep(UInt32(interval * 1_000_000))
+    }
+    return true
 }

@@ -66,13 +66,12 @@ public final class Tmux {
     /// Waits until the pane shows text satisfying `predicate`; returns the screen (or nil after `timeout`).
     @discardableResult
     public func waitFor(_ name: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let text = screen(name)
-            if predicate(text) { return text }
-            if Date() >= deadline { return nil }
-            usleep(100_000)
+        var text = ""
+        let shown = eventually(timeout: timeout) {
+            text = screen(name)
+            return predicate(text)
         }
+        return shown ? text : nil
     }
 
     @discardableResult
