@@ -14,6 +14,7 @@
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
 //          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
 //          ├─ Lobby              the lobby's state machine (pure: no transport)
@@ -211,6 +212,9 @@ let package = Package(
         // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
+        // Every JSON line the program writes: the one encoder (`JSONLine`: sorted keys, terminal controls and bidi
+        // formatting as `\u` escapes) and the lines of a match's events, of discovery and of a game's record.
+        .target(name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "TextSupport"]),
         // The process's edges: signals and shutdown (`StopSignal`, `Shutdown`), standard output and error checked on
         // every write, the log file, the main thread's one wait for async work, and the command lines taken without
         // argument-parser (`FastPath`).
@@ -251,6 +255,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "JSONLines",
                 "MatchPlay",
                 "AppProcess",
                 "Lobby",
@@ -281,6 +286,7 @@ let package = Package(
         .target(
             name: "HeadlessUI",
             dependencies: [
+                "JSONLines",
                 "MatchPlay",
                 "AppProcess",
                 "TicTacToeApp",
@@ -298,6 +304,7 @@ let package = Package(
         .target(
             name: "Series",
             dependencies: [
+                "JSONLines",
                 "MatchPlay",
                 "AppProcess",
                 "TicTacToeApp",
@@ -361,6 +368,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "JSONLines",
                 "MatchPlay",
                 "AppProcess",
                 "HeadlessUI",
@@ -420,11 +428,18 @@ let package = Package(
         // The lobby's machine in process; its challenge check is the live lobby's.
         .testTarget(
             name: "LobbyTests", dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "GameClient", "GameProtocol"]),
+        // The JSON lines: escaping (lossless, terminal controls and bidi as `\u`) and each event's line.
+        .testTarget(
+            name: "JSONLinesTests",
+            dependencies: [
+                "JSONLines", "HeadlessUI", "TicTacToeApp", "TicTacToeTestSupport", "GameClient", "GameProtocol",
+                "GameRules", "TextSupport",
+            ]),
         // What the command line writes: transcripts, JSON lines (escaping, samples), the line game, the reports' text.
         .testTarget(
             name: "HeadlessUITests",
             dependencies: [
-                "HeadlessUI", "TicTacToeApp", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+                "HeadlessUI", "TicTacToeApp", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -500,7 +515,7 @@ let package = Package(
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
+                "TicTacToeApp", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
                 "GameProtocol", "Bonjour",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),

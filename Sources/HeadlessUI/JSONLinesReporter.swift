@@ -2,6 +2,7 @@ import AppProcess
 import Dispatch
 import FoundationEssentials
 import GameClient
+import JSONLines
 import Synchronization
 import TicTacToeApp
 

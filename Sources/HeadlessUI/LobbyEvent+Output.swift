@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import JSONLines
 import TextSupport
 import TicTacToeApp
 

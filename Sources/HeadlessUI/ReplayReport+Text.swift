@@ -1,5 +1,6 @@
 import GameClient
 import GameRules
+import JSONLines
 import Localization
 import TextSupport
 import TicTacToeApp

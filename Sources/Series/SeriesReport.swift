@@ -2,6 +2,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import HeadlessUI
+import JSONLines
 import MatchStatistics
 import TextSupport
 import TicTacToeApp

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import GameProtocol
+import JSONLines
 import LocalNetworkPrivacy
-import TextSupport
 import PrivacyReport
+import TextSupport
 
 /// `tictactoe privacy report`: the privacy report's records of the last 7 days, as text (one line each, oldest first,
 /// times in UTC) or as JSON lines (each record as the file holds it: README "The privacy report"). The text is the

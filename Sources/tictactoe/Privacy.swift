@@ -3,6 +3,7 @@ import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import HeadlessUI
+import JSONLines
 import LocalNetworkPrivacy
 import PrivacyReport
 import TicTacToeApp

@@ -1,6 +1,7 @@
 import AppManifest
 import Foundation
 import HeadlessUI
+import JSONLines
 import LocalNetworkPrivacy
 import Logging
 import TicTacToeApp

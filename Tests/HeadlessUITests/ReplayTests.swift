@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import HeadlessUI
+import JSONLines
 import MatchPlay
 import MatchStatistics
 import Series

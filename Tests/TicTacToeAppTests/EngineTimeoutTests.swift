@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
+import JSONLines
 import MatchPlay
 @testable import TicTacToeApp
 import TicTacToeTestSupport

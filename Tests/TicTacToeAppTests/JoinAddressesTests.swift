@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import HeadlessUI
+import JSONLines
 import LocalNetworkPrivacy
 import MatchPlay
 import TicTacToeApp

@@ -2,6 +2,7 @@ import Foundation
 import GameProtocol
 import GameRules
 import GameTransport
+import JSONLines
 @testable import MatchPlay
 import NIOCore
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import GameClient
 import GameProtocol
 import GameRules
+import JSONLines
 import TicTacToeApp
 import XCTest
 

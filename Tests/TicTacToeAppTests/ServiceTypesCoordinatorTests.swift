@@ -1,5 +1,6 @@
 import Bonjour
 import Foundation
+import JSONLines
 import Synchronization
 @testable import TicTacToeApp
 import TicTacToeTestSupport

@@ -1,8 +1,9 @@
+import AppManifest
 import FoundationEssentials
 import GameClient
+import JSONLines
 import LocalNetworkPrivacy
 import Synchronization
-import AppManifest
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import GameClient
 import GameProtocol
 import GameRules
+@testable import JSONLines
 @testable import HeadlessUI
 @testable import TicTacToeApp
 import TicTacToeTestSupport
