@@ -10,7 +10,7 @@
 //     │                          sees the app core (below)
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
 //     │                          │   and Localization: no NIO, libsodium, Bonjour, gate
-//     │    ├─ NetworkScreenState ┤   what the network screens show: a match, a watch, the lists found, the lobby
+//     │    ├─ NetworkScreenState ┤   what the network screens show (pure): a match, a watch, lists, the lobby, forms
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
@@ -337,11 +337,13 @@ let package = Package(
             dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
         // What each network screen shows, as a pure value that GameClient's reports update, with the keys that act on
         // it alone: a match with a person (`NetworkGame`), a watched one, the games and service types found, the
-        // lobby, a private game's code as typed (PairingCode checks it).
+        // lobby, the local network prompt, the host/join/watch form (EngineProtocol checks its engine command) and a
+        // private game's code as typed (PairingCode checks it).
         .target(
             name: "NetworkScreenState",
             dependencies: [
-                "TerminalWidgets", "TextSupport", "GameClient", "Localization", "PairingCode", "GameRules", "GameProtocol",
+                "TerminalWidgets", "TextSupport", "GameClient", "Localization", "PairingCode", "EngineProtocol",
+                "GameRules", "GameProtocol",
             ]),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
         .target(
@@ -351,7 +353,6 @@ let package = Package(
                 "NetworkScreenState",
                 "TextSupport",
                 "GameClient",
-                "EngineProtocol",
                 "Localization",
                 "GameRules",
                 "GameProtocol",

@@ -3,6 +3,7 @@ import GameProtocol
 import GameRules
 import GameClient
 import Localization
+import NetworkScreenState
 
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
@@ -63,11 +64,8 @@ public struct UISettings: Hashable, Sendable {
     public var keyHints = true
     /// The engine command last played against (Play against an engine), offered the next time.
     public var engineCommand: String?
-    /// How many spectators the host forms allow (0: none; ←/→ cycle through `spectatorChoices`).
+    /// How many spectators the host forms allow (0: none; ←/→ cycle through `Form.spectatorChoices`).
     public var spectators = 0
-
-    /// What the host forms' Spectators row offers.
-    public static let spectatorChoices = [0, 1, 2, 4, 8]
 
     /// `name` in NFC, cut to 63 bytes at a character boundary (`PlayerName.fitted`), as the name field keeps it.
     public init(name: String) {
@@ -92,7 +90,7 @@ public struct UISettings: Hashable, Sendable {
         if let colors = stored.colors { self.colors = colors }
         if let keyHints = stored.keyHints { self.keyHints = keyHints }
         if let engine = stored.engine, !engine.trimmingWhitespace().isEmpty { engineCommand = engine }
-        if let spectators = stored.spectators, Self.spectatorChoices.contains(spectators) {
+        if let spectators = stored.spectators, Form.spectatorChoices.contains(spectators) {
             self.spectators = spectators
         }
     }

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import TerminalUI
 import TerminalWidgets
+import NetworkScreenState
 
 /// The line editor every text field uses: each key, the history, the limits.
 final class LineEditorTests: XCTestCase {

@@ -5,12 +5,11 @@ import EngineProtocol
 import Localization
 import TextSupport
 import TerminalWidgets
-import NetworkScreenState
 
 /// The Host a game / Host a private game / Join by address form: the player name and the port or address, each a
 /// `LineEditor`. The address field recalls the addresses joined before (↑/↓, newest first) and says as the person
 /// types whether the text is an address `tictactoe join` would connect to, a malformed one (why), or a game's name.
-public struct Form: Hashable, Sendable, ScreenContent {
+public struct Form: Hashable, Sendable {
     /// `.engine`: Play against an engine; the second field is the engine's command line (as after `engine:`).
     /// `.watch`: Watch a game, an address or a game's name, as Join by address takes it.
     public enum Kind: Hashable, Sendable { case host, join, engine, watch }
@@ -29,26 +28,31 @@ public struct Form: Hashable, Sendable, ScreenContent {
     public var secondField: LineEditor
     /// 0: name, 1: port/address, 2: spectators (host forms).
     public var field = 1
-    /// How many spectators a host form allows (0: none): its Spectators row cycles through
-    /// `UISettings.spectatorChoices`.
+    /// How many spectators a host form allows (0: none): its Spectators row cycles through `spectatorChoices`.
     public private(set) var spectators = 0
 
+    /// What the host forms' Spectators row offers.
+    public static let spectatorChoices = [0, 1, 2, 4, 8]
+
     /// How many rows the form has.
-    var fieldCount: Int { kind == .host ? 3 : 2 }
+    package var fieldCount: Int { kind == .host ? 3 : 2 }
     public var error: String?
     /// The text the form offered to search for as a game name (after Enter on a name): s or Enter joins it.
     public private(set) var offeredName: String?
 
-    init(kind: Kind, settings: UISettings, privateGame: Bool = false) {
+    /// The form filled in with what was used last: the name, and the port, the addresses joined (newest first), the
+    /// engine command or the spectators allowed, as the kind asks.
+    package init(kind: Kind, name: String, port: Int, addressHistory: [String], engineCommand: String?,
+                 spectators: Int, privateGame: Bool = false) {
         self.kind = kind
         self.privateGame = privateGame
-        nameField = LineEditor(settings.name, limit: .playerName)  // 63 bytes, as --name
-        spectators = UISettings.spectatorChoices.contains(settings.spectators) ? settings.spectators : 0
+        nameField = LineEditor(name, limit: .playerName)  // 63 bytes, as --name
+        self.spectators = Self.spectatorChoices.contains(spectators) ? spectators : 0
         switch kind {
-        case .host: secondField = LineEditor(String(settings.port), limit: .characters(5))
+        case .host: secondField = LineEditor(String(port), limit: .characters(5))
         case .join, .watch:
-            secondField = LineEditor("", limit: .characters(100), history: settings.addressHistory)
-        case .engine: secondField = LineEditor(settings.engineCommand ?? "", limit: .characters(400))
+            secondField = LineEditor("", limit: .characters(100), history: addressHistory)
+        case .engine: secondField = LineEditor(engineCommand ?? "", limit: .characters(400))
         }
     }
 
@@ -72,8 +76,8 @@ public struct Form: Hashable, Sendable, ScreenContent {
         }
     }
 
-    var port: Int? { Int(second.trimmingWhitespace()) }
-    var address: String { second.trimmingWhitespace() }
+    package var port: Int? { Int(second.trimmingWhitespace()) }
+    package var address: String { second.trimmingWhitespace() }
 
     /// What the join form says under the address while it is typed: (text, whether it is an error); nil when there is
     /// nothing to say (nothing typed, or the host form). The text quotes what was typed: it is escaped where it is
@@ -94,7 +98,7 @@ public struct Form: Hashable, Sendable, ScreenContent {
     }
 
     /// What a key does to the form itself.
-    private mutating func react(to key: Key) -> Outcome {
+    package mutating func react(to key: Key) -> Outcome {
         error = nil
         if let offered = offeredName {
             offeredName = nil
@@ -109,7 +113,7 @@ public struct Form: Hashable, Sendable, ScreenContent {
             field = (field + fieldCount - 1) % fieldCount
         case .left where field == 2, .right where field == 2, .character(" ") where field == 2,
              .character("h") where field == 2, .character("l") where field == 2:
-            let choices = UISettings.spectatorChoices
+            let choices = Self.spectatorChoices
             let step = key == .left || key == .character("h") ? -1 : 1
             let index = choices.firstIndex(of: spectators) ?? 0
             spectators = choices[(index + step + choices.count) % choices.count]
@@ -186,121 +190,4 @@ public struct Form: Hashable, Sendable, ScreenContent {
     private static func sentence(_ text: String) -> String {
         text.prefix(1).uppercased() + text.dropFirst()
     }
-
-    // MARK: The screen
-
-    var menuItem: MenuItem {
-        switch kind {
-        case .join: return .joinByAddress
-        case .watch: return .watch
-        case .engine: return .engine
-        case .host: return privateGame ? .privateHost : .host
-        }
-    }
-
-    mutating func handle(_ key: Key, _ shared: inout Shared) -> Step {
-        switch react(to: key) {
-        case .none:
-            return Step()
-        case .cancel:
-            return Step(.back)
-        case .submit:
-            return submit(&shared)
-        case .joinByName(let target):
-            // The same way as choosing the game on the Search screen.
-            shared.settings.name = name
-            if kind == .watch { return WatchGame.start(target, as: name, code: nil).after(shared.saved()) }
-            return Step(shared.saved() + [.checkNetwork(.join(name: name, address: target))],
-                        .replace(.network(NetworkGame(role: .joiner, localName: name, target: target))))
-        }
-    }
-
-    /// Enter on a valid form: host, join, watch or play the engine; the name (and port, address or command) become
-    /// the settings' for the next time.
-    private func submit(_ shared: inout Shared) -> Step {
-        shared.settings.name = name
-        switch kind {
-        case .host:
-            shared.settings.port = port ?? shared.settings.port
-            shared.settings.spectators = spectators
-            let listen = shared.settings.port
-            let game = NetworkGame(role: .host, localName: name, target: tr("port %@", String(listen)),
-                                   security: privateGame ? .private : .open, port: listen, spectators: spectators)
-            return Step(shared.saved() + [.checkNetwork(.host(name: name, port: listen, isPrivate: privateGame))],
-                        .replace(.network(game)))
-        case .engine:
-            let command = second.trimmingWhitespace()
-            shared.settings.engineCommand = command
-            shared.seed &+= 1
-            var game = ComputerGame(settings: shared.settings, seed: shared.seed, engine: command)
-            let effects = game.begin()
-            return Step(shared.saved() + [.startEngine(command: command)] + effects, .replace(.computer(game)))
-        case .join:
-            shared.settings.addressHistory = AddressHistory.adding(address, to: shared.settings.addressHistory)
-            return Step(shared.saved() + [.checkNetwork(.join(name: name, address: address))],
-                        .replace(.network(NetworkGame(role: .joiner, localName: name, target: address))))
-        case .watch:
-            shared.settings.addressHistory = AddressHistory.adding(address, to: shared.settings.addressHistory)
-            return WatchGame.start(address, as: name, code: nil).after(shared.saved())
-        }
-    }
-
-    func render(into canvas: inout Canvas, _ view: ScreenView) {
-        let size = view.size
-        canvas.putCentered(title, row: 3, style: .bold)
-        let left = max(1, (size.columns - 40) / 2)
-        let fields = [(tr("Name"), nameField), (secondLabel, secondField)]
-        for (index, field) in fields.enumerated() {
-            let row = 6 + index * 3
-            canvas.put(field.0, row: row, column: left, style: .dim)
-            let editing = index == self.field
-            let (value, cursor) = field.1.view(width: 36, editing: editing)
-            canvas.put(" " + DisplayWidth.fit(value, to: 38), row: row + 1, column: left,
-                       style: editing ? .selected : .normal)
-            if let cursor { canvas.restyle(row: row + 1, column: left + 1 + cursor, width: 1, style: .cursor) }
-        }
-        let width = size.columns - left - 1
-        var below = 12
-        if kind == .host {
-            let value = spectators == 0 ? tr("< off >") : "< \(spectators) >"
-            let line = DisplayWidth.fit(tr("Spectators"), to: 14) + value
-            // A label like the fields' (in line with them), its value beside it: one row, highlighted when chosen.
-            canvas.put(DisplayWidth.fit(line, to: 39), row: 12, column: left, style: field == 2 ? .selected : .normal)
-            below = 14
-        }
-        if let error {
-            // Escaped (it may quote what was typed) line by line: the \n between them is the form's own.
-            let lines = error.split(separator: "\n").flatMap { wrap(DisplayText.escaped(String($0)), width: width) }
-            for (index, line) in lines.prefix(3).enumerated() {
-                canvas.put(line, row: below + index, column: left, style: .error)
-            }
-        } else if let check = addressCheck {  // said as the address is typed
-            for (index, line) in wrap(DisplayText.escaped(check.text), width: width).prefix(2).enumerated() {
-                canvas.put(line, row: below + index, column: left, style: check.isError ? .error : .dim)
-            }
-        }
-        if kind == .host {
-            let text = privateGame
-                ? tr("Others join you at the addresses and with the code shown next.")
-                : tr("Others join you at the addresses shown next.")
-            canvas.put(DisplayWidth.truncate(text, to: size.columns - left - 1), row: 16, column: left, style: .dim)
-        }
-    }
-
-    func hints(_ view: ScreenView) -> String {
-        if offeredName != nil { return tr("s or Enter searches for it · any other key edits · Esc back") }
-        if kind == .join && field == 1 {
-            return tr(
-                "Enter joins · ↑/↓ earlier addresses · Ctrl-U clears · Ctrl-W deletes a word · Tab name · Esc back")
-        }
-        if field == 2 { return tr("←/→ how many may watch · Tab switches field · Enter starts hosting · Esc back") }
-        switch kind {
-        case .watch: return tr("Tab switches field · Enter watches · Esc back")
-        case .host: return tr("Tab switches field · Enter starts hosting · Esc back")
-        case .join: return tr("Tab switches field · Enter joins · Esc back")
-        case .engine: return tr("Tab switches field · Enter starts the game · Esc back")
-        }
-    }
-
-    func statusText(_ view: ScreenView) -> String { "" }
 }
