@@ -176,7 +176,8 @@ public func hostMatches(
             try await serve(listener, options: options, request: request, gate: gate, state: state,
                             advertising: advertiser, privateCode: privateCode, reporter: reporter, stop: stop)
         } catch {
-            let failure = ListenFailure(endpoint: Endpoint(host: listen.target.bindHost, port: request.port), error: error)
+            let endpoint = Endpoint(host: listen.target.bindHost, port: request.port)
+            let failure = ListenFailure(endpoint: endpoint, error: error)
             return reportFailure(failure, reporter: reporter, stop: stop)
         }
         revocationWatch.cancel()
@@ -307,8 +308,8 @@ private final class HostRunState: Sendable {
     }
     private let counts = Mutex(Counts())
 
-    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: PlayerSpecError?, matches: Int,
-                stopRaised: Bool) -> GameListener.Next {
+    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: PlayerSpecError?,
+                matches: Int, stopRaised: Bool) -> GameListener.Next {
         counts.withLock { counts in
             counts.last = Last(end: end, score: score, rtt: rtt)
             if case .completed = end { counts.completed += 1 }

@@ -22,7 +22,10 @@ final class TimeRuleTests: XCTestCase {
     func testTheCoreWaitsOnlyOnItsInjectedClock() throws {
         let root = EngineSandbox.packageRoot.appendingPathComponent("Sources")
         var checked = 0
-        for module in ["TicTacToeApp", "GameClient", "AppProcess", "HeadlessUI", "Series", "Lobby", "tictactoe"] {
+        let modules = [
+            "TicTacToeApp", "GameClient", "AppProcess", "MatchPlay", "HeadlessUI", "Series", "Lobby", "tictactoe",
+        ]
+        for module in modules {
             let folder = root.appendingPathComponent(module)
             let enumerator = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path))
             for case let path as String in enumerator where path.hasSuffix(".swift") {
