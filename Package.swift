@@ -14,6 +14,7 @@
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
 //          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
 //          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
@@ -215,6 +216,20 @@ let package = Package(
         // Every JSON line the program writes: the one encoder (`JSONLine`: sorted keys, terminal controls and bidi
         // formatting as `\u` escapes) and the lines of a match's events, of discovery and of a game's record.
         .target(name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "TextSupport"]),
+        // The work of `tictactoe privacy` and `tictactoe manifest`: the gate's state and the remembered decision
+        // (`PrivacyStatusReport`), a change to the decision (`PrivacyChange`), the privacy report's lines
+        // (`PrivacyReportText`) and what the manifest declares and means (`ManifestReport`).
+        .target(
+            name: "PrivacyCommands",
+            dependencies: [
+                "JSONLines",
+                "LocalNetworkPrivacy",
+                "PrivacyReport",
+                "AppManifest",
+                "GameProtocol",
+                "TextSupport",
+                "Localization",
+            ]),
         // The process's edges: signals and shutdown (`StopSignal`, `Shutdown`), standard output and error checked on
         // every write, the log file, the main thread's one wait for async work, and the command lines taken without
         // argument-parser (`FastPath`).
@@ -255,6 +270,7 @@ let package = Package(
         .target(
             name: "TicTacToeApp",
             dependencies: [
+                "PrivacyCommands",
                 "JSONLines",
                 "MatchPlay",
                 "AppProcess",
@@ -286,6 +302,7 @@ let package = Package(
         .target(
             name: "HeadlessUI",
             dependencies: [
+                "PrivacyCommands",
                 "JSONLines",
                 "MatchPlay",
                 "AppProcess",
@@ -369,6 +386,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "PrivacyCommands",
                 "JSONLines",
                 "MatchPlay",
                 "AppProcess",
@@ -440,7 +458,7 @@ let package = Package(
         .testTarget(
             name: "HeadlessUITests",
             dependencies: [
-                "HeadlessUI", "TicTacToeApp", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+                "HeadlessUI", "TicTacToeApp", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),

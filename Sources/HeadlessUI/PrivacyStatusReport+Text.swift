@@ -2,6 +2,7 @@ import AppManifest
 import GameProtocol
 import LocalNetworkPrivacy
 import Localization
+import PrivacyCommands
 import TextSupport
 import TicTacToeApp
 

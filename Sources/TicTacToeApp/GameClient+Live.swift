@@ -8,6 +8,7 @@ import GameTransport
 import LocalNetworkPrivacy
 import MatchPlay
 import PairingCode
+import PrivacyCommands
 import PrivacyReport
 
 #if canImport(Glibc)

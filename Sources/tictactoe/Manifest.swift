@@ -1,8 +1,9 @@
-import ArgumentParser
-import LocalNetworkPrivacy
-import HeadlessUI
-import TicTacToeApp
 import AppManifest
+import ArgumentParser
+import HeadlessUI
+import LocalNetworkPrivacy
+import PrivacyCommands
+import TicTacToeApp
 
 /// `tictactoe manifest`: what the app manifest declares and what it means (the work is `ManifestReport`'s).
 struct Manifest: ParsableCommand {

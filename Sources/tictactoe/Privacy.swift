@@ -5,6 +5,7 @@ import FoundationEssentials
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy
+import PrivacyCommands
 import PrivacyReport
 import TicTacToeApp
 

@@ -4,6 +4,7 @@ import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy
 import Logging
+import PrivacyCommands
 import TicTacToeApp
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 import HeadlessUI
 import LocalNetworkPrivacy
 import Logging
+import PrivacyCommands
 import TicTacToeApp
 import XCTest
 
