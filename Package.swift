@@ -348,7 +348,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The terminal seam and what every screen draws and edits with, screen-agnostic: keys, the `Terminal`
-        // protocol, the canvas, the line editor, the board's layout and drawing, a question in a box.
+        // protocol and the queue that wakes its wait from other threads, the canvas, the line editor, the board's
+        // layout and drawing, a question in a box.
         .target(
             name: "TerminalWidgets",
             dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),

@@ -13,7 +13,7 @@ import TerminalWidgets
 /// The UI loop: one thread does every terminal call. Keys come from the terminal, network and signal events
 /// through the `EventQueue`, timers from the loop's own deadline list; between them the process sleeps in `poll`.
 public final class UIApp {
-    public let queue = EventQueue()
+    public let queue = EventQueue<AppInput>()
     private let terminal: Terminal
     private let client: GameClient
     /// Where a changed setting is kept (`settings.json`; nothing in tests).

@@ -36,7 +36,7 @@ final class FakeTerminal: Terminal {
     private(set) var started = false
     private(set) var stopped = false
     var now = 1000.0
-    weak var queue: EventQueue?
+    weak var queue: EventQueue<AppInput>?
     weak var network: FakeNetwork?
     private var pendingKeys: [Key] = []
 

@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Inputs from other threads (network, signals, the window's size changing) for the UI loop, with the one pipe that
-/// wakes the loop's `poll`.
-public final class EventQueue: Sendable {
-    private let pending = Mutex<[AppInput]>([])
+/// wakes the loop's `poll` (`Terminal.waitForInput(timeout:wakeDescriptor:)`).
+public final class EventQueue<Input: Sendable>: Sendable {
+    private let pending = Mutex<[Input]>([])
     private let resized = Mutex(false)
     private let readEnd: Int32
     private let writeEnd: Int32
@@ -32,7 +32,7 @@ public final class EventQueue: Sendable {
     /// The descriptor that becomes readable when something is posted.
     public var wakeDescriptor: Int32 { readEnd }
 
-    public func post(_ input: AppInput) {
+    public func post(_ input: Input) {
         pending.withLock { $0.append(input) }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
@@ -54,7 +54,7 @@ public final class EventQueue: Sendable {
     }
 
     /// Everything posted so far, oldest first.
-    public func drain() -> [AppInput] {
+    public func drain() -> [Input] {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(readEnd, &buffer, buffer.count) > 0 {}
         return pending.withLock { pending in
