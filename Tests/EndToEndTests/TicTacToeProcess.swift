@@ -5,6 +5,9 @@ import XCTest
 /// A running `tictactoe` (TestSupport's one process harness, `ChildProcess(arguments)`).
 typealias TicTacToeProcess = ChildProcess
 
+/// The end-to-end test cases stop every process they started when each test ends (TestSupport's ProcessTestCase).
+typealias ProcessTestCase = TicTacToeTestSupport.ProcessTestCase
+
 /// Starts a headless host on loopback with an OS-chosen port and returns it with the port it listens on. Hosts here
 /// run in the machine's own network namespace: `--no-advertise` keeps them away from Bonjour (mDNS runs only in the
 /// LAN lab, Tests/lab/lan).

@@ -4,8 +4,7 @@ import TicTacToeTestSupport
 
 /// A test class in the LAN lab: the lab is brought up once for the class and always torn down; each test's
 /// processes are killed after it. Without root the tests are skipped with the reason (a failure when CI=true).
-class LabTestCase: XCTestCase {
-    private var processes: [LabProcess] = []
+class LabTestCase: ProcessTestCase {
     /// The test's tmux server and the TUIs in it, stopped after the test.
     var tmux: LabTmux?
     var tuis: [LabTUI] = []
@@ -43,11 +42,6 @@ class LabTestCase: XCTestCase {
         for path in scratchPaths { try? FileManager.default.removeItem(atPath: path) }
         scratchPaths = []
         super.tearDown()
-    }
-
-    func track(_ process: LabProcess) -> LabProcess {
-        processes.append(process)
-        return process
     }
 
     /// `tictactoe ARGS` on a lab host, killed after the test.
