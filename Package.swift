@@ -266,7 +266,7 @@ let package = Package(
         .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
         // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
         // exit codes of the lower modules' errors, transcripts (text / JSON lines), and `GameClient.live` (every
-        // local-network operation through the gate). One clock from the root for every wait (Exports.swift).
+        // local-network operation through the gate). One clock from the root for every wait (AppCore.swift).
         .target(
             name: "TicTacToeApp",
             dependencies: [
@@ -387,6 +387,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "GameClient",
                 "PrivacyCommands",
                 "JSONLines",
                 "MatchPlay",

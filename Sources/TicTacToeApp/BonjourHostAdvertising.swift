@@ -1,4 +1,5 @@
 import Bonjour
+import GameClient
 import GameProtocol
 import LocalNetworkPrivacy
 

@@ -1,6 +1,7 @@
 import AppManifest
 import AppProcess
 import Bonjour
+import GameClient
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GameClient
 import GamePairing
 import PairingCode
 

@@ -1,6 +1,7 @@
 import AppManifest
 import AppProcess
 import FoundationEssentials
+import GameClient
 import GamePairing
 import GameProtocol
 import GameRules

@@ -1,6 +1,7 @@
 import AppProcess
 import Bonjour
 import FoundationEssentials
+import GameClient
 import GamePairing
 import GameProtocol
 import GameTransport

@@ -2,6 +2,7 @@ import AppManifest
 import AppProcess
 import Bonjour
 import FoundationEssentials
+import GameClient
 import GamePairing
 import GameProtocol
 import GameTransport

@@ -1,5 +1,6 @@
 import AppProcess
 import Bonjour
+import GameClient
 import GameProtocol
 import GameTransport
 import Lobby

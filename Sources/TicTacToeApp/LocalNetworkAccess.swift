@@ -1,3 +1,4 @@
+import GameClient
 import LocalNetworkPrivacy
 
 /// "Ask, then wait, then go", written once for every front end: asks the gate for a capability and waits (saying

@@ -1,6 +1,7 @@
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
+import GameClient
 import GameProtocol
 import HeadlessUI
 import Localization

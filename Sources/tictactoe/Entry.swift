@@ -1,6 +1,7 @@
 import AppProcess
 import ArgumentParser
 import Dispatch
+import GameClient
 import TicTacToeApp
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import AppManifest
 import ArgumentParser
+import GameClient
 import HeadlessUI
 import LocalNetworkPrivacy
 import PrivacyCommands

@@ -2,6 +2,7 @@ import AppManifest
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
+import GameClient
 import GameProtocol
 import GameRules
 import LocalNetworkPrivacy

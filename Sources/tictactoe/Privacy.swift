@@ -2,6 +2,7 @@ import AppManifest
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
+import GameClient
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy

@@ -3,6 +3,7 @@ import AppProcess
 import ArgumentParser
 import CursesTerminal
 import FoundationEssentials
+import GameClient
 import HeadlessUI
 import LocalNetworkPrivacy
 import TerminalUI

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import GameClient
 import TicTacToeApp
 
 /// Every command names itself (`commandName`): argument-parser would otherwise derive the name from the type with

@@ -1,5 +1,6 @@
 import AppProcess
 import ArgumentParser
+import GameClient
 import GameProtocol
 import HeadlessUI
 import MatchPlay

@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 import Synchronization
 import TicTacToeTestSupport
 import XCTest

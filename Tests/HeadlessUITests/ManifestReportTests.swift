@@ -1,5 +1,6 @@
 import AppManifest
 import Foundation
+import GameClient
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy

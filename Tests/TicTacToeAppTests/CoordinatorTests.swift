@@ -1,5 +1,6 @@
 import Bonjour
 import Foundation
+import GameClient
 import GameProtocol
 import GameTransport
 import Logging

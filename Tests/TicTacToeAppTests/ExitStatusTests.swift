@@ -1,6 +1,7 @@
 import AppProcess
 import Bonjour
 import Foundation
+import GameClient
 import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy

@@ -1,8 +1,9 @@
-import TicTacToeApp
+import GameClient
 import GameProtocol
+import TextSupport
+import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
-import TextSupport
 
 /// The one list model every front end shows (`GameList`): order, counts, the not-answering state and its retry, and
 /// rows cut with an ellipsis at any width.

@@ -1,4 +1,5 @@
 import Bonjour
+import GameClient
 import TicTacToeApp
 import XCTest
 

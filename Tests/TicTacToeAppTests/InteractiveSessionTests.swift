@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 import GameProtocol
 @testable import TicTacToeApp
 import TicTacToeTestSupport

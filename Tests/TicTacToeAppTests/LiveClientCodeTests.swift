@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 import GamePairing
 import GameProtocol
 import GameTransport

@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 import GameProtocol
 import GameRules
 import GameTransport

@@ -1,4 +1,5 @@
 import Foundation
+import GameClient
 @testable import LocalNetworkPrivacy
 @testable import TicTacToeApp
 import XCTest

@@ -1,5 +1,6 @@
 import Bonjour
 import Foundation
+import GameClient
 import JSONLines
 import Synchronization
 @testable import TicTacToeApp

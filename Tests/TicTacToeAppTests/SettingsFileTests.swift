@@ -1,5 +1,6 @@
 import AppProcess
 import Foundation
+import GameClient
 import LocalNetworkPrivacy
 import XCTest
 

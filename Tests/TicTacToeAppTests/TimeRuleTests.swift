@@ -1,10 +1,11 @@
 import Foundation
+import GameClient
 import TicTacToeTestSupport
 import XCTest
 
 @testable import TicTacToeApp
 
-/// The rule for time and shared state (Sources/TicTacToeApp/Exports.swift), read from the sources as text: the app
+/// The rule for time and shared state (Sources/TicTacToeApp/AppCore.swift), read from the sources as text: the app
 /// core, the interface, the modules above the core and the executable wait and time on the one clock handed down
 /// from the root, never on a clock of their own, and only `blockingWait` holds a thread for async work.
 final class TimeRuleTests: XCTestCase {

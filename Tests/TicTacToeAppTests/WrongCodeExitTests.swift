@@ -1,3 +1,4 @@
+import GameClient
 import GameProtocol
 import GameTransport
 import HeadlessUI

@@ -1,4 +1,5 @@
-// The app core: the host, join, browse, lobby and match coordinators both front ends drive, and `GameClient.live`.
+// The app core: the host, join, browse, lobby and service-type coordinators both front ends drive, and
+// `GameClient.live`, which wires them to the adapters (the gate, Bonjour, the transport, the lobby's group).
 //
 // One rule for time and one for shared state. Time is a `Duration` in every API of the core (no Double seconds;
 // NIO's `TimeAmount` only at a call into NIO). Everything that waits or times takes the one `any Clock<Duration>`
@@ -8,7 +9,3 @@
 // (`NIOLoopBound`), other shared state behind a `Mutex`; async work is awaited, never waited for with a semaphore.
 // Signals and shutdown are in one place, AppProcess's StopSignal.swift: `Shutdown` turns a signal or a failing
 // output into the one `StopSignal` every running match hears, and ends the process with the stop's exit code.
-//
-// The core's interface (events, reports, exit codes, the client struct) comes with its live implementation: code
-// that drives the core (the executable, the tests) imports TicTacToeApp alone.
-@_exported import GameClient
