@@ -522,6 +522,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "BonjourTests", dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
+        .testTarget(name: "TerminalWidgetsTests", dependencies: ["TerminalWidgets"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
