@@ -88,6 +88,9 @@ public final class Shutdown {
             return
         }
         let queue = DispatchQueue(label: "tictactoe.signals")
+        // A source catches signals once dispatch has registered it, on its own thread: until then a signal would meet
+        // the ignored disposition and be lost, so the run starts only after every source is registered.
+        let registered = DispatchGroup()
         sources = signals.map { number, reason in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -100,9 +103,12 @@ public final class Shutdown {
                     exit(status)
                 }
             }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         }
+        registered.wait()
     }
 
     private static func endRunWhenOutputFails(
