@@ -101,52 +101,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             write(cipher.map { tr("Connected to %@ (%@), encrypted (TLS 1.2, %@)", s.peerName, address, $0) }
                 ?? tr("Connected to %@ (%@)", s.peerName, address))
         case .session(let event):
-            switch event {
-            case .gameStarted(let number, let mark, let first):
-                s.localMark = mark
-                s.board = Board()
-                write("")
-                write(first == mark
-                    ? tr("Game %@: you play %@, %@ plays %@; you (%@) move first", "\(number)", "\(mark)", s.peerName,
-                         "\(mark.opponent)", "\(first)")
-                    : tr("Game %@: you play %@, %@ plays %@; %@ (%@) moves first", "\(number)", "\(mark)", s.peerName,
-                         "\(mark.opponent)", s.peerName, "\(first)"))
-            case .moved(let mark, let cell, let side):
-                s.board[cell] = mark
-                write(side == .local ? tr("  you (%@) play %@", "\(mark)", "\(cell + 1)")
-                                     : tr("  %@ (%@) plays %@", s.peerName, "\(mark)", "\(cell + 1)"))
-                write(indented(s.board.rendered(unicode: unicode)))
-            case .gameOver(let number, let result, _, let score):
-                let outcome: String
-                // One sentence per winner (you or the peer): a translator words each whole.
-                switch (result.winner, result.reason) {
-                case (nil, _): outcome = tr("draw")
-                case (let winner?, .line(let cells)):
-                    let line = cells.map { String($0 + 1) }.joined(separator: "-")
-                    outcome = winner == s.localMark ? tr("you (%@) win with %@", "\(winner)", line)
-                        : tr("%@ (%@) wins with %@", s.peerName, "\(winner)", line)
-                case (let winner?, .resignation):
-                    outcome = winner == s.localMark ? tr("%@ resigned; you (%@) win", s.peerName, "\(winner)")
-                        : tr("you resigned; %@ (%@) wins", s.peerName, "\(winner)")
-                case (let winner?, .forfeit):
-                    outcome = winner == s.localMark ? tr("%@ left; you (%@) win", s.peerName, "\(winner)")
-                        : tr("you left; %@ (%@) wins", s.peerName, "\(winner)")
-                case (let winner?, .timeout):
-                    outcome = winner == s.localMark ? tr("%@ ran out of time; you (%@) win", s.peerName, "\(winner)")
-                        : tr("you ran out of time; %@ (%@) wins", s.peerName, "\(winner)")
-                case (let winner?, .draw): outcome = tr("%@ won", s.name(of: winner))
-                }
-                write(tr("Game %@: %@. Score: %@", "\(number)", outcome, s.scoreLine(score)))
-            case .rematchOffered:
-                write(tr("%@ offers a rematch", s.peerName))
-            case .matchOver(let end, let score):
-                // "Match over." alone when it ended normally, whichever side played no more ("Match over: completed"
-                // says nothing more).
-                let line = end == .completed(by: .local) || end == .completed(by: .peer)
-                    ? tr("Match over. Score: %@", s.scoreLine(score))
-                    : tr("Match over: %@. Score: %@", DisplayText.escaped(end.text), s.scoreLine(score))
-                if end.exitStatus == .success { write(line) } else { writeError(line) }
-            }
+            renderSession(event, &s)
         case .rejectedBusy(let remote):
             writeError(tr("Turned away %@: busy with a game", DisplayText.escaped(remote)))
         case .peerFailed(let remote, let error):
@@ -187,6 +142,56 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             for line in Self.watchLines(match, unicode: unicode) { write(line) }
         case .watchEnded(let end):
             let line = tr("Watch over: %@", DisplayText.escaped(end.text))
+            if end.exitStatus == .success { write(line) } else { writeError(line) }
+        }
+    }
+
+    /// A match session's event: the games, each move with the board, their ends, the match's end.
+    private func renderSession(_ event: MatchSession.Event, _ s: inout State) {
+        switch event {
+        case .gameStarted(let number, let mark, let first):
+            s.localMark = mark
+            s.board = Board()
+            write("")
+            write(first == mark
+                ? tr("Game %@: you play %@, %@ plays %@; you (%@) move first", "\(number)", "\(mark)", s.peerName,
+                     "\(mark.opponent)", "\(first)")
+                : tr("Game %@: you play %@, %@ plays %@; %@ (%@) moves first", "\(number)", "\(mark)", s.peerName,
+                     "\(mark.opponent)", s.peerName, "\(first)"))
+        case .moved(let mark, let cell, let side):
+            s.board[cell] = mark
+            write(side == .local ? tr("  you (%@) play %@", "\(mark)", "\(cell + 1)")
+                                 : tr("  %@ (%@) plays %@", s.peerName, "\(mark)", "\(cell + 1)"))
+            write(indented(s.board.rendered(unicode: unicode)))
+        case .gameOver(let number, let result, _, let score):
+            let outcome: String
+            // One sentence per winner (you or the peer): a translator words each whole.
+            switch (result.winner, result.reason) {
+            case (nil, _): outcome = tr("draw")
+            case (let winner?, .line(let cells)):
+                let line = cells.map { String($0 + 1) }.joined(separator: "-")
+                outcome = winner == s.localMark ? tr("you (%@) win with %@", "\(winner)", line)
+                    : tr("%@ (%@) wins with %@", s.peerName, "\(winner)", line)
+            case (let winner?, .resignation):
+                outcome = winner == s.localMark ? tr("%@ resigned; you (%@) win", s.peerName, "\(winner)")
+                    : tr("you resigned; %@ (%@) wins", s.peerName, "\(winner)")
+            case (let winner?, .forfeit):
+                outcome = winner == s.localMark ? tr("%@ left; you (%@) win", s.peerName, "\(winner)")
+                    : tr("you left; %@ (%@) wins", s.peerName, "\(winner)")
+            case (let winner?, .timeout):
+                outcome = winner == s.localMark ? tr("%@ ran out of time; you (%@) win", s.peerName, "\(winner)")
+                    : tr("you ran out of time; %@ (%@) wins", s.peerName, "\(winner)")
+            case (let winner?, .draw): outcome = tr("%@ won", s.name(of: winner))
+            }
+            write(tr("Game %@: %@. Score: %@", "\(number)", outcome, s.scoreLine(score)))
+        case .rematchOffered:
+            write(tr("%@ offers a rematch", s.peerName))
+        case .matchOver(let end, let score):
+            // "Match over." alone when it ended normally, whichever side played no more ("Match over: completed"
+            // says nothing more).
+            let line = end == .completed(by: .local) || end == .completed(by: .peer)
+                ? tr("Match over. Score: %@", s.scoreLine(score))
+                : tr("Match over: %@. Score: %@", DisplayText.escaped(end.text), s.scoreLine(score))
             if end.exitStatus == .success { write(line) } else { writeError(line) }
         }
     }
