@@ -6,6 +6,7 @@
 //
 //   tictactoe (executable: parses arguments, picks a front end)
 //     ├─ Series                  `tictactoe match`: a series of games, its report with MatchStatistics; on HeadlessUI
+//     │                          and the app core
 //     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, reports as text;
 //     │                          sees the app core (below)
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
@@ -13,7 +14,8 @@
 //     │    ├─ NetworkScreenState ┤   what the network screens show (pure): a match, a watch, lists, the lobby, forms
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
-//     └─ TicTacToeApp (the app core: host/join/browse coordinators, match runner, exit codes, GameClient.live)
+//     └─ TicTacToeApp (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
+//          │               games, the settings file, the exit codes of the lower modules' errors)
 //          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
 //          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
@@ -36,12 +38,12 @@
 //                    └─ TextSupport   terminal-safe text, display width, line wrapping, paths, white space (pure;
 //                                     imports nothing of the app: every module may use it)
 //
-//   Engines (bring your own bot), used by TicTacToeApp (`--player engine:COMMAND`, `EngineSeat`):
+//   Engines (bring your own bot), used by MatchPlay (`--player engine:COMMAND`, `EngineSeat`):
 //     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
 //       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
 //            └─ GameRules
 //     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math);
-//                            TicTacToeApp's series runner (`tictactoe match`) reports with it
+//                            Series (`tictactoe match`) reports with it
 //
 //   Localization (`tr`, the text in the user's language) is used by AppManifest, the gate, GameClient, both front
 //   ends and the app core; the pure modules (GameRules, TextSupport, PairingCode, GameProtocol, EngineProtocol,
@@ -264,9 +266,10 @@ let package = Package(
         // The lobby's logic, pure: the state machine both front ends' lobbies run (time, datagrams and commands in,
         // actions out). No transport: the live lobby (`runLobby`) carries its actions out.
         .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
-        // The app core: host, join by name or address, browse and match coordinators that both front ends drive, the
-        // exit codes of the lower modules' errors, transcripts (text / JSON lines), and `GameClient.live` (every
-        // local-network operation through the gate). One clock from the root for every wait (AppCore.swift).
+        // The app core: the host, join (by name or address), browse, lobby and service-type coordinators both front
+        // ends drive, and `GameClient.live` (every local-network operation through the gate); the saved games, the
+        // settings file, the exit codes of the lower modules' errors. One clock from the root for every wait
+        // (AppCore.swift).
         .target(
             name: "TicTacToeApp",
             dependencies: [
