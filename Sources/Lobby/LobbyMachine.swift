@@ -122,18 +122,7 @@ public struct LobbyMachine: Sendable {
             return [.report(.groupState("failed: \(reason)")), .leaveGroup,
                     .report(.left("the lobby's group could not be joined")), finish(.cannotListen)]
         case .tick(let now):
-            guard ready else { return [] }
-            var actions: [Action] = []
-            for event in roster.expire(at: now) {
-                actions.append(.report(.roster(event)))
-                actions += received(event, at: now)
-            }
-            for (id, challenge) in waiting where now - challenge.since >= answerTimeout {
-                waiting[id] = nil
-                actions += [.send(.answer(target: id, accepted: false)),
-                            .report(.challengeClosed(id: id, from: challenge.name, why: "not answered within \(seconds) s"))]
-            }
-            return actions + [.send(announcement)]
+            return ticked(at: now)
         case .datagram(let bytes, let address, let now):
             var actions: [Action] = []
             for event in roster.receive(bytes, from: address, at: now) {
@@ -190,6 +179,22 @@ public struct LobbyMachine: Sendable {
             }
             return (hosting ? [.stopHosting] : []) + leave("stopped") + [finish(status)]
         }
+    }
+
+    /// The announce tick: the silent leave the roster, challenges unanswered too long are declined, we announce.
+    private mutating func ticked(at now: Duration) -> [Action] {
+        guard ready else { return [] }
+        var actions: [Action] = []
+        for event in roster.expire(at: now) {
+            actions.append(.report(.roster(event)))
+            actions += received(event, at: now)
+        }
+        for (id, challenge) in waiting where now - challenge.since >= answerTimeout {
+            waiting[id] = nil
+            actions += [.send(.answer(target: id, accepted: false)),
+                        .report(.challengeClosed(id: id, from: challenge.name, why: "not answered within \(seconds) s"))]
+        }
+        return actions + [.send(announcement)]
     }
 
     /// What a roster event asks of us.
