@@ -317,7 +317,9 @@ public struct MatchSession: Sendable {
         guard case .playing(var game, let number, let localMark) = state else { throw MoveError.gameOver }
         let over = try game.play(cell, by: localMark)
         state = .playing(game, number: number, localMark: localMark)
-        var actions: [Action] = [.send(.move(cell: UInt8(cell))), .emit(.moved(mark: localMark, cell: cell, by: .local))]
+        var actions: [Action] = [
+            .send(.move(cell: UInt8(cell))), .emit(.moved(mark: localMark, cell: cell, by: .local)),
+        ]
         if over != nil { actions += endGame(game, number: number) }
         return actions
     }

@@ -96,7 +96,8 @@ public struct LobbyState: Sendable, Hashable {
             case .challenged:
                 break  // `.challengeWaiting` asks, or `.challengeDeclined` says why not
             case .answered(_, let from, let accepted):
-                note(accepted ? tr("%@ accepted your challenge", name(from)) : tr("%@ declined your challenge", name(from)))
+                note(accepted
+                     ? tr("%@ accepted your challenge", name(from)) : tr("%@ declined your challenge", name(from)))
             case .rateLimited(let address) where address == LobbyRoster.manySources:
                 note(tr("Too many messages from many addresses: some are dropped for now"))
             case .rateLimited(let address):
@@ -116,7 +117,8 @@ public struct LobbyState: Sendable, Hashable {
         case .challengeDeclined(let from, let why):
             // Ours, before its game was hosted (the screen shows the host screen meanwhile): "" is a player gone.
             if challenging == from || from.isEmpty { challenging = nil }
-            note(from.isEmpty ? DisplayText.escaped(why) : tr("No game with %@: %@", name(from), DisplayText.escaped(why)))
+            note(from.isEmpty
+                 ? DisplayText.escaped(why) : tr("No game with %@: %@", name(from), DisplayText.escaped(why)))
         case .challengeClosed(let id, let from, let why):
             invitations.removeAll { $0.id == id }
             note(tr("No game with %@: %@", name(from), DisplayText.escaped(why)))

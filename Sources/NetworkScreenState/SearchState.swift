@@ -64,7 +64,8 @@ public struct SearchState: Sendable, Hashable {
             let list = GameList.ordered(list)  // joinable first (the core's list already is)
             games = list
             // On the chosen game wherever it is now; on the same row when it left the list (none chosen: the top).
-            selected = chosen.flatMap { name in list.firstIndex { $0.name == name } } ?? min(selected, max(0, list.count - 1))
+            selected = chosen.flatMap { name in list.firstIndex { $0.name == name } }
+                ?? min(selected, max(0, list.count - 1))
             status = .available
         case .waiting(let reason):
             status = .waiting(reason)

@@ -18,7 +18,9 @@ public enum AddressHistory {
         for entry in history {
             let trimmed = entry.trimmingWhitespace()
             // The file is the user's, but what it holds is shown and joined: nothing that could act on a terminal.
-            let unsafe = trimmed.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiFormatting($0) }
+            let unsafe = trimmed.unicodeScalars.contains {
+                DisplayText.isControl($0) || DisplayText.isBidiFormatting($0)
+            }
             guard !trimmed.isEmpty, !unsafe, trimmed.count <= 100, seen.insert(trimmed).inserted else { continue }
             result.append(trimmed)
             if result.count == limit { break }

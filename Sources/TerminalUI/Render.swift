@@ -20,7 +20,8 @@ extension AppModel {
         let status = flash ?? content.statusText(view)
         var hints = prompt?.hints ?? content.hints(view)
         if !unicode {
-            hints = hints.replacing("·", with: "|").replacing("↑/↓", with: "up/down").replacing("←/→", with: "left/right")
+            hints = hints.replacing("·", with: "|").replacing("↑/↓", with: "up/down")
+                .replacing("←/→", with: "left/right")
         }
         if settings.keyHints && prompt == nil {  // Settings › Key hints
             canvas.put(DisplayWidth.truncate(hints, to: size.columns - 1), row: size.rows - 2, column: 1, style: .dim)
@@ -53,7 +54,8 @@ extension AppModel {
         }
         let top = max(0, size.rows / 2 - 1)
         for (i, line) in lines.enumerated() {
-            canvas.put(DisplayWidth.truncate(line, to: size.columns), row: top + i, column: 0, style: i == 1 ? .bold : .normal)
+            canvas.put(DisplayWidth.truncate(line, to: size.columns), row: top + i, column: 0,
+                       style: i == 1 ? .bold : .normal)
         }
     }
 

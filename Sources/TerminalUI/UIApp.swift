@@ -96,7 +96,10 @@ public final class UIApp {
         try terminal.start(colors: colors)
         // A terminal that cannot show UTF-8 (the ASCII mode: the locale named in the environment may not even be
         // installed) shows English, whatever LANGUAGE asks for: the other languages' characters would be garbage.
-        if !terminal.unicode { Localization.current = Localization.current.inEnglish(because: "the terminal is not UTF-8 (is the locale installed? locale -a lists them)") }
+        if !terminal.unicode {
+            Localization.current = Localization.current.inEnglish(
+                because: "the terminal is not UTF-8 (is the locale installed? locale -a lists them)")
+        }
         defer {
             browsing?.cancel()
             listingTypes?.cancel()
@@ -221,7 +224,8 @@ public final class UIApp {
             handle?.cancel()
             session += 1
             let id = session
-            logger.info("\(game == .host ? "hosting the game of a challenge" : "joining a challenger's game") as \(name)")
+            let what = game == .host ? "hosting the game of a challenge" : "joining a challenger's game"
+            logger.info("\(what) as \(name)")
             handle = client.lobbyGame(name, game) { [queue] in queue.post(.network($0, session: id)) }
         case .command(let command):
             handle?.send(command)

@@ -22,7 +22,9 @@ public struct BoardLayout: Hashable, Sendable {
         let y = row - top
         let x = column - left
         guard y >= 0, x >= 0, y < Self.height, x < Self.width else { return nil }
-        guard y % (Self.cellHeight + 1) != Self.cellHeight, x % (Self.cellWidth + 1) != Self.cellWidth else { return nil }
+        guard y % (Self.cellHeight + 1) != Self.cellHeight, x % (Self.cellWidth + 1) != Self.cellWidth else {
+            return nil
+        }
         return (y / (Self.cellHeight + 1)) * 3 + x / (Self.cellWidth + 1)
     }
 

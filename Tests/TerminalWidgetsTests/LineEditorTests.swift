@@ -23,7 +23,8 @@ final class LineEditorTests: XCTestCase {
         XCTAssertEqual(after([.character("x")], editor("")), "x|")
         XCTAssertEqual(after([.character("x")], editor("ab", cursor: 1)), "ax|b")
         XCTAssertEqual(after([.character("日"), .character("本")], editor("ab", cursor: 0)), "日本|ab")
-        XCTAssertEqual(after([.character("\n"), .character("\u{301}")], editor("ab")), "ab|", "no newline, no lone mark")
+        XCTAssertEqual(after([.character("\n"), .character("\u{301}")], editor("ab")), "ab|",
+                       "no newline, no lone mark")
     }
 
     func testBackspaceAndDelete() {

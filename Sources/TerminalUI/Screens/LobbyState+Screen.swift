@@ -76,8 +76,8 @@ extension LobbyState: ScreenContent {
             canvas.put(DisplayWidth.truncate(tr("See Settings › Privacy and the log for details."), to: width),
                        row: 5 + min(lines.count, listRows - 1), column: 2, style: .dim)
         } else if members.isEmpty {
-            canvas.put(DisplayWidth.truncate(tr("Nobody else here yet: players appear as they join the lobby."), to: width),
-                       row: 5, column: 2, style: .dim)
+            let nobody = tr("Nobody else here yet: players appear as they join the lobby.")
+            canvas.put(DisplayWidth.truncate(nobody, to: width), row: 5, column: 2, style: .dim)
         }
         let first = max(0, min(selected - listRows + 1, members.count - listRows))
         for (offset, member) in members.dropFirst(first).prefix(listRows).enumerated() {
@@ -109,7 +109,8 @@ extension LobbyState: ScreenContent {
                 canvas.put(DisplayWidth.truncate(waiting, to: width), row: bottom - 1, column: 2, style: .selected)
             }
         } else if let asked = invitations.first {
-            let endpoint = asked.address.contains(":") ? "[\(asked.address)]:\(asked.port)" : "\(asked.address):\(asked.port)"
+            let endpoint = asked.address.contains(":")
+                ? "[\(asked.address)]:\(asked.port)" : "\(asked.address):\(asked.port)"
             let question = tr("%@ challenges you to a game at %@: y accepts, n declines",
                               DisplayText.escaped(asked.name), endpoint)
             canvas.put(DisplayWidth.truncate(question, to: width), row: bottom, column: 2, style: .selected)

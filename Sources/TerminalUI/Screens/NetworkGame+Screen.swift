@@ -118,7 +118,8 @@ extension NetworkGame: ScreenContent {
         let peer = DisplayWidth.truncate(peerName ?? "…", to: 20)
         let me = DisplayWidth.truncate(DisplayText.escaped(localName), to: 20)
         if let mark = localMark {
-            canvas.putCentered(tr("You (%@): %@   %@: %@", me, mark.description, peer, mark.opponent.description), row: 2)
+            canvas.putCentered(tr("You (%@): %@   %@: %@", me, mark.description, peer, mark.opponent.description),
+                               row: 2)
             canvas.putCentered(tr("Game %@   Score: you %@ · %@ %@ · draws %@", String(number),
                                   String(score.localWins), peer, String(score.peerWins), String(score.draws)),
                                row: 3, style: .bold)

@@ -57,7 +57,8 @@ public struct PastGamesScreen: Sendable, ScreenContent {
             let game = games[index]
             var line = " " + game.title.replacing(".jsonl", with: "")
             if let record = game.record {
-                line += "  " + DisplayText.escaped(record.name(of: .x)) + " – " + DisplayText.escaped(record.name(of: .o))
+                line += "  " + DisplayText.escaped(record.name(of: .x)) + " – "
+                    + DisplayText.escaped(record.name(of: .o))
                     + "  " + record.shortResult
             } else {
                 line += "  " + tr("(cannot be read)")

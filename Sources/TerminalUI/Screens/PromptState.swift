@@ -33,7 +33,8 @@ extension PromptState {
         let gap = 6
         let start = left + (width - DisplayWidth.of(deny) - DisplayWidth.of(ok) - gap) / 2
         canvas.put(deny, row: buttons, column: start, style: selected == 0 ? .selected : .normal)
-        canvas.put(ok, row: buttons, column: start + DisplayWidth.of(deny) + gap, style: selected == 1 ? .selected : .normal)
+        canvas.put(ok, row: buttons, column: start + DisplayWidth.of(deny) + gap,
+                   style: selected == 1 ? .selected : .normal)
     }
 
     var hints: String { tr("←/→ choose · Enter answers · o %@ · d %@", ok, deny) }

@@ -61,7 +61,8 @@ public struct ReplayViewer: Sendable, ScreenContent {
         let columns = view.size.columns
         canvas.putCentered(DisplayWidth.truncate(moveLine, to: columns - 2), row: below, style: .bold)
         if isAtEnd {
-            canvas.putCentered(DisplayWidth.truncate(record.resultText, to: columns - 2), row: below + 1, style: .accent)
+            canvas.putCentered(DisplayWidth.truncate(record.resultText, to: columns - 2), row: below + 1,
+                               style: .accent)
         }
     }
 

@@ -232,7 +232,9 @@ extension AppModel.Screen {
     }
 
     /// Runs `body` on the screen's state and puts the state back in its case.
-    private mutating func update<State>(_ state: State, _ wrap: (State) -> Self, _ body: (inout State) -> Step) -> Step {
+    private mutating func update<State>(
+        _ state: State, _ wrap: (State) -> Self, _ body: (inout State) -> Step
+    ) -> Step {
         var state = state
         let step = body(&state)
         self = wrap(state)

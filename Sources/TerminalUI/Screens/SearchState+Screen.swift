@@ -13,7 +13,8 @@ extension DiscoveryStatus {
                 notAllowed: String, allowedHint: String) -> Bool {
         switch self {
         case .unavailable(let message):
-            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: columns - 2), row: 6, style: .error)
+            canvas.putCentered(DisplayWidth.truncate(DisplayText.escaped(message), to: columns - 2), row: 6,
+                               style: .error)
             var row = 8
             if let unavailableHint {
                 canvas.putCentered(unavailableHint, row: row)
