@@ -440,8 +440,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder.
-        .target(name: "TicTacToeTestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets: the built binary's path, a quiet posix_spawn, a tmux driver, a recorder,
+        // temporary directories, a recording logger, manifests and the one gate fixture.
+        .target(
+            name: "TicTacToeTestSupport",
+            dependencies: [
+                "LocalNetworkPrivacy", "AppManifest", "PrivacyReport", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
         .testTarget(name: "EngineProtocolTests", dependencies: ["EngineProtocol", "GameRules"]),
         // Real engine processes: misbehaving ones written to a temporary directory, and the samples in Assets/engines.

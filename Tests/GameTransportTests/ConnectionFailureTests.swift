@@ -2,12 +2,10 @@ import GameWire
 import Foundation
 import GameProtocol
 import GameTransport
-import Logging
 @testable import LocalNetworkPrivacy
 import NIOCore
 import XCTest
 import TicTacToeTestSupport
-import AppManifest
 
 /// `GameConnection` when things go wrong before the match: nobody listening, the gate, cancel, bad hosts.
 final class ConnectionFailureTests: XCTestCase {
@@ -100,21 +98,22 @@ final class ConnectionFailureTests: XCTestCase {
             await link.closeGracefully()
             return .keepListening
         }
-        let gate = try TestGate()
+        let gate = try makeGate(loopbackIsLAN: true)  // a connection to loopback waits like a LAN one
+        let notDetermined = LocalNetworkGate.waitingReason(for: .notDetermined)
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
             to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
-            gate: gate.gate, origin: testOrigin, onStateChange: { states.append($0) }
+            gate: gate, origin: testOrigin, onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { link in try await link.next() } }
-        await assertEventually { connection.state == .waiting(.notAllowed(TestGate.notDetermined)) }
-        try gate.allow()
+        await assertEventually { connection.state == .waiting(.notAllowed(notDetermined)) }
+        try gate.store.write(.allowed)  // as `tictactoe privacy grant` would
         let first = try await within(10, "the connection after the gate allowed it") { try await run.value }
         XCTAssertEqual(first, .bye(.seriesOver))
         XCTAssertEqual(
             states.all,
             [
-                .preparing, .waiting(.notAllowed(TestGate.notDetermined)), .preparing,
+                .preparing, .waiting(.notAllowed(notDetermined)), .preparing,
                 .ready(peerName: "Host"), .cancelled,
             ]
         )
@@ -122,10 +121,10 @@ final class ConnectionFailureTests: XCTestCase {
     }
 
     func testCancelWhileTheGateSaysWait() async throws {
-        let gate = try TestGate()
+        let gate = try makeGate(loopbackIsLAN: true)  // a connection to loopback waits like a LAN one
         let connection = GameConnection(
             to: Endpoint(host: loopback, port: 9), localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
-            gate: gate.gate, origin: testOrigin
+            gate: gate, origin: testOrigin
         )
         let run = Task { try await connection.run { _ in XCTFail("connected without permission") } }
         await assertEventually { connection.state.name == "waiting" }
@@ -232,25 +231,4 @@ final class ConnectionFailureTests: XCTestCase {
         }
         await server.stop()
     }
-}
-
-/// A real gate over a temporary decision that treats loopback as the LAN, so that a connection to loopback waits
-/// like a LAN one until `allow()` (as `tictactoe privacy grant` would).
-final class TestGate: Sendable {
-    let gate: LocalNetworkGate
-
-    init() throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-transport-gate-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: nil,
-                                   bonjourServices: ["_tictactoe._tcp"])
-        gate = LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate"),
-                                loadManifest: { manifest }, isLoopbackHost: { _ in false })
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: gate.store.directory) }
-
-    static let notDetermined = LocalNetworkGate.waitingReason(for: .notDetermined)
-
-    func allow() throws { try gate.store.write(.allowed) }
 }

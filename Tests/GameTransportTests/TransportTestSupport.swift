@@ -4,7 +4,6 @@ import GameProtocol
 import GameTransport
 import NIOCore
 import NIOPosix
-import Logging
 import TicTacToeTestSupport
 import XCTest
 
@@ -21,10 +20,11 @@ let testOrigin = OperationOrigin("transport tests")
 /// The gate of the loopback tests: a real one over a decision nobody answers, so only loopback (cleared without
 /// asking) can be used: the same rule production code lives by.
 let loopbackGate: LocalNetworkGate = {
-    let directory = NSTemporaryDirectory() + "tictactoe-transport-tests-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    return LocalNetworkGate(store: DecisionStore(directory: directory), logger: Logger(label: "test.gate")) {
-        throw LocalNetworkPrivacyError.manifest("the loopback tests have no manifest")
+    do {
+        return try LocalNetworkGate.fixture(
+            in: NSTemporaryDirectory() + "tictactoe-transport-tests-" + UUID().uuidString, manifest: nil)
+    } catch {
+        fatalError("the loopback gate: \(error)")
     }
 }()
 

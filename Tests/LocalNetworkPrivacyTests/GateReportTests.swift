@@ -1,22 +1,12 @@
 import Foundation
 import GameProtocol
 import NIOCore
-import Synchronization
 import XCTest
 
 @testable import LocalNetworkPrivacy
 import TicTacToeTestSupport
 import AppManifest
 import PrivacyReport
-
-/// A time the test sets (the report's 7 days pass without sleeping).
-final class ReportTime: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11-18
-
-    var now: Date { date.withLock { $0 } }
-    func advance(days: Double) { date.withLock { $0 += days * 24 * 60 * 60 } }
-    var clock: @Sendable () -> Date { { self.now } }
-}
 
 /// What a gate records in the privacy report: each operation's name and destination, allowed, waiting, refused, the
 /// prompt shown and answered, each with its origin. (The report's file itself: PrivacyReportTests.)
@@ -88,20 +78,8 @@ final class GateReportTests: XCTestCase {
 
     // MARK: The gate records
 
-    private func makeGate(
-        entitlements: [String: Any]? = [AppEntitlements.multicastKey: true], bonjourServices: [String] = ["_tictactoe._tcp"]
-    ) throws -> (LocalNetworkGate, PrivacyReportLog) {
-        let directory = try makeTemporaryDirectory(self)
-        var entries = standardEntries
-        entries["NSBonjourServices"] = bonjourServices
-        let path = try writeManifest(entries, in: directory)
-        if let entitlements { _ = try writeManifest(entitlements, in: directory, name: "TicTacToe.entitlements") }
-        let log = PrivacyReportLog(directory: directory + "/state", now: ReportTime().clock)
-        let gate = LocalNetworkGate(
-            store: DecisionStore(directory: directory + "/config"), report: log, logger: recordingLogger(Recorder())
-        ) { try AppManifest(contentsOf: path) }
-        return (gate, log)
-    }
+    /// The multicast entitlement, so that every operation reaches the decision.
+    private var entitled: [String: Any] { [AppEntitlements.multicastKey: true] }
 
     private func summary(_ log: PrivacyReportLog) throws -> [String] {
         try log.read().entries.map { entry in
@@ -112,7 +90,8 @@ final class GateReportTests: XCTestCase {
     }
 
     func testTheGateRecordsAllowedWaitingAndRefusedDecisionsWithTheirOrigin() throws {
-        let (gate, log) = try makeGate()
+        let log = try makeLog()
+        let gate = try makeGate(entitlements: entitled, report: log)
         let search = OperationOrigin("Search for games screen")
         XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "127.0.0.1", port: 7878), for: .init("tictactoe join"))
             .capability)
@@ -135,7 +114,8 @@ final class GateReportTests: XCTestCase {
     }
 
     func testAMissingEntitlementIsRecordedAsRefusedWithTheKey() throws {
-        let (gate, log) = try makeGate(entitlements: nil)
+        let log = try makeLog()
+        let gate = try makeGate(entitlements: nil, report: log)
         try gate.store.write(.allowed)
         guard case .refused = gate.joinGroup(group, for: .init("tictactoe lobby")) else { return XCTFail() }
         guard case .refused = gate.browseServiceTypes(for: .init("tictactoe browse --all-types")) else {
@@ -150,7 +130,8 @@ final class GateReportTests: XCTestCase {
     }
 
     func testTheReportSaysWhichActionShowedThePromptAndHowItWasAnswered() throws {
-        let (gate, log) = try makeGate()
+        let log = try makeLog()
+        let gate = try makeGate(entitlements: entitled, report: log)
         let shown = Recorder<LocalNetworkOperation>()
         gate.setPromptHandler { shown.append($0.operation) }
         let join = OperationOrigin("Join a game screen")
@@ -175,7 +156,8 @@ final class GateReportTests: XCTestCase {
 
     func testAPromptAFrontEndShowsItselfIsRecordedWithItsOperation() throws {
         // The TUI shows its own prompt (no prompt handler): it says so, and the answer is recorded with it.
-        let (gate, log) = try makeGate()
+        let log = try makeLog()
+        let gate = try makeGate(entitlements: entitled, report: log)
         let search = OperationOrigin("Search for games screen")
         XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp"), for: search), .needsPrompt)
         gate.promptPresented(for: .browse(serviceType: "_tictactoe._tcp"), origin: search)
@@ -189,7 +171,9 @@ final class GateReportTests: XCTestCase {
     /// A front end asks the gate before it starts an operation (to show the prompt first); the operation then asks
     /// again for its capability: one record per operation. A refused operation never starts: its question is recorded.
     func testAnOperationAFrontEndAskedAboutFirstIsRecordedOnce() throws {
-        let (gate, log) = try makeGate(bonjourServices: [])
+        let log = try makeLog()
+        let manifest = AppManifest(path: "Info.plist", displayName: "TicTacToe", usageDescription: nil, bonjourServices: [])
+        let gate = try makeGate(manifest: manifest, entitlements: entitled, report: log)
         let host = OperationOrigin("Host a game screen")
         try gate.store.write(.allowed)
         XCTAssertEqual(gate.evaluate(.listen(bindHost: ""), for: host), .allowed)
@@ -227,7 +211,8 @@ final class GateReportTests: XCTestCase {
     }
 
     func testAGateWhoseReportCannotBeWrittenStillDecides() throws {
-        let (gate, log) = try makeGate()
+        let log = try makeLog()
+        let gate = try makeGate(entitlements: entitled, report: log)
         try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)
         try gate.store.write(.allowed)
         XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "198.18.0.1", port: 7878), for: .init("t")).capability)

@@ -55,7 +55,7 @@ final class LocalNetworkGateTests: XCTestCase {
     func testNoAuthComesBeforeThePromptAndNamesTheKey() throws {
         let lines = Recorder<String>()
         let manifest = AppManifest(
-            path: "/app/Info.plist", displayName: "T", usageDescription: "u", bonjourServices: [])
+            path: "Info.plist", displayName: "T", usageDescription: "u", bonjourServices: [])
         let gate = try makeGate(manifest: manifest, lines: lines)
         let prompts = Recorder<LocalNetworkPromptRequest>()
         gate.setPromptHandler { prompts.append($0) }
@@ -66,7 +66,7 @@ final class LocalNetworkGateTests: XCTestCase {
         XCTAssertTrue(line.contains("-65555"), line)
         XCTAssertTrue(line.contains("Not allowed to access the network"), line)
         XCTAssertTrue(line.contains("NSBonjourServices must list \"_tictactoe._tcp\""), line)
-        XCTAssertTrue(line.contains("/app/Info.plist"), line)
+        XCTAssertTrue(line.contains(try gate.manifest().path), line)
         XCTAssertEqual(LocalNetworkGate.noAuthErrorCode, -65555)
     }
 

@@ -12,24 +12,11 @@ import AppManifest
 final class MulticastEntitlementTests: XCTestCase {
     private let group = try! MulticastGroup(ipv4: "239.255.77.77", ipv6: "ff02::7474", port: 7879)
 
-    /// A gate over a manifest in a fresh directory, with `entitlements` beside it (nil: no file).
-    private func makeGate(entitlements: [String: Any]?, lines: Recorder<String> = Recorder()) throws
-        -> (LocalNetworkGate, manifestDirectory: String)
-    {
-        let directory = try makeTemporaryDirectory(self)
-        let path = try writeManifest(standardEntries, in: directory)
-        if let entitlements { _ = try writeManifest(entitlements, in: directory, name: "TicTacToe.entitlements") }
-        let store = DecisionStore(directory: try makeTemporaryDirectory(self))
-        let gate = LocalNetworkGate(store: store, logger: recordingLogger(lines)) {
-            try AppManifest(contentsOf: path)
-        }
-        return (gate, directory)
-    }
-
     func testWithoutTheEntitlementMulticastIsRefusedAtOnceWhateverTheDecisionAndNothingIsAsked() throws {
         for entitlements in [nil, [:], [AppEntitlements.multicastKey: false], ["com.example.other": true]] as [[String: Any]?] {
             let lines = Recorder<String>()
-            let (gate, directory) = try makeGate(entitlements: entitlements, lines: lines)
+            let gate = try makeGate(entitlements: entitlements, lines: lines)
+            let directory = try gate.manifest().directory
             let prompts = Recorder<LocalNetworkOperation>()
             gate.setPromptHandler { prompts.append($0.operation) }
             for state in LocalNetworkAuthorization.allCases {
@@ -57,7 +44,7 @@ final class MulticastEntitlementTests: XCTestCase {
     }
 
     func testWithTheEntitlementMulticastAsksThenWaitsThenGoes() throws {
-        let (gate, _) = try makeGate(entitlements: [AppEntitlements.multicastKey: true])
+        let gate = try makeGate(entitlements: [AppEntitlements.multicastKey: true])
         let prompts = Recorder<LocalNetworkOperation>()
         gate.setPromptHandler { prompts.append($0.operation) }
         XCTAssertEqual(gate.evaluate(.multicast(group)), .needsPrompt)

@@ -32,7 +32,7 @@ final class WaitingTests: XCTestCase {
             _ = try await gate.waitUntilGranted({ gate.advertise("_other._tcp", for: origin) })
             XCTFail("no error")
         } catch let error as LocalNetworkPrivacyError {
-            XCTAssertEqual(error, .noAuth(serviceType: "_other._tcp", manifestPath: standardManifest.path))
+            XCTAssertEqual(error, .noAuth(serviceType: "_other._tcp", manifestPath: try gate.manifest().path))
             XCTAssertEqual(error.code, -65555)
             XCTAssertTrue(error.description.contains("Not allowed to access the network"), error.description)
             XCTAssertTrue(error.description.contains("NSBonjourServices must list \"_other._tcp\""), error.description)

@@ -1,19 +1,9 @@
 import Foundation
 import Logging
-import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
 @testable import PrivacyReport
-
-/// A time the test sets (the report's 7 days pass without sleeping).
-final class ReportTime: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11-18
-
-    var now: Date { date.withLock { $0 } }
-    func advance(days: Double) { date.withLock { $0 += days * 24 * 60 * 60 } }
-    var clock: @Sendable () -> Date { { self.now } }
-}
 
 /// The privacy report's file: its line format, the 7 days it keeps, its size bound, appends from many threads at once.
 /// (What the gate records in it: LocalNetworkPrivacyTests' GateReportTests.)

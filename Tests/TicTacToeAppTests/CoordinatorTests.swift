@@ -11,6 +11,7 @@ import TicTacToeTestSupport
 import XCTest
 
 @testable import LocalNetworkPrivacy
+import AppManifest
 
 /// The app core's coordinators, in process, over loopback only. Where a test needs the local network's rules, its
 /// gate treats loopback as the LAN (so nothing but 127.0.0.1 is ever used), over a decision in a temporary directory.
@@ -94,7 +95,7 @@ final class CoordinatorTests: XCTestCase {
     // MARK: Host and join
 
     func testAHostAndAJoinerOnLoopbackPlayAMatchWithoutAskingAndTheHostIsNotAdvertised() async throws {
-        let gate = try makeTestGate(.notDetermined)  // never asked: loopback needs no permission
+        let gate = try makeGate(.notDetermined)  // never asked: loopback needs no permission
         let (host, hostReports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
         let joinReports = Recorder<MatchReport>()
         let status = await joinMatch(try joinRequest(port), options: options("joiner", games: nil), gate: gate,
@@ -123,7 +124,7 @@ final class CoordinatorTests: XCTestCase {
     /// A host on every interface lists the addresses its interface listing gives (injected here: the live one reads
     /// getifaddrs), with the port it got, link-local last; nothing connects to them.
     func testAHostOnEveryInterfaceReportsTheJoinAddressesOfItsInterfaces() async throws {
-        let gate = try makeTestGate(.allowed)
+        let gate = try makeGate(.allowed)
         let reports = Recorder<MatchReport>()
         let interfaces = [
             InterfaceAddress(interface: "lo", family: .ipv4, address: "127.0.0.1", isLoopback: true),
@@ -152,9 +153,9 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAJoinWaitsWhileNotDeterminedAndGoesOnByItselfWhenGranted() async throws {
-        let hostGate = try makeTestGate(.notDetermined)
+        let hostGate = try makeGate(.notDetermined)
         let (host, _, port) = try await startHost(gate: hostGate, options: options("host"))
-        let joinerGate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
+        let joinerGate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let waited = await eventually {
             joinReports.all.contains {
@@ -171,11 +172,11 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testTurningAccessOffEndsAMatchWithALANPeerAsLocalNetworkOff() async throws {
-        let hostGate = try makeTestGate(.notDetermined)
+        let hostGate = try makeGate(.notDetermined)
         // The host thinks before each move, so the match is still going when access is turned off.
         let (host, hostReports, port) = try await startHost(
             gate: hostGate, options: options("host", games: 5, moveDelay: .milliseconds(200)))
-        let joinerGate = try makeTestGate(.allowed, loopbackIsLAN: true)
+        let joinerGate = try makeGate(.allowed, loopbackIsLAN: true)
         let (join, joinReports) = try startJoin(port: port, gate: joinerGate)
         let playing = await eventually {
             joinReports.all.contains { if case .session(.gameStarted) = $0 { return true } else { return false } }
@@ -200,7 +201,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testALoopbackMatchGoesOnWhenAccessIsTurnedOff() async throws {
-        let gate = try makeTestGate(.allowed)
+        let gate = try makeGate(.allowed)
         let (host, _, port) = try await startHost(gate: gate, options: options("host", games: 2, moveDelay: .milliseconds(50)))
         let (join, joinReports) = try startJoin(port: port, gate: gate)
         let playing = await eventually {
@@ -214,7 +215,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testABadScriptFailsBeforeAnythingIsAskedOrOpened() async throws {
-        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let reports = Recorder<MatchReport>()
         let options = MatchOptions(name: "host", player: .script(path: "/nowhere/moves.txt"), seed: 1, games: 1)
         let request = HostRequest(target: .everyInterface, port: 0, matches: 1, origin: origin)
@@ -225,7 +226,8 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAHostWithoutTheServiceInTheManifestSaysNoAuthAndIsNotAdvertised() async throws {
-        let gate = try makeTestGate(.allowed, loopbackIsLAN: true, bonjourServices: [])
+        let manifest = AppManifest(path: "Info.plist", displayName: "TicTacToe", usageDescription: nil, bonjourServices: [])
+        let gate = try makeGate(.allowed, manifest: manifest, loopbackIsLAN: true)
         let (host, reports, port) = try await startHost(gate: gate, options: options("host"), advertise: true)
         let messages = reports.all.compactMap { report -> String? in
             if case .discovery(.advertisingUnavailable(let message)) = report { return message }
@@ -241,7 +243,7 @@ final class CoordinatorTests: XCTestCase {
     // MARK: Waiting with a clock
 
     func testTheWaitTimeoutEndsAWaitWithExit11WithoutSleeping() async throws {
-        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let clock = ManualClock()
         let access = LocalNetworkAccess(gate: gate, clock: clock)
         let reasons = Recorder<String>()
@@ -269,7 +271,7 @@ final class CoordinatorTests: XCTestCase {
     }
 
     func testAGrantBeforeTheWaitTimeoutWins() async throws {
-        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let clock = ManualClock()
         let access = LocalNetworkAccess(gate: gate, clock: clock)
         let origin = self.origin

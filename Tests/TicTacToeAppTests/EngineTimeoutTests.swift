@@ -28,7 +28,7 @@ final class EngineTimeoutTests: XCTestCase {
 
     func testAnEngineThatHangsOnItsMoveLosesTheGameWhenItsTimeIsUp() async throws {
         let directory = try makeDirectory()
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let sandbox = try EngineSandbox()
         addTeardownBlock { _ = sandbox }  // the engine's directory lives as long as the test
         let marker = sandbox.path + "/genmove-received"

@@ -12,7 +12,7 @@ import AppManifest
 final class InteractiveSessionTests: XCTestCase {
     /// A host who leaves the Host screen tells its spectators it went away, not that it is done.
     func testAHostThatLeavesTellsItsSpectatorsItWentAway() async throws {
-        let gate = try makeTestGate(.allowed)
+        let gate = try makeGate(.allowed)
         let hostReports = Recorder<MatchReport>(), watchReports = Recorder<MatchReport>()
         let host = InteractiveSession.host(
             name: "Host", port: 0, spectators: 1, advertise: false, gate: gate,

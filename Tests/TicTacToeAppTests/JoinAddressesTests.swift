@@ -207,7 +207,7 @@ final class NotAGameJoinTests: XCTestCase {
         defer { server.stop() }
         let lines = Recorder<String>()
         let reporter = TranscriptReporter(localName: "me", write: { lines.append($0) }, writeError: { lines.append($0) })
-        let gate = try makeTestGate(.allowed)
+        let gate = try makeGate(.allowed)
         let request = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(server.port)"),
                                   connectTimeout: .seconds(5), origin: OperationOrigin("not a game test"))
         let status = await joinMatch(request, options: MatchOptions(name: "me", player: .perfect, seed: 1, games: nil),

@@ -65,7 +65,7 @@ final class LiveClientCodeTests: XCTestCase {
     }
 
     func testAMalformedCodeIsAUsageErrorBeforeAnythingIsOpened() async throws {
-        let client = GameClient.live(gate: try makeTestGate(), logFile: "/dev/null")
+        let client = GameClient.live(gate: try makeGate(), logFile: "/dev/null")
         let events = await join(client, port: 9, code: "48x913")
         let (message, status) = try XCTUnwrap(failure(events), "\(events)")
         XCTAssertEqual(status, .usage)
@@ -74,7 +74,7 @@ final class LiveClientCodeTests: XCTestCase {
     }
 
     func testNoCodeOrAWrongCodeEndWith13AndTheRightCodeConnectsEncrypted() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let (host, hostReports, port, shown) = try await startPrivateHost(gate: gate)
         let client = GameClient.live(gate: gate, logFile: "/dev/null")
         XCTAssertEqual(shown.all, [code])

@@ -22,7 +22,7 @@ final class MatchLifetimeTests: XCTestCase {
     /// link it hands over); in-process joiners play one game each.
     func testAHostServingManyMatchesHoldsNoneOfTheirConnectionsAfterwards() async throws {
         let matches = 5
-        let gate = try makeTestGate(.notDetermined)  // loopback: never asked
+        let gate = try makeGate(.notDetermined)  // loopback: never asked
         guard case .granted(let capability) = gate.listen(on: .address("127.0.0.1"), for: origin) else {
             return XCTFail("loopback was not cleared")
         }

@@ -69,7 +69,7 @@ final class MoveTimeoutTests: XCTestCase {
     /// A joiner that claims the host ran out of time as its first frame, on its own turn, announcing no limit: the
     /// host refuses the claim, and the joiner forfeits game 1.
     func testAJoinerCannotWinByClaimingTheHostTimedOut() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
@@ -96,7 +96,7 @@ final class MoveTimeoutTests: XCTestCase {
 
     /// The host's pause before its own move (`--move-delay`) waits on the match's clock, as every wait does.
     func testTheHostsMoveDelayWaitsOnTheMatchClock() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(
             games: 1, clock: clock, gate: gate, moveDelay: .seconds(5))
@@ -126,7 +126,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
@@ -163,7 +163,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testAJoinerWhoseGameClockRunsOutLosesOnTimeAndTheReasonNamesTheGameClock() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(
             games: 1, clock: clock, gate: gate, gameTime: .seconds(10))
@@ -196,7 +196,7 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     func testARematchOfferLeftUnansweredEndsTheMatchOnTime() async throws {
-        let gate = try makeTestGate()
+        let gate = try makeGate()
         let clock = ManualClock()
         let (host, reports, listeners, port) = try await startHost(games: 2, clock: clock, gate: gate)
 

@@ -37,7 +37,7 @@ final class SeriesNetworkTests: XCTestCase {
     }
 
     func testOverLoopbackTheSameSeedPlaysTheSameGamesAsInProcessAndNeedsNoPermission() async throws {
-        let gate = try makeTestGate(.notDetermined)
+        let gate = try makeGate(.notDetermined)
         let (local, localGames) = await play(runner([.medium, .easy], games: 10, seed: 31))
         for security in [GameSecurity.open, .plaintext] {
             let network = SeriesNetwork(address: "127.0.0.1", security: security, gate: gate)
@@ -52,7 +52,7 @@ final class SeriesNetworkTests: XCTestCase {
     }
 
     func testOverTheLANTheSeriesWaitsForPermissionAndThenPlays() async throws {
-        let gate = try makeTestGate(.notDetermined, loopbackIsLAN: true)
+        let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let network = SeriesNetwork(address: "127.0.0.1", gate: gate)
         let reasons = Recorder<String>()
         let access = Task { try await network.obtainAccess { reasons.append($0) } }
@@ -69,7 +69,7 @@ final class SeriesNetworkTests: XCTestCase {
 
     func testAGameThatCannotBePlayedStopsTheSeriesWithTheHostsExitStatus() async throws {
         // 192.0.2.1 (TEST-NET-1) is no address of this machine: its host cannot listen (nothing is sent anywhere).
-        let gate = try makeTestGate(.allowed)
+        let gate = try makeGate(.allowed)
         let network = SeriesNetwork(address: "192.0.2.1", gate: gate)
         let (outcome, games) = await play(runner([.perfect, .easy], games: 6, seed: 1, network: network))
         XCTAssertEqual(games, [])
@@ -82,7 +82,7 @@ final class SeriesNetworkTests: XCTestCase {
     }
 
     func testTheSPRTStopsASeriesOverLoopbackAndTheGamesInProgressEnd() async throws {
-        let gate = try makeTestGate(.notDetermined)
+        let gate = try makeGate(.notDetermined)
         let network = SeriesNetwork(address: "127.0.0.1", gate: gate)
         let sprt = try SPRT(elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05)
         let (outcome, games) = await play(runner([.perfect, .easy], games: 1000, seed: 8, concurrency: 4, sprt: sprt,

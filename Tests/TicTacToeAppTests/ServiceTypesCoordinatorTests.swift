@@ -56,7 +56,6 @@ final class FakeServiceTypeBrowser: ServiceTypeBrowsing {
 /// `browse --all-types` and the TUI's "All services on this network" in the app core: the gate's
 /// `browseServiceTypes` (the multicast entitlement first), then the types the browser lists within the time.
 final class ServiceTypesCoordinatorTests: XCTestCase {
-    /// A gate over a manifest in a fresh directory, with the multicast entitlement beside it or not.
 
     func testTheTypesListedWhenTimeIsUpAreReportedSortedAfterTheirCount() async throws {
         let browser = FakeServiceTypeBrowser()
@@ -114,7 +113,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
     }
 
     func testWithoutTheEntitlementItEndsAtOnceWithExit15AndAsksNothing() async throws {
-        let gate = try makeTestGate(.notDetermined, entitled: false)
+        let gate = try makeGate(.notDetermined, entitlements: nil)
         let prompts = Recorder<LocalNetworkOperation>()
         gate.setPromptHandler { prompts.append($0.operation) }
         let reports = Recorder<MatchReport>()
@@ -131,7 +130,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
     }
 
     func testTheScreensListingWaitsForPermissionThenListsAndFailsWithoutTheEntitlement() async throws {
-        let gate = try makeTestGate(.denied, entitled: true)
+        let gate = try makeGate(.denied, entitlements: [AppEntitlements.multicastKey: true])
         let browser = FakeServiceTypeBrowser()
         let updates = Recorder<ServiceTypesUpdate>()
         let task = Task {
@@ -149,7 +148,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         let listed = await task.value
         XCTAssertTrue(listed)
 
-        let unentitled = try makeTestGate(.allowed, entitled: false)
+        let unentitled = try makeGate(.allowed, entitlements: nil)
         let failures = Recorder<ServiceTypesUpdate>()
         let ok = await watchServiceTypes(gate: unentitled, origin: .serviceTypesScreen,
                                          makeBrowser: { _ in XCTFail("no browser without the entitlement"); return browser }) {
