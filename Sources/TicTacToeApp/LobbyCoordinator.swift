@@ -250,30 +250,7 @@ private final class Lobby: Sendable {
                 input(.datagram(message.bytes, from: message.sender.numericHost, at: elapsed()))
             })
         defer { group.cancel() }
-        var tasks: [Task<Void, Never>] = []
-        tasks.append(Task {
-            while !Task.isCancelled {
-                input(.tick(at: elapsed()))
-                try? await clock.sleep(for: self.request.announceInterval)
-            }
-        })
-        if let duration = request.duration {
-            tasks.append(Task {
-                try? await clock.sleep(for: duration)
-                if !Task.isCancelled { input(.timeUp) }
-            })
-        }
-        tasks.append(Task {
-            for await _ in gate.revocations() {
-                input(.revoked)
-                return
-            }
-        })
-        if let commands {
-            tasks.append(Task {
-                for await command in commands { input(.command(command, at: elapsed())) }
-            })
-        }
+        var tasks = feed(input, elapsed: elapsed, gate: gate, commands: commands, clock: clock)
         if let task = stopping(input) { tasks.append(task) }
         var answerTimer: Task<Void, Never>?
         var stopHost: (@Sendable () -> Void)?
@@ -317,6 +294,39 @@ private final class Lobby: Sendable {
         } onCancel: {
             input(.stop(.success))
         }
+    }
+
+    /// The tasks that feed the machine besides the group: the announce ticks, `--duration`, the gate's revocation and
+    /// the person's commands (cancelled when the lobby ends).
+    private func feed(
+        _ input: @escaping @Sendable (LobbyMachine.Input) -> Void, elapsed: @escaping @Sendable () -> Duration,
+        gate: LocalNetworkGate, commands: AsyncStream<LobbyCommand>?, clock: any Clock<Duration>
+    ) -> [Task<Void, Never>] {
+        var tasks: [Task<Void, Never>] = []
+        tasks.append(Task {
+            while !Task.isCancelled {
+                input(.tick(at: elapsed()))
+                try? await clock.sleep(for: self.request.announceInterval)
+            }
+        })
+        if let duration = request.duration {
+            tasks.append(Task {
+                try? await clock.sleep(for: duration)
+                if !Task.isCancelled { input(.timeUp) }
+            })
+        }
+        tasks.append(Task {
+            for await _ in gate.revocations() {
+                input(.revoked)
+                return
+            }
+        })
+        if let commands {
+            tasks.append(Task {
+                for await command in commands { input(.command(command, at: elapsed())) }
+            })
+        }
+        return tasks
     }
 
     /// The time since now on `clock` (the roster's time input).
