@@ -89,8 +89,8 @@ final class ExitStatusTests: XCTestCase {
                         conforming.insert(String(name.split(separator: ".").last ?? ""))
                     }
                 }
-                let appCore = ["TicTacToeApp/", "GameClient/", "AppProcess/", "MatchPlay/", "HeadlessUI/", "Series/",
-                               "Lobby/", "tictactoe/"]
+                let appCore = ["TicTacToeApp/", "GameClient/", "AppProcess/", "MatchPlay/", "JSONLines/",
+                               "PrivacyCommands/", "HeadlessUI/", "Series/", "Lobby/", "tictactoe/"]
                     .contains { path.hasPrefix($0) }
                 for match in declaration.matches(in: text, range: range) {
                     guard let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }),

@@ -24,7 +24,8 @@ final class TimeRuleTests: XCTestCase {
         let root = EngineSandbox.packageRoot.appendingPathComponent("Sources")
         var checked = 0
         let modules = [
-            "TicTacToeApp", "GameClient", "AppProcess", "MatchPlay", "HeadlessUI", "Series", "Lobby", "tictactoe",
+            "TicTacToeApp", "GameClient", "AppProcess", "MatchPlay", "JSONLines", "PrivacyCommands", "HeadlessUI",
+            "Series", "Lobby", "tictactoe",
         ]
         for module in modules {
             let folder = root.appendingPathComponent(module)
