@@ -3,8 +3,8 @@ import GameClient
 @testable import LocalNetworkPrivacy
 @testable import TicTacToeApp
 import XCTest
-import AppManifest
 import PrivacyReport
+import TicTacToeTestSupport
 
 /// Settings › Privacy through the live client: each change of the decision is recorded as the Settings screen's.
 final class PrivacyClientTests: XCTestCase {
@@ -28,15 +28,9 @@ final class PrivacyClientTests: XCTestCase {
 extension PrivacyClientTests {
     /// The prompt a screen shows is recorded with that screen: a private host's and a watch's are their own.
     func testThePromptIsRecordedWithTheScreenThatAsked() throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-privacy-client-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try makeTemporaryDirectory(self)
         let report = PrivacyReportLog(directory: directory + "/state")
-        let manifest = AppManifest(path: "/test/Info.plist", displayName: "TicTacToe", usageDescription: "games",
-                                   bonjourServices: ["_tictactoe._tcp"])
-        let gate = LocalNetworkGate(
-            store: DecisionStore(directory: directory + "/config", report: report), report: report,
-            loadManifest: { manifest })
+        let gate = try makeGate(report: report)
         let client = PrivacyClient.live(gate: gate, logFile: directory + "/log")
         _ = client.verdict(.host(name: "ann", port: 7878, isPrivate: true))
         _ = client.verdict(.watch(name: "ann", address: "198.18.0.12:7878"))
