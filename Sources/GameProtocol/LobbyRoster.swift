@@ -131,28 +131,10 @@ public struct LobbyRoster: Sendable {
         var events: [Event] = []
         switch message.body {
         case .announce(let hosting, let port, let version):
-            if var member = members[id] {
-                // Heard on IPv4 and IPv6: it keeps the address it was first heard from.
-                let before = member
-                member.name = message.name
-                member.hosting = hosting
-                member.port = port
-                member.protocolVersion = version
-                member.lastSeen = now
-                members[id] = member
-                if before.name != member.name || before.hosting != hosting || before.port != port
-                    || before.protocolVersion != version
-                {
-                    events.append(.updated(member))
-                }
-            } else if members.count < capacity,
-                      members.values.filter({ $0.addresses.contains(address) }).count < Self.membersPerAddress
+            if let event = announce(
+                id: id, name: message.name, hosting: hosting, port: port, version: version, from: address, at: now)
             {
-                let member = Member(
-                    id: id, name: message.name, hosting: hosting, port: port, protocolVersion: version, address: address,
-                    addresses: [address], lastSeen: now)
-                members[id] = member
-                events.append(.arrived(member))
+                events.append(event)
             }
         case .greeting(let text):
             members[id]?.lastSeen = now
@@ -175,6 +157,38 @@ public struct LobbyRoster: Sendable {
             if let member = members.removeValue(forKey: id) { events.append(.left(member, said: true)) }
         }
         return events
+    }
+
+    /// An announcement from member `id`: a known member is updated (`.updated` if something it shows changed), a new
+    /// one arrives if there is room for it (`capacity`, `membersPerAddress`).
+    private mutating func announce(
+        id: LobbyMessage.MemberID, name: String, hosting: LobbyMessage.Hosting, port: UInt16, version: UInt8,
+        from address: String, at now: Duration
+    ) -> Event? {
+        if var member = members[id] {
+            // Heard on IPv4 and IPv6: it keeps the address it was first heard from.
+            let before = member
+            member.name = name
+            member.hosting = hosting
+            member.port = port
+            member.protocolVersion = version
+            member.lastSeen = now
+            members[id] = member
+            if before.name != member.name || before.hosting != hosting || before.port != port
+                || before.protocolVersion != version
+            {
+                return .updated(member)
+            }
+        } else if members.count < capacity,
+                  members.values.filter({ $0.addresses.contains(address) }).count < Self.membersPerAddress
+        {
+            let member = Member(
+                id: id, name: name, hosting: hosting, port: port, protocolVersion: version, address: address,
+                addresses: [address], lastSeen: now)
+            members[id] = member
+            return .arrived(member)
+        }
+        return nil
     }
 
     /// Members not heard from within `timeout` of `now` leave.
