@@ -65,33 +65,10 @@ extension ByteBuffer {
     public mutating func readGameMessageBody() throws -> GameMessage {
         guard let type: UInt8 = self.readInteger() else { throw GameProtocolError.emptyFrame }
         guard let kind = GameMessage.Kind(rawValue: type) else { throw GameProtocolError.unknownMessageType(type) }
-        func malformed(_ why: String) -> GameProtocolError { .malformedPayload(type: type, why: why) }
         func integer<T: FixedWidthInteger>(_: T.Type, _ field: String) throws -> T {
-            guard let value: T = self.readInteger() else { throw malformed("missing \(field)") }
-            return value
+            try self.readGameInteger(T.self, field, type: type)
         }
-        func string(_ field: String) throws -> String {
-            guard let slice = self.readLengthPrefixedSlice(as: UInt8.self) else {
-                throw malformed("\(field) is cut short")
-            }
-            guard let text = String(validating: slice.readableBytesView, as: UTF8.self) else {
-                throw malformed("\(field) is not valid UTF-8")
-            }
-            return text
-        }
-        // The time limits a hello or accept may end with: nothing, or exactly their 8 bytes (fewer are trailing bytes).
-        func timeLimits() throws -> TimeLimits? {
-            guard self.readableBytes >= TimeLimits.wireLength else { return nil }
-            let move = try integer(UInt32.self, "move limit")
-            let game = try integer(UInt32.self, "game limit")
-            return TimeLimits(
-                move: TimeLimits.limit(wireMilliseconds: move), game: TimeLimits.limit(wireMilliseconds: game))
-        }
-        func mark(_ field: String) throws -> Mark {
-            let raw = try integer(UInt8.self, field)
-            guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is neither X (1) nor O (2)") }
-            return mark
-        }
+        func string(_ field: String) throws -> String { try self.readGameString(field, type: type) }
 
         let message: GameMessage
         switch kind {
@@ -102,18 +79,18 @@ extension ByteBuffer {
             // each body parses one way only, so it re-encodes to exactly its bytes.
             let role = GameMessage.helloHasRole(version: version)
                 ? PeerRole(rawValue: try integer(UInt8.self, "role")) : .player
-            message = .hello(version: version, name: name, role: role, limits: try timeLimits())
+            message = .hello(version: version, name: name, role: role, limits: try self.readTimeLimits(type: type))
         case .accept:
             let version = try integer(UInt8.self, "version")
             let name = try string("name")
-            message = .accept(version: version, name: name, limits: try timeLimits())
+            message = .accept(version: version, name: name, limits: try self.readTimeLimits(type: type))
         case .reject:
             message = .reject(reason: RejectReason(rawValue: try integer(UInt8.self, "reason")), text: try string("text"))
         case .start:
             message = .start(
                 game: try integer(UInt16.self, "game number"),
-                joinerMark: try mark("joiner mark"),
-                firstMover: try mark("first mover")
+                joinerMark: try self.readMark("joiner mark", type: type),
+                firstMover: try self.readMark("first mover", type: type)
             )
         case .move:
             message = .move(cell: try integer(UInt8.self, "cell"))
@@ -134,37 +111,85 @@ extension ByteBuffer {
         case .error:
             message = .error(code: ProtocolErrorCode(rawValue: try integer(UInt16.self, "code")), text: try string("text"))
         case .watch:
-            func name(_ field: String) throws -> String {
-                let text = try string(field)
-                guard text.utf8.count <= WatchedMatch.maximumNameLength else {
-                    throw malformed("\(field) is longer than \(WatchedMatch.maximumNameLength) bytes")
-                }
-                return text
-            }
-            func markOrNone(_ field: String) throws -> Mark? {
-                let raw = try integer(UInt8.self, field)
-                if raw == 0 { return nil }
-                guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is not 0, X (1) or O (2)") }
-                return mark
-            }
-            let game = try integer(UInt16.self, "game number")
-            let hostName = try name("host name")
-            let joinerName = try name("joiner name")
-            let hostMark = try markOrNone("host mark")
-            let firstMover = try markOrNone("first mover")
-            var board = Board()
-            for cell in 0..<Board.cellCount { board[cell] = try markOrNone("cell \(cell)") }
-            message = .watch(WatchedMatch(
-                hostName: hostName, joinerName: joinerName, game: game, hostMark: hostMark, firstMover: firstMover,
-                board: board, phase: WatchedMatch.Phase(rawValue: try integer(UInt8.self, "phase")),
-                winner: try markOrNone("winner"), ending: WatchedMatch.Ending(rawValue: try integer(UInt8.self, "ending")),
-                hostWins: try integer(UInt16.self, "host wins"), joinerWins: try integer(UInt16.self, "joiner wins"),
-                draws: try integer(UInt16.self, "draws")))
+            message = .watch(try self.readWatchedMatch(type: type))
         }
         guard self.readableBytes == 0 else {
-            throw malformed("\(self.readableBytes) unexpected trailing bytes")
+            throw GameProtocolError.malformedPayload(type: type, why: "\(self.readableBytes) unexpected trailing bytes")
         }
         return message
+    }
+
+    /// A field of a frame body whose type byte is `type`: each reader below names the field when it is missing or
+    /// invalid (`malformedPayload`).
+    private mutating func readGameInteger<T: FixedWidthInteger>(_: T.Type, _ field: String, type: UInt8) throws -> T {
+        guard let value: T = self.readInteger() else {
+            throw GameProtocolError.malformedPayload(type: type, why: "missing \(field)")
+        }
+        return value
+    }
+
+    /// A UInt8-length-prefixed string field, valid UTF-8.
+    private mutating func readGameString(_ field: String, type: UInt8) throws -> String {
+        guard let slice = self.readLengthPrefixedSlice(as: UInt8.self) else {
+            throw GameProtocolError.malformedPayload(type: type, why: "\(field) is cut short")
+        }
+        guard let text = String(validating: slice.readableBytesView, as: UTF8.self) else {
+            throw GameProtocolError.malformedPayload(type: type, why: "\(field) is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The time limits a hello or accept may end with: nothing, or exactly their 8 bytes (fewer are trailing bytes).
+    private mutating func readTimeLimits(type: UInt8) throws -> TimeLimits? {
+        guard self.readableBytes >= TimeLimits.wireLength else { return nil }
+        let move = try self.readGameInteger(UInt32.self, "move limit", type: type)
+        let game = try self.readGameInteger(UInt32.self, "game limit", type: type)
+        return TimeLimits(
+            move: TimeLimits.limit(wireMilliseconds: move), game: TimeLimits.limit(wireMilliseconds: game))
+    }
+
+    /// A mark field: X (1) or O (2).
+    private mutating func readMark(_ field: String, type: UInt8) throws -> Mark {
+        let raw = try self.readGameInteger(UInt8.self, field, type: type)
+        guard let mark = Mark(rawValue: raw) else {
+            throw GameProtocolError.malformedPayload(type: type, why: "\(field) \(raw) is neither X (1) nor O (2)")
+        }
+        return mark
+    }
+
+    /// A `watch` payload (as `writeWatchedMatch` writes it); names longer than `WatchedMatch.maximumNameLength` bytes
+    /// are malformed.
+    private mutating func readWatchedMatch(type: UInt8) throws -> WatchedMatch {
+        func malformed(_ why: String) -> GameProtocolError { .malformedPayload(type: type, why: why) }
+        func integer<T: FixedWidthInteger>(_: T.Type, _ field: String) throws -> T {
+            try self.readGameInteger(T.self, field, type: type)
+        }
+        func name(_ field: String) throws -> String {
+            let text = try self.readGameString(field, type: type)
+            guard text.utf8.count <= WatchedMatch.maximumNameLength else {
+                throw malformed("\(field) is longer than \(WatchedMatch.maximumNameLength) bytes")
+            }
+            return text
+        }
+        func markOrNone(_ field: String) throws -> Mark? {
+            let raw = try integer(UInt8.self, field)
+            if raw == 0 { return nil }
+            guard let mark = Mark(rawValue: raw) else { throw malformed("\(field) \(raw) is not 0, X (1) or O (2)") }
+            return mark
+        }
+        let game = try integer(UInt16.self, "game number")
+        let hostName = try name("host name")
+        let joinerName = try name("joiner name")
+        let hostMark = try markOrNone("host mark")
+        let firstMover = try markOrNone("first mover")
+        var board = Board()
+        for cell in 0..<Board.cellCount { board[cell] = try markOrNone("cell \(cell)") }
+        return WatchedMatch(
+            hostName: hostName, joinerName: joinerName, game: game, hostMark: hostMark, firstMover: firstMover,
+            board: board, phase: WatchedMatch.Phase(rawValue: try integer(UInt8.self, "phase")),
+            winner: try markOrNone("winner"), ending: WatchedMatch.Ending(rawValue: try integer(UInt8.self, "ending")),
+            hostWins: try integer(UInt16.self, "host wins"), joinerWins: try integer(UInt16.self, "joiner wins"),
+            draws: try integer(UInt16.self, "draws"))
     }
 
     /// A `watch` payload: game, host name, joiner name (each cut to 100 bytes), host mark, first mover, the nine
