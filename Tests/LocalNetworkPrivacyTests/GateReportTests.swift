@@ -14,17 +14,10 @@ final class GateReportTests: XCTestCase {
     private let lan = Endpoint(host: "198.18.0.1", port: 7878)
     private let group = try! MulticastGroup(ipv4: "239.255.77.77", ipv6: "ff02::7474", port: 7879)
 
-    private func makeLog(time: ReportTime = ReportTime(), fileLimit: Int = PrivacyReportLog.defaultFileLimit,
-                         lines: Recorder<String> = Recorder()) throws -> PrivacyReportLog {
-        PrivacyReportLog(
-            directory: try makeTemporaryDirectory(self) + "/state/tictactoe", fileLimit: fileLimit,
-            logger: recordingLogger(lines), now: time.clock)
-    }
-
     // MARK: The format
 
     func testARecordIsOneLineOfJSONWithItsKeysInTheDocumentedOrder() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         log.recordDecision(.allowed, for: .connect(lan), origin: OperationOrigin("tictactoe join"))
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
         XCTAssertEqual(text, """
@@ -44,7 +37,7 @@ final class GateReportTests: XCTestCase {
     }
 
     func testAnOperationCarriedOutIsRecordedWithWhereItLed() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         log.recordOperation("resolve", destination: "Dana's game (_tictactoe._tcp): 198.18.0.11:7878",
                             origin: OperationOrigin("tictactoe join"))
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
@@ -90,7 +83,7 @@ final class GateReportTests: XCTestCase {
     }
 
     func testTheGateRecordsAllowedWaitingAndRefusedDecisionsWithTheirOrigin() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let gate = try makeGate(entitlements: entitled, report: log)
         let search = OperationOrigin("Search for games screen")
         XCTAssertNotNil(gate.connect(to: try .init(ipAddress: "127.0.0.1", port: 7878), for: .init("tictactoe join"))
@@ -114,7 +107,7 @@ final class GateReportTests: XCTestCase {
     }
 
     func testAMissingEntitlementIsRecordedAsRefusedWithTheKey() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let gate = try makeGate(entitlements: nil, report: log)
         try gate.store.write(.allowed)
         guard case .refused = gate.joinGroup(group, for: .init("tictactoe lobby")) else { return XCTFail() }
@@ -130,7 +123,7 @@ final class GateReportTests: XCTestCase {
     }
 
     func testTheReportSaysWhichActionShowedThePromptAndHowItWasAnswered() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let gate = try makeGate(entitlements: entitled, report: log)
         let shown = Recorder<LocalNetworkOperation>()
         gate.setPromptHandler { shown.append($0.operation) }
@@ -156,7 +149,7 @@ final class GateReportTests: XCTestCase {
 
     func testAPromptAFrontEndShowsItselfIsRecordedWithItsOperation() throws {
         // The TUI shows its own prompt (no prompt handler): it says so, and the answer is recorded with it.
-        let log = try makeLog()
+        let log = try makeReportLog()
         let gate = try makeGate(entitlements: entitled, report: log)
         let search = OperationOrigin("Search for games screen")
         XCTAssertEqual(gate.evaluate(.browse(serviceType: "_tictactoe._tcp"), for: search), .needsPrompt)
@@ -171,7 +164,7 @@ final class GateReportTests: XCTestCase {
     /// A front end asks the gate before it starts an operation (to show the prompt first); the operation then asks
     /// again for its capability: one record per operation. A refused operation never starts: its question is recorded.
     func testAnOperationAFrontEndAskedAboutFirstIsRecordedOnce() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let manifest = AppManifest(path: "Info.plist", displayName: "TicTacToe", usageDescription: nil, bonjourServices: [])
         let gate = try makeGate(manifest: manifest, entitlements: entitled, report: log)
         let host = OperationOrigin("Host a game screen")
@@ -211,7 +204,7 @@ final class GateReportTests: XCTestCase {
     }
 
     func testAGateWhoseReportCannotBeWrittenStillDecides() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let gate = try makeGate(entitlements: entitled, report: log)
         try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)
         try gate.store.write(.allowed)

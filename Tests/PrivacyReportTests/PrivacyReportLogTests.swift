@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import TicTacToeTestSupport
 import XCTest
 
@@ -8,13 +7,6 @@ import XCTest
 /// The privacy report's file: its line format, the 7 days it keeps, its size bound, appends from many threads at once.
 /// (What the gate records in it: LocalNetworkPrivacyTests' GateReportTests.)
 final class PrivacyReportLogTests: XCTestCase {
-    private func makeLog(time: ReportTime = ReportTime(), fileLimit: Int = PrivacyReportLog.defaultFileLimit,
-                         lines: Recorder<String> = Recorder()) throws -> PrivacyReportLog {
-        PrivacyReportLog(
-            directory: try makeTemporaryDirectory(self) + "/state/tictactoe", fileLimit: fileLimit,
-            logger: Logger(label: "tictactoe.privacy") { _ in RecordingLogHandler(lines: lines) }, now: time.clock)
-    }
-
     private func fileLines(_ path: String) -> [String] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
@@ -22,7 +14,7 @@ final class PrivacyReportLogTests: XCTestCase {
     // MARK: The format
 
     func testARecordIsOneLineOfJSONWithItsKeysInTheDocumentedOrder() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         log.recordDecision("allowed", .allowed, origin: "tictactoe join")
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
         XCTAssertEqual(text, """
@@ -42,7 +34,7 @@ final class PrivacyReportLogTests: XCTestCase {
     }
 
     func testHostileTextStaysOnItsLineAndLongTextIsCut() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         let hostile = "evil\n{\"v\":1}\u{1b}[2J\"\\\u{2028}" + String(repeating: "é", count: 2000)
         log.recordDecision(
             "manifest-error", .refused, operation: "browse", destination: hostile, detail: hostile, origin: hostile)
@@ -59,7 +51,7 @@ final class PrivacyReportLogTests: XCTestCase {
     }
 
     func testLinesThatAreNotRecordsAreSkippedAndCounted() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         log.recordDecision("denied", .waiting, origin: nil)
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: log.path))
         handle.seekToEndOfFile()
@@ -72,7 +64,7 @@ final class PrivacyReportLogTests: XCTestCase {
     }
 
     func testNoFileIsAnEmptyReportAndAnUnreadableOneIsAnError() throws {
-        let log = try makeLog()
+        let log = try makeReportLog()
         XCTAssertEqual(try log.read(), PrivacyReportLog.Contents(entries: [], skippedLines: 0))
         try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)
         XCTAssertThrowsError(try log.read()) { error in
@@ -84,7 +76,7 @@ final class PrivacyReportLogTests: XCTestCase {
 
     func testAFailureToRecordIsLoggedOnceAndNeverThrown() throws {
         let lines = Recorder<String>()
-        let log = try makeLog(lines: lines)
+        let log = try makeReportLog(lines: lines)
         try FileManager.default.createDirectory(atPath: log.path, withIntermediateDirectories: true)  // in the way
         for _ in 0..<3 { log.recordDecision("allowed", .allowed, origin: nil) }
         let warnings = lines.all.filter { $0.contains("privacy report: cannot record") }
@@ -94,7 +86,7 @@ final class PrivacyReportLogTests: XCTestCase {
 
     func testAnotherProcessHoldingTheLockDelaysNoRecord() throws {
         // Whoever holds privacy-report.lock (another process tidying up) is not waited for: records still go in.
-        let log = try makeLog(fileLimit: 600)
+        let log = try makeReportLog(fileLimit: 600)
         log.recordDecision("allowed", .allowed, origin: nil)
         let lock = open(log.directory + "/" + PrivacyReportLog.lockFileName, O_RDWR | O_CREAT, 0o600)
         XCTAssertGreaterThanOrEqual(lock, 0)
@@ -137,7 +129,7 @@ final class PrivacyReportLogTests: XCTestCase {
 
     func testTheReportStaysUnderItsBoundAndKeepsTheNewestRecords() throws {
         let limit = 4096
-        let log = try makeLog(fileLimit: limit)
+        let log = try makeReportLog(fileLimit: limit)
         for index in 0..<500 {
             log.recordDecision("allowed", .allowed, origin: "record \(index)")
         }
