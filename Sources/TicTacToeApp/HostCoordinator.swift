@@ -207,17 +207,7 @@ private func serve(
     // refuses none: it has no ticker.
     let refusals = Mutex(RefusalDigest())
     let elapsed = MatchRunner.stopwatch(options.clock)
-    let sayRefusals: @Sendable ([RefusalDigest.Line]) -> Void = { lines in
-        for line in lines {
-            switch line {
-            case .first(let source, let reason):
-                reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
-            case .more(let source, let count):
-                let attempts = count == 1 ? "1 more attempt" : "\(count) more attempts"
-                reporter.report(.peerFailed(remote: source, error: "refused \(attempts) before their handshake"))
-            }
-        }
-    }
+    let sayRefusals: @Sendable ([RefusalDigest.Line]) -> Void = { report($0, to: reporter) }
     let refusalTicker = request.security == .private ? Task {
         while (try? await options.clock.sleep(for: .seconds(1))) != nil {
             sayRefusals(refusals.withLock { $0.isEmpty ? [] : $0.tick(at: elapsed()) })
@@ -282,6 +272,19 @@ private func serve(
             return next
         }
     )
+}
+
+/// Says the digest's lines of connections refused before their handshake.
+private func report(_ refusals: [RefusalDigest.Line], to reporter: MatchReporter) {
+    for line in refusals {
+        switch line {
+        case .first(let source, let reason):
+            reporter.report(.peerFailed(remote: source, error: "refused before its handshake: \(reason)"))
+        case .more(let source, let count):
+            let attempts = count == 1 ? "1 more attempt" : "\(count) more attempts"
+            reporter.report(.peerFailed(remote: source, error: "refused \(attempts) before their handshake"))
+        }
+    }
 }
 
 /// The listener's security for `security`: TLS-PSK on CPace with the public code (open), on the private game's code
