@@ -314,42 +314,7 @@ public final class GameConnection: Sendable {
         let linger = configuration.timeouts.linger
         return try await asyncChannel.executeThenClose { inbound, outbound in
             var iterator = inbound.makeAsyncIterator()
-            let first: GameMessage?
-            do {
-                // A channel that failed already (a TLS handshake can fail within one round trip) refuses the write;
-                // its inbound stream says why.
-                var writeError: Error?
-                do {
-                    try await outbound.write(
-                        .hello(
-                            version: configuration.security.protocolVersion, name: localName, role: configuration.role,
-                            limits: configuration.limits))
-                } catch {
-                    writeError = error
-                }
-                first = try await iterator.next()
-                if first == nil, let writeError { throw writeError }
-                if isCancelled { throw CancellationError() }
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch let error as SecureChannelError {
-                // Protocol 2's own failures (a v1 host, the exchange refusing) go to the caller as they are; a key
-                // mismatch as `ConnectionError.wrongCode`, the app's own word for it.
-                if isCancelled { throw CancellationError() }
-                feed(.handshakeFailed(error.connectionError))
-                if error == .keyMismatch { throw ConnectionError.wrongCode }
-                throw error
-            } catch let error as LivenessError {
-                feed(.handshakeFailed(.timedOut("\(error)")))
-                throw state.failure ?? error
-            } catch let error as GameProtocolError {
-                feed(.handshakeFailed(.protocolViolation("\(error)")))
-                throw state.failure ?? error
-            } catch {
-                if isCancelled { throw CancellationError() }
-                feed(.handshakeFailed(.closedDuringHandshake))
-                throw state.failure ?? error
-            }
+            let first = try await sendHelloAndReadAnswer(&iterator, outbound)
             switch first {
             case .accept(_, let name, let limits)?:
                 feed(.handshakeSucceeded(peerName: name))
@@ -389,6 +354,51 @@ public final class GameConnection: Sendable {
             )
             await link.closeGracefully()
             throw state.failure ?? ConnectionError.closedDuringHandshake
+        }
+    }
+
+    /// Sends our hello and reads the host's first frame (nil: it closed without one). A failure is reported
+    /// (`handshakeFailed`) and thrown as the caller takes it: cancellation as `CancellationError`, a key mismatch as
+    /// `ConnectionError.wrongCode`, protocol 2's other failures as they are, the rest as the state's failure if any.
+    private func sendHelloAndReadAnswer(
+        _ iterator: inout NIOAsyncChannelInboundStream<GameMessage>.AsyncIterator,
+        _ outbound: NIOAsyncChannelOutboundWriter<GameMessage>
+    ) async throws -> GameMessage? {
+        do {
+            // A channel that failed already (a TLS handshake can fail within one round trip) refuses the write;
+            // its inbound stream says why.
+            var writeError: Error?
+            do {
+                try await outbound.write(
+                    .hello(
+                        version: configuration.security.protocolVersion, name: localName, role: configuration.role,
+                        limits: configuration.limits))
+            } catch {
+                writeError = error
+            }
+            let first = try await iterator.next()
+            if first == nil, let writeError { throw writeError }
+            if isCancelled { throw CancellationError() }
+            return first
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as SecureChannelError {
+            // Protocol 2's own failures (a v1 host, the exchange refusing) go to the caller as they are; a key
+            // mismatch as `ConnectionError.wrongCode`, the app's own word for it.
+            if isCancelled { throw CancellationError() }
+            feed(.handshakeFailed(error.connectionError))
+            if error == .keyMismatch { throw ConnectionError.wrongCode }
+            throw error
+        } catch let error as LivenessError {
+            feed(.handshakeFailed(.timedOut("\(error)")))
+            throw state.failure ?? error
+        } catch let error as GameProtocolError {
+            feed(.handshakeFailed(.protocolViolation("\(error)")))
+            throw state.failure ?? error
+        } catch {
+            if isCancelled { throw CancellationError() }
+            feed(.handshakeFailed(.closedDuringHandshake))
+            throw state.failure ?? error
         }
     }
 }
