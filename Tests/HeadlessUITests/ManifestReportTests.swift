@@ -7,6 +7,7 @@ import LocalNetworkPrivacy
 import Logging
 import PrivacyCommands
 import TicTacToeApp
+import TicTacToeTestSupport
 import XCTest
 
 /// `tictactoe manifest` as the core reads and renders it (the executable only prints it), pinned as text and JSON
@@ -14,13 +15,6 @@ import XCTest
 final class ManifestReportTests: XCTestCase {
     /// The manifest logs what tests provoke on purpose (no usage description): not shown.
     private let quiet = Logger(label: "test.manifest-report") { _ in SwiftLogNoOpLogHandler() }
-
-    private func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-manifest-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
 
     private func write(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -82,7 +76,7 @@ final class ManifestReportTests: XCTestCase {
     }
 
     func testEverythingTheManifestDeclaresPinnedAsText() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let report = ManifestReport.read(manifest: try richManifest(in: directory))
         XCTAssertEqual(
             report.text,
@@ -141,7 +135,7 @@ final class ManifestReportTests: XCTestCase {
     }
 
     func testEverythingTheManifestDeclaresPinnedAsJSON() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let report = ManifestReport.read(manifest: try richManifest(in: directory))
         func connection(
             _ destination: String, _ domain: String?, _ rule: String, plaintext: Bool, tls: String?,
@@ -237,7 +231,7 @@ final class ManifestReportTests: XCTestCase {
     }
 
     func testLocalNetworkingArbitraryLoadsAndUnusableEntitlements() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         try write(
             plist(
                 """
@@ -276,7 +270,7 @@ final class ManifestReportTests: XCTestCase {
                     + "(\(entitlementsParseError(directory))). Fix the file, or remove it (no entitlements)",
             ])
 
-        let other = try makeDirectory()  // without the unusable entitlements
+        let other = try makeTemporaryDirectory(self)  // without the unusable entitlements
         let local = other + "/Info.plist"
         try write(
             plist(

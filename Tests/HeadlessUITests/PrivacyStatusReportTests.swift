@@ -5,6 +5,7 @@ import LocalNetworkPrivacy
 import Logging
 import PrivacyCommands
 import TicTacToeApp
+import TicTacToeTestSupport
 import XCTest
 
 /// `privacy status` as the core reads and renders it (the executable only prints it), and what grant, deny and reset
@@ -12,13 +13,6 @@ import XCTest
 final class PrivacyStatusReportTests: XCTestCase {
     /// The store and the manifest log what tests provoke on purpose (a corrupt file, a bare manifest): not shown.
     private let quiet = Logger(label: "test.privacy-status") { _ in SwiftLogNoOpLogHandler() }
-
-    private func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-status-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
 
     /// Writes an XML property list with `entries` and reads it back as the app would.
     private func manifest(
@@ -46,7 +40,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testNeverAskedPinnedAsJSONAndText() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let store = DecisionStore(directory: directory, logger: quiet)
         let report = PrivacyStatusReport.read(
             store: store, manifest: .success(try standardManifest(in: directory)), logFile: "/var/log/t/tictactoe.log")
@@ -84,7 +78,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testAValidDecisionSaysWhoAndWhen() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let store = DecisionStore(directory: directory, logger: quiet)
         try write(
             #"{"decided_at":"2024-05-06T07:08:09Z","source":"tictactoe privacy deny","state":"denied","version":1}"#,
@@ -109,7 +103,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testACorruptFileIsNotDetermined() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let store = DecisionStore(directory: directory, logger: quiet)
         try write("{corrupt", to: store.decisionPath)
         let report = PrivacyStatusReport.read(
@@ -127,7 +121,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testAMissingManifestIsNullWithTheError() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let missing = directory + "/missing.plist"
         let report = PrivacyStatusReport.read(
             store: DecisionStore(directory: directory, logger: quiet),
@@ -158,7 +152,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testABareManifest() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let bare = try manifest(["CFBundleDisplayName": "Bäre/App"], services: nil, in: directory)
         let report = PrivacyStatusReport.read(
             store: DecisionStore(directory: directory, logger: quiet), manifest: .success(bare), logFile: "/l.log")
@@ -179,7 +173,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testGrantDenyResetStoreAndSay() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let store = DecisionStore(directory: directory, logger: quiet)
         let file = store.decisionPath
 
@@ -212,7 +206,7 @@ final class PrivacyStatusReportTests: XCTestCase {
     }
 
     func testAChangeThatCannotBeStoredThrowsWhy() throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         _ = FileManager.default.createFile(atPath: directory + "/file", contents: Data())
         let store = DecisionStore(directory: directory + "/file", logger: quiet)
         XCTAssertThrowsError(try PrivacyChange.grant.apply(to: store, displayName: "TicTacToe")) { error in

@@ -19,15 +19,8 @@ final class EngineTimeoutTests: XCTestCase {
     private let origin = OperationOrigin("engine timeout tests")
     private let limit = Duration.seconds(10)
 
-    private func makeDirectory() throws -> String {
-        let directory = NSTemporaryDirectory() + "tictactoe-engine-timeout-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        return directory
-    }
-
     func testAnEngineThatHangsOnItsMoveLosesTheGameWhenItsTimeIsUp() async throws {
-        let directory = try makeDirectory()
+        let directory = try makeTemporaryDirectory(self)
         let gate = try makeGate()
         let sandbox = try EngineSandbox()
         addTeardownBlock { _ = sandbox }  // the engine's directory lives as long as the test

@@ -9,9 +9,7 @@ import TicTacToeTestSupport
 /// Settings › Privacy through the live client: each change of the decision is recorded as the Settings screen's.
 final class PrivacyClientTests: XCTestCase {
     func testSettingsChangesAndResetAreRecordedAsTheSettingsScreens() throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-privacy-client-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try makeTemporaryDirectory(self)
         let report = PrivacyReportLog(directory: directory + "/state")
         let gate = LocalNetworkGate(
             explicitManifestPath: nil, store: DecisionStore(directory: directory + "/config", report: report),

@@ -2,6 +2,7 @@ import AppProcess
 import Foundation
 import GameClient
 import LocalNetworkPrivacy
+import TicTacToeTestSupport
 import XCTest
 
 @testable import TicTacToeApp
@@ -9,19 +10,12 @@ import AppManifest
 
 /// `settings.json`: versioned, tolerant, written atomically under its own lock, read bounded.
 final class SettingsFileTests: XCTestCase {
-    private func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-settings-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
-
     private let sample = StoredSettings(
         name: "Zoë", difficulty: "easy", starter: "computer", port: 7990, lastAddress: "[fe80::1%eth0]:7878",
         addressHistory: ["[fe80::1%eth0]:7878", "192.0.2.10:7990", "localhost"], colors: false, keyHints: false)
 
     func testTheNewFieldsAreWrittenAndReadBack() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         try file.save(sample)
         let object = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any])
@@ -33,7 +27,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testTheLastEngineCommandIsWrittenAndReadBack() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         var settings = sample
         settings.engine = "python3 'my bot.py' --level 2"
         try file.save(settings)
@@ -44,7 +38,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testAnOlderFileWithoutTheNewFieldsLoads() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         // What the first version with settings.json wrote: no history, colours or key hints.
         let text = #"{"difficulty":"easy","last_address":"10.0.0.2:7878","name":"Zoë","port":7990,"#
             + #""version":1,"who_starts":"computer"}"#
@@ -61,7 +55,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testARoundTripInTheConfigDirectoryLeavesNoTemporaryFiles() throws {
-        let directory = try directory()
+        let directory = try makeTemporaryDirectory(self)
         let file = SettingsFile(directory: directory)
         XCTAssertEqual(file.path, directory + "/settings.json")
         XCTAssertEqual(file.load().settings, StoredSettings(), "no file: nothing stored")
@@ -83,14 +77,14 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testTheDirectoryIsCreatedPrivate() throws {
-        let directory = try directory() + "/nested/tictactoe"
+        let directory = try makeTemporaryDirectory(self) + "/nested/tictactoe"
         try SettingsFile(directory: directory).save(sample)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
     }
 
     private func load(_ text: String) throws -> (settings: StoredSettings, warning: String?) {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
         return file.load()
     }
@@ -121,7 +115,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testAFIFOIsRefusedWithoutBlocking() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         XCTAssertEqual(mkfifo(file.path, 0o600), 0)
         let loaded = file.load()
         XCTAssertEqual(loaded.settings, StoredSettings())
@@ -129,7 +123,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testFieldsNotUnderstoodKeepTheirDefaultsAndUnknownKeysAreKept() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         let text = #"{"version": 1, "name": 7, "difficulty": "easy", "port": "x", "colours": {"x": "red"}, "#
             + #""key_hints": 0, "colors": "no", "address_history": "10.0.0.2", "sound": false}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: file.path))
@@ -146,7 +140,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testACorruptFileIsReplacedAtTheNextSave() throws {
-        let file = SettingsFile(directory: try directory())
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: file.path))
         try file.save(sample)
         XCTAssertEqual(file.load().settings, sample)
@@ -154,7 +148,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testConcurrentWritersLeaveAValidFile() throws {
-        let directory = try directory()
+        let directory = try makeTemporaryDirectory(self)
         DispatchQueue.concurrentPerform(iterations: 16) { index in
             let file = SettingsFile(directory: directory)
             for round in 0..<5 {
@@ -170,7 +164,7 @@ final class SettingsFileTests: XCTestCase {
     }
 
     func testAFailedSaveIsAWarningNotACrash() throws {
-        let blocker = try directory() + "/file"
+        let blocker = try makeTemporaryDirectory(self) + "/file"
         try Data().write(to: URL(fileURLWithPath: blocker))
         let client = SettingsFile(directory: blocker).client()
         let warning = try XCTUnwrap(client.save(sample))
