@@ -18,21 +18,13 @@ final class PrivacyStatusReportTests: XCTestCase {
     private func manifest(
         _ entries: [String: String], services: [String]?, in directory: String
     ) throws -> AppManifest {
-        let path = directory + "/Info.plist"
         var plist: [String: Any] = entries
         if let services { plist["NSBonjourServices"] = services }
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-            .write(to: URL(fileURLWithPath: path))
-        return try AppManifest(contentsOf: path, logger: quiet)
+        return try AppManifest(contentsOf: writeManifest(plist, in: directory), logger: quiet)
     }
 
     private func standardManifest(in directory: String) throws -> AppManifest {
-        try manifest(
-            [
-                "CFBundleDisplayName": "TicTacToe",
-                "NSLocalNetworkUsageDescription": "TicTacToe uses the local network to discover players around you.",
-            ],
-            services: ["_tictactoe._tcp"], in: directory)
+        try AppManifest(contentsOf: writeManifest(standardEntries, in: directory), logger: quiet)
     }
 
     private func write(_ text: String, to path: String) throws {
