@@ -127,6 +127,17 @@ public struct MatchRunner {
         }
     }
 
+    /// The match's input for what came from the peer's connection: a message, or its end and why.
+    private static func input(for event: PeerEvent) -> Input {
+        switch event {
+        case .message(let message): .message(message)
+        case .ended(nil): .closed(.peerLeft(nil))
+        case .ended(let error as GameProtocolError): .closed(.peerViolation(code: error.errorCode, text: "\(error)"))
+        case .ended(let error as LivenessError): .closed(.peerTimedOut("\(error)"))
+        case .ended: .closed(.peerLeft(nil))
+        }
+    }
+
     private mutating func play(
         _ link: inout PeerLink, stop: StopSignal?, revocation: AsyncStream<Void>?
     ) async -> MatchSession.End {
@@ -190,20 +201,7 @@ public struct MatchRunner {
                 }
             }
             driver.start()
-            await link.divert { event in
-                switch event {
-                case .message(let message):
-                    driver.handle(.message(message))
-                case .ended(nil):
-                    driver.handle(.closed(.peerLeft(nil)))
-                case .ended(let error as GameProtocolError):
-                    driver.handle(.closed(.peerViolation(code: error.errorCode, text: "\(error)")))
-                case .ended(let error as LivenessError):
-                    driver.handle(.closed(.peerTimedOut("\(error)")))
-                case .ended:
-                    driver.handle(.closed(.peerLeft(nil)))
-                }
-            }
+            await link.divert { driver.handle(Self.input(for: $0)) }
             let end = (try? await done.futureResult.get()) ?? .peerLeft(nil)
             group.cancelAll()
             return end
