@@ -287,7 +287,6 @@ public final class GameListener: Sendable {
         let channel = asyncChannel.channel
         // Taken on accept (`ConnectionStats.remoteAddress`): the channel forgets it once closed.
         let remote = stats.remoteAddress.map(describe) ?? "?"
-        let capacity = maximumPendingHandshakes
         var reserved = false
         // A private game's attempt is recorded once, when the handshake ends (or the connection does).
         var pending = attempt
@@ -303,39 +302,20 @@ public final class GameListener: Sendable {
                     peerName: "", role: .host, stats: stats, inbound: inbound.makeAsyncIterator(),
                     outbound: outbound, channel: channel, linger: timeouts.linger
                 )
-                let first: GameMessage?
-                let failure: String?
-                var secureFailure: SecureChannelError?
-                do {
-                    first = try await link.next()
-                    failure = first == nil ? "closed before hello" : nil
-                } catch {
-                    first = nil
-                    failure = "\(error)"
-                    secureFailure = error as? SecureChannelError
-                }
+                let received = await readFirstFrame(&link)
                 let (wasWaiting, stopped) = finishHandshake(ticket)
                 // The keys matched once TLS completed (even if no hello followed); a mismatch is a wrong code.
-                let outcome: PairingGate.Policy.Outcome =
-                    stats.secureSession != nil ? .success : secureFailure == .keyMismatch ? .wrongCode : .otherFailure
+                let outcome: PairingGate.Policy.Outcome = stats.secureSession != nil
+                    ? .success : received.secureFailure == .keyMismatch ? .wrongCode : .otherFailure
                 let (reports, abandoned) = recordAttempt(outcome)
-                if let failure {
-                    if stopped { return .noMatch }  // closed by stop(): not the peer's doing
-                    if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
-                        host.onFailure(remote, secureFailure)
-                        onEvent(.pairingFailed(remote: remote, reason: PairingFailure(secureFailure)))
-                        report(reports, onEvent: onEvent)
-                        return .noMatch
-                    }
-                    report(reports, onEvent: onEvent)
-                    let why = wasWaiting
-                        ? failure
-                        : "closed before its hello: \(capacity) newer connections were waiting for their handshake"
-                    onEvent(.handshakeFailed(remote: remote, error: why))
+                if let failure = received.failure {
+                    reportNoHello(
+                        failure, secureFailure: received.secureFailure, wasWaiting: wasWaiting, stopped: stopped,
+                        reports: reports, remote: remote, onEvent: onEvent)
                     return .noMatch
                 }
                 report(reports, onEvent: onEvent)
-                guard let first else { return .noMatch }
+                guard let first = received.message else { return .noMatch }
                 if abandoned {  // its keys matched the code that was replaced meanwhile: closed on return
                     onEvent(.handshakeFailed(remote: remote, error: "the code was replaced during its handshake"))
                     return .noMatch
@@ -344,34 +324,11 @@ public final class GameListener: Sendable {
                     to: first, hostName: hostName, version: security.protocolVersion,
                     takesSpectators: spectators != nil, limits: limits)
                 if case .accept = answer, case .hello(_, let name, .spectator, _) = first, let spectators {
-                    guard spectators.reserve() else {
-                        try await link.send(.reject(
-                            reason: .busy,
-                            text: "\(hostName) has no room for more spectators (\(spectators.capacity) at most); "
-                                + "try again when one leaves"))
-                        onEvent(.rejectedBusy(remote: remote))
-                        await link.closeGracefully()
-                        return .noMatch
-                    }
-                    do {
-                        try await link.send(answer)
-                    } catch {
-                        spectators.release()  // its seat goes back: the accept never reached it
-                        throw error
-                    }
-                    await watch(&link, name: name, remote: remote, hub: spectators, onEvent: onEvent)
+                    try await admitSpectator(
+                        &link, accept: answer, name: name, remote: remote, hub: spectators, onEvent: onEvent)
                     return .noMatch
                 }
-                if case .accept = answer {
-                    switch reserveMatch() {
-                    case .reserved:
-                        reserved = true
-                    case .busy:
-                        answer = .reject(reason: .busy, text: "\(hostName) is already playing a game; try again later")
-                    case .stopping:
-                        answer = .reject(reason: .shuttingDown, text: "\(hostName) is no longer hosting")
-                    }
-                }
+                (answer, reserved) = reserveMatch(answering: answer)
                 try await link.send(answer)
                 guard case .accept = answer, case .hello(_, let peerName, _, let peerLimits) = first else {
                     if case .reject(let reason, _) = answer, reason == .busy {
@@ -390,6 +347,82 @@ public final class GameListener: Sendable {
             onEvent(.handshakeFailed(remote: remote, error: "\(error)"))
             return reserved ? .played(.keepListening) : .noMatch
         }
+    }
+
+    /// A connection's first frame, or why none came (`failure`, with `secureFailure` when the secure handshake failed).
+    private struct FirstFrame {
+        var message: GameMessage?
+        var failure: String?
+        var secureFailure: SecureChannelError?
+    }
+
+    /// Reads the connection's first frame: its hello, if it is a valid peer.
+    private func readFirstFrame(_ link: inout PeerLink) async -> FirstFrame {
+        do {
+            let first = try await link.next()
+            return FirstFrame(message: first, failure: first == nil ? "closed before hello" : nil)
+        } catch {
+            return FirstFrame(message: nil, failure: "\(error)", secureFailure: error as? SecureChannelError)
+        }
+    }
+
+    /// A connection that ended before its hello: a failed secure handshake is a failed pairing, anything else a failed
+    /// handshake (a connection closed as the oldest of too many says so), each with what a private game's policy did.
+    /// Nothing is reported if `stop()` closed it.
+    private func reportNoHello(
+        _ failure: String, secureFailure: SecureChannelError?, wasWaiting: Bool, stopped: Bool,
+        reports: [PairingGate.Report], remote: String, onEvent: @Sendable (Event) -> Void
+    ) {
+        if stopped { return }  // closed by stop(): not the peer's doing
+        if wasWaiting, let secureFailure, case .tlsPSK(let host) = security {
+            host.onFailure(remote, secureFailure)
+            onEvent(.pairingFailed(remote: remote, reason: PairingFailure(secureFailure)))
+            report(reports, onEvent: onEvent)
+            return
+        }
+        report(reports, onEvent: onEvent)
+        let why = wasWaiting
+            ? failure
+            : "closed before its hello: \(maximumPendingHandshakes) newer connections were waiting for their handshake"
+        onEvent(.handshakeFailed(remote: remote, error: why))
+    }
+
+    /// A player's hello the host accepts takes the match if the host is free; otherwise the answer becomes a refusal.
+    /// Any other answer stays as it is.
+    private func reserveMatch(answering answer: GameMessage) -> (answer: GameMessage, reserved: Bool) {
+        guard case .accept = answer else { return (answer, false) }
+        switch reserveMatch() {
+        case .reserved:
+            return (answer, true)
+        case .busy:
+            return (.reject(reason: .busy, text: "\(hostName) is already playing a game; try again later"), false)
+        case .stopping:
+            return (.reject(reason: .shuttingDown, text: "\(hostName) is no longer hosting"), false)
+        }
+    }
+
+    /// A spectator's hello the host accepts: it takes a seat in the hub and watches until it leaves, or is answered
+    /// `reject(busy)` when every seat is taken.
+    private func admitSpectator(
+        _ link: inout PeerLink, accept: GameMessage, name: String, remote: String, hub spectators: SpectatorHub,
+        onEvent: @Sendable (Event) -> Void
+    ) async throws {
+        guard spectators.reserve() else {
+            try await link.send(.reject(
+                reason: .busy,
+                text: "\(hostName) has no room for more spectators (\(spectators.capacity) at most); "
+                    + "try again when one leaves"))
+            onEvent(.rejectedBusy(remote: remote))
+            await link.closeGracefully()
+            return
+        }
+        do {
+            try await link.send(accept)
+        } catch {
+            spectators.release()  // its seat goes back: the accept never reached it
+            throw error
+        }
+        await watch(&link, name: name, remote: remote, hub: spectators, onEvent: onEvent)
     }
 
     /// What the host answered a hello it did not accept, in words (the texts as they are, not Swift's debug form).
