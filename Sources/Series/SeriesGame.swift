@@ -172,32 +172,8 @@ public struct SeriesGamePlayer: Sendable {
                         game: scheduled.number, player: names[index], why: "illegal move \(cell + 1): \(error)")
                 }
             case .engine(let engine):
-                if Task.isCancelled {
-                    await engine.kill()
-                    game.forfeit(mark)
-                    break
-                }
-                do throws(EngineFailure) {
-                    let started = clock.now
-                    let cell = try await engine.move(
-                        in: game, timeLeft: moveTime, gameClock: left[slot].map { (left: max(.zero, $0), total: gameTime!) })
-                    if let time = left[slot] {
-                        left[slot] = time - (clock.now - started)
-                        if left[slot]! < .zero {
-                            // It answered, but after its clock ran out (the answer crossed the limit).
-                            failure = .init(
-                                mark: mark,
-                                failure: EngineFailure(
-                                    reason: .outOfGameTime(left: max(.zero, time), total: gameTime!),
-                                    engine: await engine.name, logPath: engine.logPath))
-                            game.timeOut(mark)
-                            break
-                        }
-                    }
-                    _ = try? game.play(cell, by: mark)
-                } catch {
-                    failure = .init(mark: mark, failure: error)
-                    if case .outOfGameTime = error.reason { game.timeOut(mark) } else { game.forfeit(mark) }
+                if let note = await engineTurn(engine, &game, mark: mark, left: &left[slot], clock: clock) {
+                    failure = note
                 }
             case .failed(let error):
                 failure = .init(mark: mark, failure: error)
@@ -209,6 +185,40 @@ public struct SeriesGamePlayer: Sendable {
         return SeriesGameRecord(
             game: scheduled, moves: game.moves, result: game.result!, board: game.board, engineFailure: failure,
             engines: engines)
+    }
+
+    /// The engine's move in `game`, its game time (`left`) charged; or its loss (stopped, out of time, a failure),
+    /// with the failure to note.
+    private func engineTurn(
+        _ engine: EnginePlayer, _ game: inout Game, mark: Mark, left: inout Duration?, clock: ContinuousClock
+    ) async -> SeriesGameRecord.EngineFailureNote? {
+        if Task.isCancelled {
+            await engine.kill()
+            game.forfeit(mark)
+            return nil
+        }
+        do throws(EngineFailure) {
+            let started = clock.now
+            let cell = try await engine.move(
+                in: game, timeLeft: moveTime, gameClock: left.map { (left: max(.zero, $0), total: gameTime!) })
+            if let time = left {
+                left = time - (clock.now - started)
+                if left! < .zero {
+                    // It answered, but after its clock ran out (the answer crossed the limit).
+                    game.timeOut(mark)
+                    return .init(
+                        mark: mark,
+                        failure: EngineFailure(
+                            reason: .outOfGameTime(left: max(.zero, time), total: gameTime!),
+                            engine: await engine.name, logPath: engine.logPath))
+                }
+            }
+            _ = try? game.play(cell, by: mark)
+            return nil
+        } catch {
+            if case .outOfGameTime = error.reason { game.timeOut(mark) } else { game.forfeit(mark) }
+            return .init(mark: mark, failure: error)
+        }
     }
 
     private func makeSeat(_ index: Int, mark: Mark, game number: Int) async -> Seat {
