@@ -144,9 +144,13 @@ final class ImportBoundaryTests: XCTestCase {
         let declared = try declaredDependencies()
         let seams: [(module: String, never: [String], why: String)] = [
             ("TerminalUI", ["GamePairing", "CSodium", "GameTransport", "Bonjour", "LocalNetworkPrivacy", "LobbyMulticast",
-                            "NIOCore", "NIOPosix", "TicTacToeApp"],
-             "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour or the gate"),
+                            "NIOCore", "NIOPosix", "TicTacToeApp", "HeadlessUI", "AppProcess", "MatchPlay", "Series",
+                            "JSONLines", "PrivacyCommands"],
+             "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour, the gate "
+                + "or the headless front end's and the app core's modules"),
             ("GameProtocol", ["Localization", "NIOCore"], "the protocol is pure; its text helpers are TextSupport's"),
+            ("Lobby", ["GameTransport", "LobbyMulticast", "Bonjour", "LocalNetworkPrivacy", "NIOCore", "NIOPosix"],
+             "the lobby's logic is pure: its driver in the app core carries out what it decides"),
             ("AppManifest", ["NIOCore", "LocalNetworkPrivacy", "PrivacyReport"], "the manifest is pure of the network"),
             ("PrivacyReport", ["LocalNetworkPrivacy", "NIOCore"], "the report's file knows nothing of the gate"),
             ("LocalNetworkPrivacy", ["Bonjour", "GameTransport", "LobbyMulticast"], "the gate depends on none of its users"),
