@@ -107,9 +107,11 @@ public struct Form: Hashable, Sendable {
         switch key {
         case .escape:
             return .cancel
-        case .tab, .down where field == 2:
+        case .tab,
+             .down where field == 2:
             field = (field + 1) % fieldCount
-        case .backTab, .up where field == 2:
+        case .backTab,
+             .up where field == 2:
             field = (field + fieldCount - 1) % fieldCount
         case .left where field == 2, .right where field == 2, .character(" ") where field == 2,
              .character("h") where field == 2, .character("l") where field == 2:
