@@ -171,25 +171,8 @@ struct Match: AsyncParsableCommand {
         let sprt = try sprtTest()
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let names = SeriesNames.names(players)
-        // Scripts are read and parsed before anything runs (exit 8 as for host and join).
-        var scripts: [Int: ScriptedPlayer] = [:]
-        for (index, player) in players.enumerated() {
-            guard case .script = player else { continue }
-            do throws(PlayerSpecError) {
-                scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
-            } catch {
-                printError("tictactoe: \(error)")
-                throw ExitCode(error.exitStatus.rawValue)
-            }
-        }
-        if let transcripts {
-            do {
-                try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
-            } catch {
-                printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))")
-                throw ExitCode(ExitStatus.outputFailed.rawValue)
-            }
-        }
+        let scripts = try readScripts()
+        try makeTranscriptsDirectory()
         if over != nil { bootstrapHeadlessLogging(path: logFile) }
         let network = over.map { venue in
             SeriesNetwork(
@@ -211,18 +194,7 @@ struct Match: AsyncParsableCommand {
             printError("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             throw ExitCode(ExitStatus.outputFailed.rawValue)
         }
-        if let network {
-            // Permission comes first, once (a prompt on a terminal; or a wait, said on standard error).
-            do {
-                try await network.obtainAccess { printError("tictactoe: waiting for local network permission: \($0)") }
-            } catch let error as LocalNetworkAccessError {
-                printError("tictactoe: \(error)")
-                throw ExitCode(error.exitStatus.rawValue)
-            } catch let refusal as TransportSecurityRefusal {
-                printError("tictactoe: cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)")
-                throw ExitCode(refusal.exitStatus.rawValue)
-            }
-        }
+        if let network { try await Self.obtainAccess(network) }
         let clock = ContinuousClock()
         let started = clock.now
         let outcome = await runner.run(stop: stop) { record, scores in
@@ -265,6 +237,45 @@ struct Match: AsyncParsableCommand {
         if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
         if let failure = output.failure { printError("tictactoe: \(failure)") }
         if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// The `script:` players' scripts, read and parsed before anything runs (exit 8 as for host and join).
+    private func readScripts() throws -> [Int: ScriptedPlayer] {
+        var scripts: [Int: ScriptedPlayer] = [:]
+        for (index, player) in players.enumerated() {
+            guard case .script = player else { continue }
+            do throws(PlayerSpecError) {
+                scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
+            } catch {
+                printError("tictactoe: \(error)")
+                throw ExitCode(error.exitStatus.rawValue)
+            }
+        }
+        return scripts
+    }
+
+    /// `--transcripts DIR`, made before the first game (exit 74 when it cannot be).
+    private func makeTranscriptsDirectory() throws {
+        guard let transcripts else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
+        } catch {
+            printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))")
+            throw ExitCode(ExitStatus.outputFailed.rawValue)
+        }
+    }
+
+    /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error).
+    private static func obtainAccess(_ network: SeriesNetwork) async throws {
+        do {
+            try await network.obtainAccess { printError("tictactoe: waiting for local network permission: \($0)") }
+        } catch let error as LocalNetworkAccessError {
+            printError("tictactoe: \(error)")
+            throw ExitCode(error.exitStatus.rawValue)
+        } catch let refusal as TransportSecurityRefusal {
+            printError("tictactoe: cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)")
+            throw ExitCode(refusal.exitStatus.rawValue)
+        }
     }
 
     /// `game-0001.jsonl` (four digits at least).
