@@ -61,33 +61,45 @@ public struct Confirmation: Hashable, Sendable {
 extension Confirmation {
     /// The question in a box in the middle of the screen.
     public func render(into canvas: inout Canvas, unicode: Bool) {
-        let size = canvas.size
-        let width = min(56, size.columns - 2)
-        let inner = width - 4
+        let (width, inner) = canvas.dialogWidth
         let title = wrap(self.title, width: inner)
         let message = consequence.map { wrap($0, width: inner) } ?? []
         let keys = wrap(self.keys, width: inner)
         let height = title.count + message.count + keys.count + 3 + (message.isEmpty ? 0 : 1)
+        let box = canvas.drawDialog(width: width, height: height, title: title, unicode: unicode)
+        var y = box.below
+        if !message.isEmpty {
+            y = canvas.put(lines: message, row: y + 1, column: box.left + 2)
+        }
+        canvas.put(lines: keys, row: y + 1, column: box.left + 2, style: .accent)
+    }
+}
+
+extension Canvas {
+    /// A dialog's width on this screen, and the width of the text inside its border.
+    public var dialogWidth: (width: Int, inner: Int) {
+        let width = min(56, size.columns - 2)
+        return (width, width - 4)
+    }
+
+    /// A box `height` rows high in the middle of the screen (below the title row), `title` in bold on its first rows
+    /// inside: where the box is, and the row below the title.
+    @discardableResult
+    public mutating func drawDialog(width: Int, height: Int, title: [String], unicode: Bool)
+        -> (top: Int, left: Int, below: Int)
+    {
         let top = max(1, (size.rows - height) / 2)
         let left = max(0, (size.columns - width) / 2)
-        canvas.drawBox(top: top, left: left, width: width, height: height, unicode: unicode)
-        var y = top + 1
-        for line in title {
-            canvas.put(line, row: y, column: left + 2, style: .bold)
-            y += 1
-        }
-        if !message.isEmpty {
-            y += 1
-            for line in message {
-                canvas.put(line, row: y, column: left + 2)
-                y += 1
-            }
-        }
-        y += 1
-        for line in keys {
-            canvas.put(line, row: y, column: left + 2, style: .accent)
-            y += 1
-        }
+        drawBox(top: top, left: left, width: width, height: height, unicode: unicode)
+        let below = put(lines: title, row: top + 1, column: left + 2, style: .bold)
+        return (top, left, below)
+    }
+
+    /// `lines` one under the other from `row`: the row below the last.
+    @discardableResult
+    public mutating func put(lines: [String], row: Int, column: Int, style: Style = .normal) -> Int {
+        for (offset, line) in lines.enumerated() { put(line, row: row + offset, column: column, style: style) }
+        return row + lines.count
     }
 }
 

@@ -8,25 +8,12 @@ import NetworkScreenState
 extension PromptState {
     /// The prompt in a box in the middle of the screen, its two buttons at the bottom.
     func render(into canvas: inout Canvas, unicode: Bool) {
-        let size = canvas.size
-        let width = min(56, size.columns - 2)
-        let inner = width - 4
+        let (width, inner) = canvas.dialogWidth
         let title = wrap(self.title, width: inner)
         let message = wrap(self.message, width: inner)
         let height = title.count + message.count + 5
-        let top = max(1, (size.rows - height) / 2)
-        let left = max(0, (size.columns - width) / 2)
-        canvas.drawBox(top: top, left: left, width: width, height: height, unicode: unicode)
-        var y = top + 1
-        for line in title {
-            canvas.put(line, row: y, column: left + 2, style: .bold)
-            y += 1
-        }
-        y += 1
-        for line in message {
-            canvas.put(line, row: y, column: left + 2)
-            y += 1
-        }
+        let (top, left, below) = canvas.drawDialog(width: width, height: height, title: title, unicode: unicode)
+        canvas.put(lines: message, row: below + 1, column: left + 2)
         let deny = "[ \(self.deny) ]"
         let ok = "[ \(self.ok) ]"
         let buttons = top + height - 2
