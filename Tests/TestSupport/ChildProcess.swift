@@ -195,26 +195,28 @@ public final class ChildProcess: Sendable {
     /// not ask this process for anything.
     @discardableResult
     public func waitForLine(from start: Int = 0, timeout: TimeInterval = 30, _ predicate: (String) -> Bool) -> Line? {
-        var checked = start
-        return shared.wait(timeout: timeout) { state in
-            while checked < state.lines.count {
-                if predicate(state.lines[checked].text) { return .found(state.lines[checked]) }
-                checked += 1
-            }
-            return state.outputEnded ? .gone : .waiting
-        }
+        waitForLine(in: \.lines, endedBy: \.outputEnded, from: start, timeout: timeout, predicate)
     }
 
     /// Waits for a line of standard error satisfying `predicate`.
     @discardableResult
     public func waitForErrorLine(timeout: TimeInterval = 30, _ predicate: (String) -> Bool) -> Line? {
-        var checked = 0
+        waitForLine(in: \.errorLines, endedBy: \.errorEnded, from: 0, timeout: timeout, predicate)
+    }
+
+    /// The first line of one stream from `start` on that satisfies `predicate`, read as it arrives.
+    private func waitForLine(
+        in stream: KeyPath<State, [Line]>, endedBy ended: KeyPath<State, Bool>, from start: Int,
+        timeout: TimeInterval, _ predicate: (String) -> Bool
+    ) -> Line? {
+        var checked = start
         return shared.wait(timeout: timeout) { state in
-            while checked < state.errorLines.count {
-                if predicate(state.errorLines[checked].text) { return .found(state.errorLines[checked]) }
+            let lines = state[keyPath: stream]
+            while checked < lines.count {
+                if predicate(lines[checked].text) { return .found(lines[checked]) }
                 checked += 1
             }
-            return state.errorEnded ? .gone : .waiting
+            return state[keyPath: ended] ? .gone : .waiting
         }
     }
 
