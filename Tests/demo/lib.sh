@@ -321,7 +321,7 @@ shot() {  # NAME CAPTION PANE…
     local name=$1 caption=$2
     shift 2
     [ "$AUTO" = 1 ] && return 0
-    sleep 0.3  # the narration writes a D-Bus call once 0.1 s passed without more of it
+    sleep 0.3  # the narration catches up: a D-Bus call is written once Avahi answers it
     mkdir -p "$SHOTS"
     local file=$SHOTS/$name.txt p total
     for p in "$@"; do screen_with_attributes "$p" >"$SHOTS/.pane-$p"; done
