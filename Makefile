@@ -77,14 +77,13 @@ check: deps check-swift
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing --skip EndToEndTests --skip LabTests
 
-# Builds, makes the man pages InstallTests and DebianPackageTests install, checks for the lab and the demo (root),
-# and runs every test.
+# Builds, makes the man pages InstallTests and DebianPackageTests install, checks for the lab (root), and runs every
+# test and the demo check: the lab's and the others on two lines at once (scripts/test-lines.sh).
 test: deps check-swift
 	$(SWIFT) build --build-tests
 	@$(MAKE) --no-print-directory man CONFIG=debug
 	@$(MAKE) --no-print-directory lab-check
-	@$(MAKE) --no-print-directory demo-check
-	$(SWIFT) test --skip-build --disable-swift-testing
+	@SWIFT="$(SWIFT)" scripts/test-lines.sh .build/test-logs $(DEMO_CHECK)
 
 # The LAN lab tests (Tests/LabTests) need root: without it they are skipped, and with CI=true that is a failure.
 lab-check:
@@ -96,9 +95,10 @@ demo: deps build
 
 # Plays every scene unattended and compares its screens and pictures with docs/demo/; writes nothing (root; part of
 # test).
+DEMO_CHECK = scripts/needs-root.sh demo-check "the demo checks (Tests/demo/check)" "sudo make demo-check" \
+	env TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check
 demo-check: deps build
-	@scripts/needs-root.sh demo-check "the demo checks (Tests/demo/check)" "sudo make demo-check" \
-	  env TICTACTOE_BIN="$(CURDIR)/$(BIN)" Tests/demo/check
+	@$(DEMO_CHECK)
 
 # Plays every scene and rewrites docs/demo/*.txt and *.svg and the screens in docs/DEMO.md (root): commit what changed.
 demo-docs: deps build

@@ -57,29 +57,59 @@ enum Lab {
     /// Set when `up` failed.
     nonisolated(unsafe) static var upFailure: String?
     nonisolated(unsafe) private static var lockFD: Int32 = -1
+    /// The `lan up` arguments of the lab that is up, which the next class that asks for the same lab keeps.
+    nonisolated(unsafe) private static var upArguments: [String]?
 
     /// How the lab's hosts are addressed: `ipv4` (198.18.0.x; avahi on IPv4 only) or `ipv6Only` (`lan up
     /// --ipv6-only`: no IPv4 at all, only each host's link-local fe80:: address; avahi on IPv6 only).
     enum Mode: Sendable { case ipv4, ipv6Only }
 
-    /// One lab for a test class at a time, also across test processes (another `make test` on the same machine).
-    /// `hosts` are names, or `NAME=IFNAME` for a host whose interface is named IFNAME (`lan up`).
+    /// The lab a test class runs in. The lab stays up for the next class that asks for the same one (the daemons of
+    /// any host that lost its own are started again) and goes down when a class asks for another, or when the test
+    /// run ends. The lab lock is held from the first `up` to the end of the run: one lab user at a time, also across
+    /// test processes (the demo check, another `make test` on the same machine). `hosts` are names, or `NAME=IFNAME`
+    /// for a host whose interface is named IFNAME (`lan up`).
     static func up(_ mode: Mode = .ipv4, hosts: [String] = Lab.hosts) {
         guard unavailableReason == nil else { return }
-        lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        if lockFD >= 0 { flock(lockFD, LOCK_EX) }
-        let (status, output) = run(["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts)
+        let arguments = ["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts
+        if arguments == upArguments {
+            for host in hosts.map({ String($0.prefix { $0 != "=" }) }) where run(["avahi-running", host]).0 != 0 {
+                restartDaemons(on: [host])
+            }
+            // The goodbyes of the services the class before published are applied one second after they are heard
+            // (RFC 6762, 10.1): until then another host may still list them.
+            Thread.sleep(forTimeInterval: 1.5)
+            return
+        }
+        if lockFD < 0 {
+            lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            if lockFD >= 0 { flock(lockFD, LOCK_EX) }
+            XCTestObservationCenter.shared.addTestObserver(LabTeardown())
+        }
+        let (status, output) = run(arguments)
+        upArguments = status == 0 ? arguments : nil
         upFailure = status == 0 ? nil : "`lan up` failed (\(status)): \(output)"
     }
 
+    /// Takes the lab down and lets it go (the end of the test run).
     static func down() {
         guard unavailableReason == nil else { return }
         let (status, output) = run(["down"])
         if status != 0 { print("lan down failed: \(output)") }
+        upArguments = nil
         if lockFD >= 0 {
             flock(lockFD, LOCK_UN)
             close(lockFD)
             lockFD = -1
+        }
+    }
+
+    /// Starts the avahi-daemon of each host again, with an empty cache: after a test that failed, so that what it
+    /// left behind on the network never reaches the next test.
+    static func restartDaemons(on hosts: [String]) {
+        for host in hosts {
+            let (status, output) = run(["restart-avahi", host])
+            if status != 0 { print("lan restart-avahi \(host) failed: \(output)") }
         }
     }
 
@@ -118,6 +148,11 @@ enum Lab {
     static func interface(of host: String) -> String {
         run(["ifname", host]).1.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// Takes the lab down once every test has run.
+private final class LabTeardown: NSObject, XCTestObservation {
+    func testBundleDidFinish(_ testBundle: Bundle) { Lab.down() }
 }
 
 /// A process running on a lab host (`lan exec HOST -- …`, which execs, so `pid` is the command's own pid):

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// A test class in the LAN lab: the lab is brought up once for the class and always torn down; each test's
-/// processes are killed after it. Without root the tests are skipped with the reason (a failure when CI=true).
+/// A test class in the LAN lab: the lab is brought up for the class (or kept from the class before, when it is the
+/// same lab) and torn down when the test run ends; each test's processes are killed after it, and after a test that
+/// failed its hosts' daemons start again. Without root the tests are skipped with the reason (a failure when CI=true).
 class LabTestCase: ProcessTestCase {
     /// The test's tmux server and the TUIs in it, stopped after the test.
     var tmux: LabTmux?
@@ -22,11 +23,6 @@ class LabTestCase: ProcessTestCase {
         Lab.up(labMode, hosts: labHosts.map { host in labInterfaces[host].map { "\(host)=\($0)" } ?? host })
     }
 
-    override class func tearDown() {
-        Lab.down()
-        super.tearDown()
-    }
-
     override func setUpWithError() throws {
         try super.setUpWithError()
         try Lab.require()
@@ -41,6 +37,9 @@ class LabTestCase: ProcessTestCase {
         processes = []
         for path in scratchPaths { try? FileManager.default.removeItem(atPath: path) }
         scratchPaths = []
+        if (testRun?.totalFailureCount ?? 0) > 0 {
+            Lab.restartDaemons(on: Self.labHosts)
+        }
         super.tearDown()
     }
 

@@ -3,6 +3,8 @@ import XCTest
 import TicTacToeTestSupport
 
 /// A typed game name meets an advertised one after NFC and with ASCII case folded (`PlayerName`), over real mDNS.
+/// Each test lists a name of its own: a service the test before published may still be listed for a second after it
+/// went (its goodbye), and would match the same typed name.
 final class NameMatchLabTests: LabTestCase {
     private let advertised = "Zo\u{EB}'s Game"  // NFC: ë is one scalar
     private let typed = "zoe\u{308}'s game"  // NFD (e + COMBINING DIAERESIS) and lower-case ASCII
@@ -30,9 +32,9 @@ final class NameMatchLabTests: LabTestCase {
     /// A third-party peer (avahi-publish) advertising the name decomposed is found by the NFC spelling, and resolved
     /// as it was advertised (nobody listens on its port: the join gets as far as the address).
     func testANameAdvertisedInNFDIsFoundByItsNFCSpelling() throws {
-        let decomposed = "Zoe\u{308}'s Game"
+        let decomposed = "Zoe\u{308}'s Other Game"
         _ = try publish(on: "host-a", name: decomposed, port: 7000)
-        let joiner = try tictactoe(on: "host-b", ["join", "ZO\u{EB}'S GAME", "--headless", "--json",
+        let joiner = try tictactoe(on: "host-b", ["join", "ZO\u{EB}'S OTHER GAME", "--headless", "--json",
                                                   "--connect-timeout", "3"])
         _ = joiner.waitForExit(timeout: 30)
         let resolved = try XCTUnwrap(joiner.events(named: "resolved").first, "\(joiner.output) \(joiner.standardError)")
@@ -40,14 +42,16 @@ final class NameMatchLabTests: LabTestCase {
         XCTAssertEqual(resolved["addresses"] as? [String], ["\(Lab.address(of: "host-a")):7000"])
     }
 
-    /// `join "ZOË'S GAME"` (upper-case Ë, not ASCII) finds the listed "Zoë's Game": case is folded beyond ASCII.
+    /// `join "ZOË'S THIRD GAME"` (upper-case Ë, not ASCII) finds the listed "Zoë's Third Game": case is folded
+    /// beyond ASCII.
     func testJoinFoldsCaseBeyondASCII() throws {
-        _ = try publish(on: "host-a", name: advertised, port: 7000)
-        let joiner = try tictactoe(on: "host-b", ["join", "ZO\u{CB}'S GAME", "--headless", "--json",
+        let listed = "Zo\u{EB}'s Third Game"
+        _ = try publish(on: "host-a", name: listed, port: 7000)
+        let joiner = try tictactoe(on: "host-b", ["join", "ZO\u{CB}'S THIRD GAME", "--headless", "--json",
                                                   "--connect-timeout", "4"])
         let resolved = try XCTUnwrap(joiner.waitForEvent("resolved", timeout: 10),
                                      "\(joiner.output) \(joiner.standardError)")
-        XCTAssertEqual(bytes(resolved.event["name"]), bytes(advertised), "resolved as advertised")
+        XCTAssertEqual(bytes(resolved.event["name"]), bytes(listed), "resolved as advertised")
         _ = joiner.waitForExit(timeout: 30)
     }
 }
