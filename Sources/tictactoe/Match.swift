@@ -1,20 +1,8 @@
-import AppManifest
 import AppProcess
 import ArgumentParser
-import FoundationEssentials
-import GameClient
-import GameProtocol
-import GameRules
-import LocalNetworkPrivacy
 import MatchPlay
 import MatchStatistics
 import Series
-import TextSupport
-import TicTacToeApp
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Match: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -168,119 +156,18 @@ struct Match: AsyncParsableCommand {
         let stop = StopSignal()
         let shutdown = Shutdown(stopping: stop, watchingOutput: false)
         defer { withExtendedLifetime(shutdown) {} }
-        let sprt = try sprtTest()
-        let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        let names = SeriesNames.names(players)
-        let scripts = try readScripts()
-        try makeTranscriptsDirectory()
         if over != nil { bootstrapHeadlessLogging(path: logFile) }
-        let network = over.map { venue in
-            SeriesNetwork(
-                address: SeriesNetwork.address(over: venue), security: plaintext ? .plaintext : .open,
-                gate: privacy.makeGate(), waitTimeout: privacy.waitDuration)
-        }
-        let schedule = SeriesSchedule(players: players.count, gamesPerPair: games)
-        let report = SeriesReport(names: names, schedule: schedule, seed: seed, sprt: sprt)
-        let runner = SeriesRunner(
-            schedule: schedule,
-            player: SeriesGamePlayer(
-                specs: players, names: names, seed: seed, scripts: scripts,
-                engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: .seconds(moveTimeout),
-                gameTime: gameTime.map { .seconds($0) }, network: network),
-            concurrency: concurrency, sprt: sprt)
-        let output = CheckedOutput.standardOutput
-        var transcriptFailure: String?
-        guard output.writeLine(json ? try report.seedJSON() : report.seedLine) else {
-            printError("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
-            throw ExitCode(ExitStatus.outputFailed.rawValue)
-        }
-        if let network { try await Self.obtainAccess(network) }
-        let clock = ContinuousClock()
-        let started = clock.now
-        let outcome = await runner.run(stop: stop) { record, scores in
-            if let transcripts {
-                let path = transcripts + "/" + Self.transcriptName(record.game.number)
-                do {
-                    let text = try report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
-                    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                        transcriptFailure = "cannot write the transcript '\(path)'"
-                        return false
-                    }
-                } catch {
-                    transcriptFailure = "cannot write the transcript '\(path)': \(error)"
-                    return false
-                }
-            }
-            do {
-                let lines = json ? try report.gameJSON(record, scores: scores)
-                    : [report.progressLine(record, scores: scores)]
-                return lines.allSatisfy { output.writeLine($0) }
-            } catch {
-                transcriptFailure = "game \(record.game.number) could not be written as JSON: \(error)"
-                return false
-            }
-        }
-        let elapsed = clock.now - started
-        var status = ExitStatus.success
-        if let failure = outcome.failure { status = failure.exitStatus }
-        if let reason = outcome.interrupted { status = ExitStatus(stoppedBy: reason) }
-        if transcriptFailure != nil { status = .outputFailed }
-        status = status.unlessOutputFailed(output)
-        if output.failure == nil {
-            let lines = json
-                ? try report.finalJSON(outcome, elapsed: elapsed, exit: status)
-                : report.finalText(outcome, elapsed: elapsed)
-            for line in lines { output.writeLine(line) }
-            status = status.unlessOutputFailed(output)  // after the last lines are written (or failed)
-        }
-        if let failure = outcome.failure { printError("tictactoe: \(DisplayText.escaped(failure.description))") }
-        if let transcriptFailure { printError("tictactoe: \(transcriptFailure)") }
-        if let failure = output.failure { printError("tictactoe: \(failure)") }
+        let command = SeriesCommand(
+            players: players, gamesPerPair: games, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+            sprt: try sprtTest(), concurrency: concurrency, moveTime: .seconds(moveTimeout),
+            gameTime: gameTime.map { .seconds($0) },
+            network: over.map { venue in
+                SeriesNetwork(
+                    address: SeriesNetwork.address(over: venue), security: plaintext ? .plaintext : .open,
+                    gate: privacy.makeGate(), waitTimeout: privacy.waitDuration)
+            },
+            json: json, transcripts: transcripts)
+        let status = try await command.run(stop: stop)
         if status != .success { throw ExitCode(status.rawValue) }
-    }
-
-    /// The `script:` players' scripts, read and parsed before anything runs (exit 8 as for host and join).
-    private func readScripts() throws -> [Int: ScriptedPlayer] {
-        var scripts: [Int: ScriptedPlayer] = [:]
-        for (index, player) in players.enumerated() {
-            guard case .script = player else { continue }
-            do throws(PlayerSpecError) {
-                scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
-            } catch {
-                printError("tictactoe: \(error)")
-                throw ExitCode(error.exitStatus.rawValue)
-            }
-        }
-        return scripts
-    }
-
-    /// `--transcripts DIR`, made before the first game (exit 74 when it cannot be).
-    private func makeTranscriptsDirectory() throws {
-        guard let transcripts else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
-        } catch {
-            printError("tictactoe: cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))")
-            throw ExitCode(ExitStatus.outputFailed.rawValue)
-        }
-    }
-
-    /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error).
-    private static func obtainAccess(_ network: SeriesNetwork) async throws {
-        do {
-            try await network.obtainAccess { printError("tictactoe: waiting for local network permission: \($0)") }
-        } catch let error as LocalNetworkAccessError {
-            printError("tictactoe: \(error)")
-            throw ExitCode(error.exitStatus.rawValue)
-        } catch let refusal as TransportSecurityRefusal {
-            printError("tictactoe: cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)")
-            throw ExitCode(refusal.exitStatus.rawValue)
-        }
-    }
-
-    /// `game-0001.jsonl` (four digits at least).
-    static func transcriptName(_ number: Int) -> String {
-        let digits = String(number)
-        return "game-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".jsonl"
     }
 }

@@ -1,0 +1,177 @@
+import AppManifest
+import AppProcess
+import FoundationEssentials
+import GameClient
+import GameRules
+import LocalNetworkPrivacy
+import MatchPlay
+import MatchStatistics
+import TextSupport
+import TicTacToeApp
+
+/// `tictactoe match` once its arguments are parsed: reads the script players and makes the transcripts folder before
+/// anything runs, asks for the network first when the series is played over it, plays the series with a line (or
+/// JSON lines) after each game and the totals at the end, and says on standard error why it did not complete.
+public struct SeriesCommand: Sendable {
+    public var players: [PlayerSpec]
+    public var gamesPerPair: Int
+    public var seed: UInt64
+    public var sprt: SPRT?
+    public var concurrency: Int
+    public var moveTime: Duration
+    public var gameTime: Duration?
+    public var network: SeriesNetwork?
+    /// JSON lines instead of text.
+    public var json: Bool
+    /// Where each game's transcript goes (`game-0001.jsonl`, …), made if missing; nil: nowhere.
+    public var transcripts: String?
+
+    public init(
+        players: [PlayerSpec], gamesPerPair: Int, seed: UInt64, sprt: SPRT?, concurrency: Int, moveTime: Duration,
+        gameTime: Duration?, network: SeriesNetwork?, json: Bool, transcripts: String?
+    ) {
+        self.players = players
+        self.gamesPerPair = gamesPerPair
+        self.seed = seed
+        self.sprt = sprt
+        self.concurrency = concurrency
+        self.moveTime = moveTime
+        self.gameTime = gameTime
+        self.network = network
+        self.json = json
+        self.transcripts = transcripts
+    }
+
+    /// Plays the series until it ends or `stop` stops it; the exit status says how it went (a failure is also said
+    /// on standard error). Throws only when a line cannot be encoded as JSON.
+    public func run(stop: StopSignal) async throws -> ExitStatus {
+        let errors = CheckedOutput.standardError
+        let scripts: [Int: ScriptedPlayer]
+        switch readScripts() {
+        case .success(let read): scripts = read
+        case .failure(let failure):
+            errors.writeLine("tictactoe: \(failure)")
+            return failure.exitStatus
+        }
+        if let failure = makeTranscriptsDirectory() {
+            errors.writeLine("tictactoe: \(failure)")
+            return .outputFailed
+        }
+        let names = SeriesNames.names(players)
+        let schedule = SeriesSchedule(players: players.count, gamesPerPair: gamesPerPair)
+        let report = SeriesReport(names: names, schedule: schedule, seed: seed, sprt: sprt)
+        let runner = SeriesRunner(
+            schedule: schedule,
+            player: SeriesGamePlayer(
+                specs: players, names: names, seed: seed, scripts: scripts,
+                engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: moveTime, gameTime: gameTime,
+                network: network),
+            concurrency: concurrency, sprt: sprt)
+        let output = CheckedOutput.standardOutput
+        guard output.writeLine(json ? try report.seedJSON() : report.seedLine) else {
+            errors.writeLine("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
+            return .outputFailed
+        }
+        if let network, let refused = await Self.obtainAccess(network) {
+            errors.writeLine("tictactoe: \(refused.message)")
+            return refused.status
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        var transcriptFailure: String?
+        let outcome = await runner.run(stop: stop) { record, scores in
+            if let failure = writeTranscript(record, scores: scores, report: report) {
+                transcriptFailure = failure
+                return false
+            }
+            do {
+                let lines = json ? try report.gameJSON(record, scores: scores)
+                    : [report.progressLine(record, scores: scores)]
+                return lines.allSatisfy { output.writeLine($0) }
+            } catch {
+                transcriptFailure = "game \(record.game.number) could not be written as JSON: \(error)"
+                return false
+            }
+        }
+        let elapsed = clock.now - started
+        var status = ExitStatus.success
+        if let failure = outcome.failure { status = failure.exitStatus }
+        if let reason = outcome.interrupted { status = ExitStatus(stoppedBy: reason) }
+        if transcriptFailure != nil { status = .outputFailed }
+        status = status.unlessOutputFailed(output)
+        if output.failure == nil {
+            let lines = json
+                ? try report.finalJSON(outcome, elapsed: elapsed, exit: status)
+                : report.finalText(outcome, elapsed: elapsed)
+            for line in lines { output.writeLine(line) }
+            status = status.unlessOutputFailed(output)  // after the last lines are written (or failed)
+        }
+        if let failure = outcome.failure { errors.writeLine("tictactoe: \(DisplayText.escaped(failure.description))") }
+        if let transcriptFailure { errors.writeLine("tictactoe: \(transcriptFailure)") }
+        if let failure = output.failure { errors.writeLine("tictactoe: \(failure)") }
+        return status
+    }
+
+    /// The `script:` players' scripts, read and parsed before anything runs (exit 8 as for host and join).
+    private func readScripts() -> Result<[Int: ScriptedPlayer], PlayerSpecError> {
+        var scripts: [Int: ScriptedPlayer] = [:]
+        for (index, player) in players.enumerated() {
+            guard case .script = player else { continue }
+            do throws(PlayerSpecError) {
+                scripts[index] = try player.makePlayer(seed: 0) as? ScriptedPlayer
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(scripts)
+    }
+
+    /// Makes the transcripts folder before the first game; why it cannot be, or nil.
+    private func makeTranscriptsDirectory() -> String? {
+        guard let transcripts else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return "cannot create the transcripts directory '\(transcripts)': \(AppManifest.describe(error))"
+        }
+    }
+
+    /// Writes a game's transcript into the transcripts folder, if there is one; why it cannot be, or nil.
+    private func writeTranscript(_ record: SeriesGameRecord, scores: [MatchScore], report: SeriesReport) -> String? {
+        guard let transcripts else { return nil }
+        let path = transcripts + "/" + Self.transcriptName(record.game.number)
+        do {
+            let text = try report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                return "cannot write the transcript '\(path)'"
+            }
+            return nil
+        } catch {
+            return "cannot write the transcript '\(path)': \(error)"
+        }
+    }
+
+    /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error); why it did not come
+    /// and the exit status that says so, or nil once it has.
+    private static func obtainAccess(_ network: SeriesNetwork) async -> (message: String, status: ExitStatus)? {
+        do {
+            try await network.obtainAccess {
+                CheckedOutput.standardError.writeLine("tictactoe: waiting for local network permission: \($0)")
+            }
+            return nil
+        } catch let error as LocalNetworkAccessError {
+            return ("\(error)", error.exitStatus)
+        } catch let refusal as TransportSecurityRefusal {
+            return ("cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)", refusal.exitStatus)
+        } catch {
+            return ("\(error)", .failure)
+        }
+    }
+
+    /// `game-0001.jsonl` (four digits at least).
+    static func transcriptName(_ number: Int) -> String {
+        let digits = String(number)
+        return "game-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".jsonl"
+    }
+}
