@@ -1,9 +1,10 @@
 #!/bin/bash
-# make test's tests, after the build, on two lines at once: the LAN lab's line (the demo check, then the lab tests,
-# one after the other: there is one lab on a machine) and every other test (the quick tier and the end-to-end tests,
-# which use loopback only). The lab's line mostly waits on the network, so the two share the machine well. Each
-# line's output is shown as it comes, prefixed with its name, and kept whole in LOGDIR; at the end the failed tests of
-# both lines are listed again, with their messages, so that the end of the output says what failed.
+# make test's tests, after the build, on three lines at once: the lab tests (Tests/LabTests) split over two LAN labs
+# of their own (TICTACTOE_LAB=lab and lab2: LANs that never meet), and the demo check (in the demo's lab) followed by
+# every other test (the quick tier and the end-to-end tests, which use loopback only). The lab tests mostly wait on
+# the network, so the lines share the machine well. Each line's output is shown as it comes, prefixed with its name,
+# and kept whole in LOGDIR; at the end the failed tests of every line are listed again, with their messages, so that
+# the end of the output says what failed.
 # usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND... (SWIFT in the environment: the swift to run)
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND..." >&2; exit 2; }
@@ -14,35 +15,38 @@ swift=${SWIFT:-swift}
 mkdir -p "$logs"
 rm -f "$logs"/*.log "$logs"/*.status
 
-# Both lines run the one build that `make test` made and neither writes (--skip-build), so neither waits for the
-# other's lock on the build directory (--ignore-lock).
+# The lines run the one build that `make test` made and none writes (--skip-build), so none waits for another's
+# lock on the build directory (--ignore-lock).
 swift_test() { $swift test --skip-build --ignore-lock --disable-swift-testing "$@"; }
 
-lab_line() {
+# The lab test classes of the second lab, about half of the lab tests' time; the first lab runs every other one.
+LAB2_CLASSES='^LabTests\.(DiscoveryLabTests|DeadHostLabTests|LobbyLabTests|NameMatchLabTests)/'
+
+lab_line() { TICTACTOE_LAB=lab swift_test --filter '^LabTests\.' --skip "$LAB2_CLASSES"; }
+
+lab2_line() { TICTACTOE_LAB=lab2 swift_test --filter "$LAB2_CLASSES"; }
+
+other_line() {
     local status=0
     "${demo_check[@]}" || status=1
-    swift_test --filter '^LabTests\.' || status=1
+    swift_test --skip '^LabTests\.' || status=1
     return $status
 }
 
-other_line() { swift_test --skip '^LabTests\.'; }
-
 run_line() {  # NAME: runs NAME_line, its output prefixed and in LOGDIR/NAME.log, its status in LOGDIR/NAME.status
     local name=$1
-    { "${name}_line" 2>&1; echo $? >"$logs/$name.status"; } | tee "$logs/$name.log" | sed -u "s/^/$name │ /"
+    { "${name}_line" 2>&1; echo $? >"$logs/$name.status"; } | tee "$logs/$name.log" | sed -u "s/^/$(printf '%-5s' "$name") │ /"
 }
 
 started=$SECONDS
-run_line lab &
-lab=$!
-run_line other &
-other=$!
-wait "$lab" "$other"
+lines=(lab lab2 other)
+for name in "${lines[@]}"; do run_line "$name" & done
+wait
 
 failed=0
 echo
-echo "make test: the tests ran in $((SECONDS - started)) s on two lines (whole logs in $logs):"
-for name in lab other; do
+echo "make test: the tests ran in $((SECONDS - started)) s on ${#lines[@]} lines (whole logs in $logs):"
+for name in "${lines[@]}"; do
     status=$(cat "$logs/$name.status" 2>/dev/null || echo "?")
     summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?," "$logs/$name.log" | tail -1 | sed 's/^[[:space:]]*//')
     if [ "$status" = 0 ]; then

@@ -54,7 +54,7 @@ final class DaemonLabTests: LabTestCase {
 
         // No system bus at all: the same answer.
         let noBus = track(try LabProcess(on: "host-c", [
-            "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/tictactoe-lab/none", tictactoeBinary, "browse", "--json",
+            "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/tictactoe-\(Lab.name)/none", tictactoeBinary, "browse", "--json",
         ]))
         XCTAssertEqual(noBus.waitForExit(timeout: 20), 10, noBus.standardError)
 
@@ -73,7 +73,7 @@ final class DaemonLabTests: LabTestCase {
     }
 
     func testNoAdvertiseNeverTalksToAvahi() throws {
-        let bus = "unix:path=/run/tictactoe-lab/hosts/host-a/dbus/system_bus_socket"
+        let bus = Lab.bus(of: "host-a")
         let monitor = track(try LabProcess(on: "host-a", ["dbus-monitor", "--address", bus,
                                                           "type='method_call',destination='org.freedesktop.Avahi'"]))
         XCTAssertNotNil(monitor.waitForLine(timeout: 10) { $0.contains("NameAcquired") || $0.contains("signal") },

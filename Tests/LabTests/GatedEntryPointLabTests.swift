@@ -59,7 +59,7 @@ final class GatedEntryPointLabTests: LabTestCase {
     @discardableResult
     private func privacy(on host: String = "host-b", _ config: String, _ arguments: [String]) -> (Int32, String) {
         Lab.run(["exec", host, "--", "env", "TICTACTOE_CONFIG_DIR=\(config)",
-                 "XDG_STATE_HOME=\(NSTemporaryDirectory())tictactoe-lab-state", tictactoeBinary, "privacy"] + arguments)
+                 "XDG_STATE_HOME=\(Lab.appStateDirectory)", tictactoeBinary, "privacy"] + arguments)
     }
 
     /// `tictactoe privacy grant` for `config`; returns when it has exited.

@@ -17,6 +17,19 @@ enum Lab {
 
     static let hosts = ["host-a", "host-b", "host-c"]
 
+    /// Which lab this test process uses (`TICTACTOE_LAB`, as `lan` reads it; default `lab`): `make test` runs the lab
+    /// tests on two lines at once, each in a lab of its own.
+    static let name = ProcessInfo.processInfo.environment["TICTACTOE_LAB"] ?? "lab"
+
+    /// HOST's network namespace (`ip netns pids` lists what runs there).
+    static func namespace(of host: String) -> String { "ttt-\(name)-\(host)" }
+
+    /// HOST's own system bus, where its avahi-daemon is.
+    static func bus(of host: String) -> String { "unix:path=/run/tictactoe-\(name)/hosts/\(host)/dbus/system_bus_socket" }
+
+    /// The apps' state directory (their debug log and privacy report) for every process of this lab's tests.
+    static let appStateDirectory = NSTemporaryDirectory() + "tictactoe-\(name)-state"
+
     /// Why the lab cannot run here, or nil when it can (root, the tools installed).
     static var unavailableReason: String? {
         if geteuid() != 0 {
@@ -82,7 +95,7 @@ enum Lab {
             return
         }
         if lockFD < 0 {
-            lockFD = open("/run/lock/tictactoe-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            lockFD = open("/run/lock/tictactoe-\(name).lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
             if lockFD >= 0 { flock(lockFD, LOCK_EX) }
             XCTestObservationCenter.shared.addTestObserver(LabTeardown())
         }
@@ -165,7 +178,7 @@ extension ChildProcess {
     /// their own, fresh one).
     convenience init(on host: String, _ command: [String], environment extra: [String: String] = [:]) throws {
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-lab-state"
+        environment["XDG_STATE_HOME"] = Lab.appStateDirectory
         environment["TICTACTOE_BONJOUR"] = nil  // Bonjour is what the lab is for
         environment["LANGUAGE"] = "en"  // English whatever the tests' own locale
         environment["TICTACTOE_CONFIG_DIR"] = Lab.grantedConfigDirectory
@@ -296,7 +309,7 @@ extension Lab {
     /// `dbus-monitor` on `host`'s own system bus for method calls to org.freedesktop.Avahi (from any process on that
     /// host), started and listening. Its stdout lines are the calls: see `avahiMethodCalls`.
     static func avahiCallMonitor(on host: String) throws -> LabProcess {
-        let bus = "unix:path=/run/tictactoe-lab/hosts/\(host)/dbus/system_bus_socket"
+        let bus = bus(of: host)
         let monitor = try LabProcess(on: host, ["dbus-monitor", "--address", bus,
                                                 "type='method_call',destination='org.freedesktop.Avahi'"])
         guard monitor.waitForLine(timeout: 15, { $0.contains("NameAcquired") || $0.contains("signal") }) != nil else {

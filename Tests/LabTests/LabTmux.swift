@@ -124,10 +124,10 @@ func shellQuote(_ word: String) -> String {
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
-/// The pids in a lab host's network namespace (`ip netns pids ttt-lab-HOST`).
+/// The pids in a lab host's network namespace (`ip netns pids ttt-NAME-HOST`).
 func namespacePIDs(of host: String) -> [pid_t] {
     let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let output = try? runToEnd(ip ?? "/usr/sbin/ip", ["netns", "pids", "ttt-lab-\(host)"], errors: false).output
+    guard let output = try? runToEnd(ip ?? "/usr/sbin/ip", ["netns", "pids", Lab.namespace(of: host)], errors: false).output
     else { return [] }
     return output.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
 }

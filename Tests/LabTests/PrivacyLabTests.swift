@@ -39,7 +39,7 @@ final class PrivacyLabTests: LabTestCase {
     @discardableResult
     private func privacy(on host: String = "host-b", _ config: String, _ arguments: [String]) -> (Int32, String) {
         Lab.run(["exec", host, "--", "env", "TICTACTOE_CONFIG_DIR=\(config)",
-                 "XDG_STATE_HOME=\(NSTemporaryDirectory())tictactoe-lab-state", tictactoeBinary, "privacy"] + arguments)
+                 "XDG_STATE_HOME=\(Lab.appStateDirectory)", tictactoeBinary, "privacy"] + arguments)
     }
 
     /// `privacy status --json` on `host`.
@@ -50,7 +50,7 @@ final class PrivacyLabTests: LabTestCase {
 
     /// `dbus-monitor` on `host`'s bus for method calls to Avahi, started and listening.
     private func avahiMonitor(on host: String) throws -> LabProcess {
-        let bus = "unix:path=/run/tictactoe-lab/hosts/\(host)/dbus/system_bus_socket"
+        let bus = Lab.bus(of: host)
         let monitor = track(try LabProcess(on: host, ["dbus-monitor", "--address", bus,
                                                       "type='method_call',destination='org.freedesktop.Avahi'"]))
         guard monitor.waitForLine(timeout: 15, { $0.contains("NameAcquired") || $0.contains("signal") }) != nil else {
@@ -126,7 +126,7 @@ final class PrivacyLabTests: LabTestCase {
         let config = freshConfig()
         let tui = try startTUI("bob", config: config, ["--name", "bob"])
         try waitForMenu(tui)
-        let pid = try XCTUnwrap(tui.findPID(), "no tictactoe process in ttt-lab-host-b")
+        let pid = try XCTUnwrap(tui.findPID(), "no tictactoe process in \(Lab.namespace(of: "host-b"))")
         // Its first seconds: no call to Avahi, no socket (only the terminal, the log and the like).
         sleep(3)
         XCTAssertEqual(avahiCalls(monitor), [], "calls to Avahi at launch")

@@ -49,7 +49,7 @@ final class RevocationLabTests: LabTestCase {
     @discardableResult
     private func privacy(on host: String, _ config: String, _ arguments: [String]) -> (Int32, String) {
         Lab.run(["exec", host, "--", "env", "TICTACTOE_CONFIG_DIR=\(config)",
-                 "XDG_STATE_HOME=\(NSTemporaryDirectory())tictactoe-lab-state", tictactoeBinary, "privacy"] + arguments)
+                 "XDG_STATE_HOME=\(Lab.appStateDirectory)", tictactoeBinary, "privacy"] + arguments)
     }
 
     /// Runs `privacy deny` (or `grant`) on `host`; returns the instant it exited (the decision is written then).
@@ -106,7 +106,7 @@ final class RevocationLabTests: LabTestCase {
     /// it sees it close. So "the entry group (or the ServiceBrowser) was freed" shows on the bus as the connection
     /// that created it closing: NameOwnerChanged(NAME, NAME, "").
     private func busMonitor(on host: String, file: StaticString = #filePath, line: UInt = #line) throws -> LabProcess {
-        let bus = "unix:path=/run/tictactoe-lab/hosts/\(host)/dbus/system_bus_socket"
+        let bus = Lab.bus(of: host)
         let monitor = track(try LabProcess(on: host, [
             "dbus-monitor", "--address", bus, "type='method_call',destination='org.freedesktop.Avahi'",
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'",

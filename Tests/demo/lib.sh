@@ -11,7 +11,9 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 DEMO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$DEMO_DIR/../.." && pwd)
 LAN=$ROOT/Tests/lab/lan
-LOCK=/run/lock/tictactoe-lab.lock
+# The demo's own lab (ttt-demolab-*), a LAN apart from the lab tests' one: the two can run at once.
+export TICTACTOE_LAB=demolab
+LOCK=/run/lock/tictactoe-demolab.lock
 # A fixed place (root-only /run, emptied at start and at the end while we hold the lab lock), so that the paths
 # the apps show (Settings › Privacy) are the same in every run and in the captured screens.
 RUN=${TICTACTOE_DEMO_RUN:-/run/tictactoe-demo}
@@ -41,7 +43,7 @@ need_tools() {
 
 lan() { "$LAN" "$@" 9>&-; }
 
-# The lab lock the lab tests take too (Tests/LabTests/LabSupport.swift): one lab user at a time on this machine. It
+# The demo lab's lock (make demo and make demo-check take it): one user of that lab at a time on this machine. It
 # is held on fd 9, and every long-lived child is started with fd 9 closed (9>&-: `lan`, `tm`): a daemon that kept it
 # would keep the lab locked after we are gone.
 lock_lab() {
@@ -210,10 +212,10 @@ NARRATION_MARK=0
 
 pane_id() {
     case "$1" in
-        A) echo "$PANE_A" ;;
-        B) echo "$PANE_B" ;;
-        N) echo "$PANE_N" ;;
-        S) echo "$PANE_S" ;;
+        A) echo "${PANE_A:-}" ;;
+        B) echo "${PANE_B:-}" ;;
+        N) echo "${PANE_N:-}" ;;
+        S) echo "${PANE_S:-}" ;;
         *) echo "$1" ;;
     esac
 }
@@ -430,7 +432,7 @@ keep_failure() {
         [ -n "$(pane_id "$p")" ] && screen "$p" >"$keep/screen-$p.txt"
     done
     local ns
-    for ns in $(ip netns list 2>/dev/null | awk '/^ttt-lab-/ {print $1}'); do
+    for ns in $(ip netns list 2>/dev/null | awk '/^ttt-demolab-/ {print $1}'); do
         echo "== $ns"
         ip netns pids "$ns" 2>/dev/null | xargs -r ps -o pid,ppid,stat,args -p
     done >"$keep/lab-processes.txt" 2>&1
