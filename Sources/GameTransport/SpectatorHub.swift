@@ -63,7 +63,8 @@ public final class SpectatorHub: Sendable {
         try? await channel.setOption(.socketOption(.so_sndbuf), value: 4096)
         try? await channel.setOption(
             .writeBufferWaterMark,
-            value: ChannelOptions.Types.WriteBufferWaterMark(low: writeBufferLimit / 2, high: writeBufferLimit))
+            value: ChannelOptions.Types.WriteBufferWaterMark(low: writeBufferLimit / 2, high: writeBufferLimit)
+        ).get()
     }
 
     /// Adds an accepted spectator (its seat reserved) and sends it the match as it stands. False if the host stopped
