@@ -1,10 +1,11 @@
 #!/bin/bash
-# make test's tests, after the build, on three lines at once: the lab tests (Tests/LabTests) split over two LAN labs
-# of their own (TICTACTOE_LAB=lab and lab2: LANs that never meet), and the demo check (in the demo's lab) followed by
-# every other test (the quick tier and the end-to-end tests, which use loopback only). The lab tests mostly wait on
-# the network, so the lines share the machine well. Each line's output is shown as it comes, prefixed with its name,
-# and kept whole in LOGDIR; at the end the failed tests of every line are listed again, with their messages, so that
-# the end of the output says what failed.
+# make test's tests, after the build, on three lines at once, each about a third of the time: the lab tests
+# (Tests/LabTests) in one LAN lab (TICTACTOE_LAB=lab); the demo check (in the demo's lab) followed by the rest of
+# the lab tests in a second lab (lab2; labs of different names are LANs that never meet); and every other test (the
+# quick tier and the end-to-end tests, which use loopback only). The lab tests mostly wait on the network, so the
+# lines share the machine well. Each line's output is shown as it comes, prefixed with its name, and kept whole in
+# LOGDIR; at the end the failed tests of every line are listed again, with their messages, so that the end of the
+# output says what failed.
 # usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND... (SWIFT in the environment: the swift to run)
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND..." >&2; exit 2; }
@@ -19,19 +20,19 @@ rm -f "$logs"/*.log "$logs"/*.status
 # lock on the build directory (--ignore-lock).
 swift_test() { $swift test --skip-build --ignore-lock --disable-swift-testing "$@"; }
 
-# The lab test classes of the second lab, about half of the lab tests' time; the first lab runs every other one.
+# The lab test classes of the second lab; the first lab runs every other one.
 LAB2_CLASSES='^LabTests\.(DiscoveryLabTests|DeadHostLabTests|LobbyLabTests|NameMatchLabTests)/'
 
 lab_line() { TICTACTOE_LAB=lab swift_test --filter '^LabTests\.' --skip "$LAB2_CLASSES"; }
 
-lab2_line() { TICTACTOE_LAB=lab2 swift_test --filter "$LAB2_CLASSES"; }
-
-other_line() {
+lab2_line() {
     local status=0
     "${demo_check[@]}" || status=1
-    swift_test --skip '^LabTests\.' || status=1
+    TICTACTOE_LAB=lab2 swift_test --filter "$LAB2_CLASSES" || status=1
     return $status
 }
+
+other_line() { swift_test --skip '^LabTests\.'; }
 
 run_line() {  # NAME: runs NAME_line, its output prefixed and in LOGDIR/NAME.log, its status in LOGDIR/NAME.status
     local name=$1
