@@ -73,7 +73,7 @@ public final class Shutdown {
         (SIGINT, .quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown),
     ]
 
-    private let sources: [any DispatchSourceSignal]
+    private let signals: SignalCatcher?
 
     /// `watchingOutput` false: the command decides itself what a failing output does (`match`). Tests pass other
     /// `signals`, their own `clock` and `exit`.
@@ -84,31 +84,20 @@ public final class Shutdown {
     ) {
         if watchingOutput { Self.endRunWhenOutputFails(stop, clock: clock, exit: exit) }
         guard let stop else {
-            sources = []
+            self.signals = nil
             return
         }
-        let queue = DispatchQueue(label: "tictactoe.signals")
-        // A source catches signals once dispatch has registered it, on its own thread: until then a signal would meet
-        // the ignored disposition and be lost, so the run starts only after every source is registered.
-        let registered = DispatchGroup()
-        sources = signals.map { number, reason in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                let status = ExitStatus(stoppedBy: reason)
-                if stop.raised != nil { return exit(status) }
-                stop.raise(reason)
-                Task.detached {
-                    try? await clock.sleep(for: .seconds(2))
-                    exit(status)
-                }
+        let reasons = Dictionary(signals.map { ($0.number, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        self.signals = SignalCatcher(signals.map(\.number)) { number in
+            guard let reason = reasons[number] else { return }
+            let status = ExitStatus(stoppedBy: reason)
+            if stop.raised != nil { return exit(status) }
+            stop.raise(reason)
+            Task.detached {
+                try? await clock.sleep(for: .seconds(2))
+                exit(status)
             }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            return source
         }
-        registered.wait()
     }
 
     private static func endRunWhenOutputFails(
@@ -130,5 +119,32 @@ public final class Shutdown {
             }
         }
         stop?.raiseWhenFailing(.standardOutput)
+    }
+}
+
+/// The one way the app catches signals: each of `signals` is taken from its default action (ignored, so that it
+/// neither kills the process nor interrupts a system call) and handed to `handler`, one at a time, on a queue of its
+/// own. The initializer returns once dispatch has registered every source: until then a signal would meet the ignored
+/// disposition and be lost, so one sent at once is caught. The signals are caught while this value lives.
+public final class SignalCatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        let queue = DispatchQueue(label: "tictactoe.signals")
+        let registered = DispatchGroup()
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { handler(number) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+            return source
+        }
+        registered.wait()
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
     }
 }

@@ -40,7 +40,6 @@ public final class UIApp {
     /// since are dropped.
     private var engine: EngineHandle?
     private var engineSession = 0
-    private var signalSources: [DispatchSourceSignal] = []
     private let privacyLogger = Logger(label: "tictactoe.privacy")
 
     public init(
@@ -70,25 +69,6 @@ public final class UIApp {
         } else {
             self.model = AppModel(settings: settings, size: size, seed: seed)
         }
-    }
-
-    /// SIGINT, SIGTERM and SIGHUP become `.signal` inputs: the loop tells a connected peer, restores the terminal
-    /// and exits.
-    public func installSignalHandlers() {
-        let handlers: [(Int32, ByeReason)] = [(SIGINT, .quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown)]
-        for (number, reason) in handlers {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [queue] in queue.post(.signal(reason)) }
-            source.resume()
-            signalSources.append(source)
-        }
-        // A resize wakes the loop through the same queue (curses' own SIGWINCH handler is not installed).
-        signal(SIGWINCH, SIG_IGN)
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        resize.setEventHandler { [queue] in queue.postResize() }
-        resize.resume()
-        signalSources.append(resize)
     }
 
     /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.

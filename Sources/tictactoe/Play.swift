@@ -136,7 +136,8 @@ struct PlayOptions: Sendable {
             promptAtLaunch: promptAtLaunch, colors: colors,
             seed: seed
         )
-        app.installSignalHandlers()
+        let signals = catchSignals(for: app)
+        defer { withExtendedLifetime(signals) {} }
         // Never over the curses screen: a failing log file is one warning in the status line.
         log.onFailure { [queue = app.queue] error in queue.post(.notice("Warning: \(FileLogHandler.warning(error))")) }
         if let warning = loaded.warning { app.queue.post(.notice("Warning: \(warning)")) }
@@ -148,5 +149,15 @@ struct PlayOptions: Sendable {
             throw ExitCode(1)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// The full-screen game's signals: Ctrl-C, SIGTERM and SIGHUP stop it as they stop every command (`.signal`: it tells
+/// a connected peer, restores the terminal and exits), and a resize wakes it to redraw (curses' own SIGWINCH handler
+/// is not installed).
+func catchSignals(for app: UIApp) -> SignalCatcher {
+    let stops = Dictionary(Shutdown.stopSignals.map { ($0.number, $0.reason) }, uniquingKeysWith: { first, _ in first })
+    return SignalCatcher(Shutdown.stopSignals.map(\.number) + [SIGWINCH]) { [queue = app.queue] number in
+        if let reason = stops[number] { queue.post(.signal(reason)) } else { queue.postResize() }
     }
 }

@@ -85,7 +85,8 @@ struct Replay: ParsableCommand {
             terminal: CursesTerminal(), settings: settings,
             client: .live(gate: LocalNetworkGate(explicitManifestPath: nil), logFile: FileLogHandler.defaultPath),
             replay: ReplayViewer(record: record, title: title), colors: colors)
-        app.installSignalHandlers()
+        let signals = catchSignals(for: app)
+        defer { withExtendedLifetime(signals) {} }
         let status = try app.run()
         if status != 0 { throw ExitCode(status) }
     }
