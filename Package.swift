@@ -565,6 +565,8 @@ let package = Package(
                 "GameProtocol",
                 "GameRules",
                 "GameWire",
+                "LocalNetworkPrivacy",
+                "AppManifest",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
     ],

@@ -197,7 +197,7 @@ final class AppManifestTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: checkout + "/Assets", withIntermediateDirectories: true)
         let source = try writeManifest(standardEntries, in: checkout + "/Assets")
         let executable = checkout + "/.build/debug/tictactoe"
-        FileManager.default.createFile(atPath: executable, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: executable, contents: Data()))
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: checkout)
         // The module was compiled through the link, the executable runs from the real path (/proc/self/exe).
         let linkedSource = directory + "/link/Assets/Info.plist"

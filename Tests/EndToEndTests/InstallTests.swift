@@ -70,8 +70,9 @@ final class InstallTests: XCTestCase {
         // Someone else's files in the same prefix: uninstall must leave them and their directories alone.
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: prefix + "/share/man/man1", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: prefix + "/bin/other-tool", contents: Data("#!/bin/sh\n".utf8))
-        FileManager.default.createFile(atPath: prefix + "/share/man/man1/other.1", contents: Data(".TH OTHER 1\n".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: prefix + "/bin/other-tool", contents: Data("#!/bin/sh\n".utf8)))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: prefix + "/share/man/man1/other.1", contents: Data(".TH OTHER 1\n".utf8)))
         let before = tree(prefix)
 
         let install = try make([

@@ -52,3 +52,14 @@ extension LocalNetworkGate {
             isLoopbackHost: isLoopbackHost)
     }
 }
+
+/// The decision file parses, holds allowed or denied, and no temporary file is left.
+public func assertValidDecisionFile(in directory: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/local-network.json"))
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    let state = object?["state"] as? String
+    XCTAssertTrue(
+        state == "allowed" || state == "denied", "state: \(String(describing: state))", file: file, line: line)
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    XCTAssertEqual(names, ["local-network.json", "local-network.lock"], file: file, line: line)
+}

@@ -208,4 +208,21 @@ final class PrivacyCommandTests: XCTestCase {
             XCTAssertTrue(run.output.contains(expected), "\(expected) in: \(run.output)")
         }
     }
+
+    /// A decision another process writes (`tictactoe privacy grant`, `reset`) reaches this one's watch.
+    func testAnotherProcessWritingIsSeen() async throws {
+        try requireBinary()
+        let directory = try makeTemporaryDirectory(self)
+        let store = DecisionStore(directory: directory)
+        let changes = StreamCollector(store.changes())
+        defer { changes.cancel() }
+        let grant = try runTicTacToe(["privacy", "grant"], configDirectory: directory)
+        XCTAssertEqual(grant.status, 0, grant.error)
+        let sawAllowed = await changes.waitFor { $0 == .allowed }
+        XCTAssertTrue(sawAllowed, "\(changes.values.all)")
+        let reset = try runTicTacToe(["privacy", "reset"], configDirectory: directory)
+        XCTAssertEqual(reset.status, 0, reset.error)
+        let sawReset = await changes.waitFor { $0 == .notDetermined }
+        XCTAssertTrue(sawReset, "\(changes.values.all)")
+    }
 }
