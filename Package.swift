@@ -481,11 +481,13 @@ let package = Package(
                 "TextSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
-            name: "SeriesTests", dependencies: ["Series", "MatchPlay", "TicTacToeApp", "GameRules", "MatchStatistics"]),
+            name: "SeriesTests", dependencies: [
+                "Series", "MatchPlay", "TicTacToeApp", "GameRules", "MatchStatistics", "TicTacToeTestSupport",
+            ]),
         // One match's players: the `--player` and `--computer` specs.
         .testTarget(name: "MatchPlayTests", dependencies: ["MatchPlay"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "Localization", "GameRules", "GameProtocol"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TicTacToeTestSupport"]),
         .testTarget(name: "PairingCodeTests", dependencies: ["PairingCode"]),
         .testTarget(name: "GamePairingTests", dependencies: ["GamePairing", "PairingCode"]),
         .testTarget(

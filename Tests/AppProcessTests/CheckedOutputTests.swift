@@ -113,7 +113,7 @@ final class CheckedOutputTests: XCTestCase {
     }
 
     func testLogLinesShowOutsideTextEscaped() throws {
-        let path = NSTemporaryDirectory() + "tictactoe-log-\(UUID().uuidString).log"
+        let path = Scratch.path("tictactoe-log-\(UUID().uuidString).log")
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { unlink(path) }

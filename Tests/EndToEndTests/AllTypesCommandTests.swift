@@ -9,7 +9,7 @@ import XCTest
 final class AllTypesCommandTests: XCTestCase {
     /// A directory with Info.plist (the shipped one, without entitlements beside it) and a fresh state directory.
     private func makeManifestWithoutEntitlements() throws -> (manifest: String, state: String) {
-        let directory = NSTemporaryDirectory() + "tictactoe-all-types-e2e-" + UUID().uuidString
+        let directory = Scratch.path("tictactoe-all-types-e2e-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
         let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -18,7 +18,7 @@ final class AppDirectoriesProcessTests: XCTestCase {
     }
 
     private func home() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-home-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-home-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path

@@ -28,7 +28,7 @@ final class DebianPackageTests: XCTestCase {
             if ci { XCTFail("DebianPackageTests: \(reason), and CI=true") }
             throw XCTSkip("DebianPackageTests: \(reason)")
         }
-        let directory = NSTemporaryDirectory() + "tictactoe-deb-\(UUID().uuidString)"
+        let directory = Scratch.path("tictactoe-deb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 

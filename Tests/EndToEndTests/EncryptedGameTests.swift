@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 /// Protocol 2 as a user meets it, with real processes on loopback: open games encrypted by default, private games
@@ -9,7 +10,7 @@ final class EncryptedGameTests: ProcessTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "tictactoe-encrypted-\(UUID().uuidString)"
+        directory = Scratch.path("tictactoe-encrypted-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 

@@ -85,7 +85,7 @@ final class HeadlessMatchTests: ProcessTestCase {
     }
 
     func testScriptedPlayersAndTextTranscript() throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-scripts-\(getpid())"
+        let directory = Scratch.path("tictactoe-scripts-\(getpid())")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The joiner is X in game 1: X 1, O 4, X 2, O 5, X 3 wins the top row.
@@ -109,7 +109,7 @@ final class HeadlessMatchTests: ProcessTestCase {
     }
 
     func testExhaustedScriptEndsWithScriptError() throws {
-        let script = NSTemporaryDirectory() + "tictactoe-short-\(getpid()).txt"
+        let script = Scratch.path("tictactoe-short-\(getpid()).txt")
         try "5\n".write(toFile: script, atomically: true, encoding: .utf8)
         defer { unlink(script) }
         let (host, port) = try startHost(["--player", "perfect", "--games", "1", "--matches", "1"])

@@ -228,8 +228,7 @@ final class ImportBoundaryTests: XCTestCase {
     /// join by address (to a closed loopback port). Bonjour stays off (TICTACTOE_BONJOUR=off) as in every test outside
     /// the LAN lab; none of these would touch it anyway.
     func testCommandsWithoutBonjourDoNotLoadTheDNSSDLibrary() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tictactoe-dnssd-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: Scratch.path("tictactoe-dnssd-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var environment = ProcessInfo.processInfo.environment

@@ -16,7 +16,7 @@ final class InstallTests: XCTestCase {
     private var manPages: String { checkout + "/.build/man/debug" }
 
     private func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-install-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-install-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path

@@ -10,7 +10,7 @@ import TextSupport
 /// (both scripts), wrapped inside its box with the right border in one column on every line.
 final class LanguageTests: XCTestCase {
     private func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-language-e2e-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-language-e2e-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path

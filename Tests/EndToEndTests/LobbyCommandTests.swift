@@ -7,7 +7,7 @@ import XCTest
 /// the decision is never "allowed" here.
 final class LobbyCommandTests: ProcessTestCase {
     private func home() throws -> [String: String] {
-        let path = NSTemporaryDirectory() + "tictactoe-lobby-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-lobby-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return ["HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_STATE_HOME": path + "/state"]

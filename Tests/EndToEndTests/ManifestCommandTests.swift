@@ -1,11 +1,12 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 /// `tictactoe manifest` through the real executable: the whole text for a fixed manifest in a temporary directory,
 /// the JSON keys, a malformed policy (exit 12 naming the key), the help, and exit code 14 in `tictactoe --help`.
 final class ManifestCommandTests: XCTestCase {
     private func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-manifest-e2e-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-manifest-e2e-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path

@@ -1,4 +1,5 @@
 import Foundation
+import TicTacToeTestSupport
 import XCTest
 
 /// No output error crashes anything (the real binary): a reader that closes its pipe or a full disk ends the run
@@ -64,7 +65,7 @@ final class OutputFailureTests: ProcessTestCase {
         assertExit74(host, saying: "No space left on device")
         let game = track(try TicTacToeProcess(["play", "--plain"], output: .file("/dev/full")))
         assertExit74(game, saying: "No space left on device")
-        let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
+        let config = Scratch.path("tictactoe-output-config-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: config) }
         let status = track(try TicTacToeProcess(
             ["privacy", "status", "--json"], environment: ["TICTACTOE_CONFIG_DIR": config], output: .file("/dev/full")))
@@ -81,7 +82,7 @@ final class OutputFailureTests: ProcessTestCase {
     /// process waits for them as it exits, and when they cannot be written (the reader left), it exits 74 saying
     /// why, never a silent 0.
     func testLinesStillWaitingAtExitThatCannotBeWrittenExit74() throws {
-        let config = NSTemporaryDirectory() + "tictactoe-output-config-\(UUID().uuidString)"
+        let config = Scratch.path("tictactoe-output-config-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: config) }
         let status = track(try TicTacToeProcess(
             ["privacy", "status"], environment: ["TICTACTOE_CONFIG_DIR": config], output: .full))

@@ -8,7 +8,7 @@ import XCTest
 /// Whether the built binary has the `privacy` command (checked once: `privacy status --json` prints a state).
 let binaryHasPrivacyCommand: Bool = {
     guard FileManager.default.isExecutableFile(atPath: tictactoeBinary) else { return false }
-    let directory = NSTemporaryDirectory() + "tictactoe-privacy-probe-" + UUID().uuidString
+    let directory = Scratch.path("tictactoe-privacy-probe-" + UUID().uuidString)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     guard let run = try? runTicTacToe(["privacy", "status", "--json"], configDirectory: directory), run.status == 0,
         let object = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
@@ -45,7 +45,7 @@ struct Run {
 func startTicTacToe(_ arguments: [String], configDirectory: String) throws -> ChildProcess {
     try ChildProcess(arguments, environment: [
         "TICTACTOE_CONFIG_DIR": configDirectory,
-        "XDG_STATE_HOME": NSTemporaryDirectory() + "tictactoe-privacy-tests-state",
+        "XDG_STATE_HOME": Scratch.path("tictactoe-privacy-tests-state"),
     ], input: .null)
 }
 

@@ -11,7 +11,7 @@ final class PrivacyReportTests: ProcessTestCase {
 
     /// A fresh HOME with its own XDG directories (undecided, no report yet).
     private func home() throws -> (environment: [String: String], state: String) {
-        let path = NSTemporaryDirectory() + "tictactoe-report-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-report-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return (["HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_STATE_HOME": path + "/state"],

@@ -6,7 +6,7 @@ import XCTest
 /// errors (exit 65, naming the file and the line), the games the full-screen UI saves, and the viewer in tmux.
 final class ReplayCommandTests: ProcessTestCase {
     private func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = Scratch.path("tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path

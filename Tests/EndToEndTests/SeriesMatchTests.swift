@@ -154,7 +154,7 @@ final class SeriesMatchTests: ProcessTestCase {
     }
 
     func testTranscriptsWriteOneFilePerGameInTheNetworkVocabulary() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: Scratch.path("series-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let (process, status) = try match(
             ["--player", "perfect", "--player", "easy", "--games", "5", "--seed", "4", "--transcripts", directory.path])
@@ -178,7 +178,7 @@ final class SeriesMatchTests: ProcessTestCase {
     }
 
     func testAnEngineLosesToPerfectAndEachGameHasItsProcess() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: Scratch.path("series-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let (process, status) = try match(
             ["--player", "perfect", "--player", "engine:sh '\(Self.firstFree)'", "--games", "4", "--seed", "6",
@@ -266,7 +266,7 @@ final class SeriesMatchTests: ProcessTestCase {
     }
 
     func testAScriptThatRunsOutOfMovesStopsTheSeriesWithExit8() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: Scratch.path("series-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("short.txt")

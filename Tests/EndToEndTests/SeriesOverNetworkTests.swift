@@ -21,7 +21,7 @@ final class SeriesOverNetworkTests: ProcessTestCase {
 
     /// A fresh HOME whose decision is undecided.
     private func home() throws -> [String: String] {
-        let path = NSTemporaryDirectory() + "tictactoe-over-" + UUID().uuidString
+        let path = Scratch.path("tictactoe-over-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return ["HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_STATE_HOME": path + "/state"]
@@ -46,7 +46,7 @@ final class SeriesOverNetworkTests: ProcessTestCase {
     func testOverLoopbackAnEngineThatCrashesForfeitsEachGameWithTheReasonAndItsTranscript() throws {
         let sandbox = try EngineSandbox()
         let crasher = try sandbox.engine(named: "crash.sh", overrides: "genmove) exit 3 ;;")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("over-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: Scratch.path("over-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let (process, status) = try match(
             ["--player", "engine:sh '\(crasher)'", "--player", "easy", "--games", "2", "--seed", "6", "--json",
@@ -73,7 +73,7 @@ final class SeriesOverNetworkTests: ProcessTestCase {
     }
 
     func testOverLoopbackAScriptThatRunsOutStopsTheSeriesWithExit8() throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("over-\(UUID().uuidString).txt")
+        let script = URL(fileURLWithPath: Scratch.path("over-\(UUID().uuidString).txt"))
         try "5\n".write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         let (process, status) = try match(

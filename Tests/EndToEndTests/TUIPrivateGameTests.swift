@@ -9,7 +9,7 @@ final class TUIPrivateGameTests: ProcessTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "tictactoe-tui-private-\(UUID().uuidString)"
+        directory = Scratch.path("tictactoe-tui-private-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 

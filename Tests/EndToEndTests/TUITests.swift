@@ -143,7 +143,7 @@ final class TUITests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
             return XCTFail("strace is missing: run `make deps`")
         }
-        let trace = NSTemporaryDirectory() + "tictactoe-frames-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let trace = Scratch.path("tictactoe-frames-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let tmux = try Tmux()
         try tmux.start("frames", "strace -f -s 8192 -e trace=read,write -e signal=none -o \(trace) "

@@ -10,8 +10,8 @@ import XCTest
 func tuiCommand(
     _ arguments: String, configDirectory: String? = nil, dataDirectory: String? = nil, language: String = "en"
 ) -> String {
-    let state = NSTemporaryDirectory() + "tictactoe-tui-state-\(getpid())"
-    let data = dataDirectory ?? NSTemporaryDirectory() + "tictactoe-tui-data-\(getpid())"
+    let state = Scratch.path("tictactoe-tui-state-\(getpid())")
+    let data = dataDirectory ?? Scratch.path("tictactoe-tui-data-\(getpid())")
     let config = configDirectory ?? freshConfigDirectory()
     return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 LANGUAGE=\(language) XDG_STATE_HOME=\(state) XDG_DATA_HOME=\(data) "
         + "TICTACTOE_CONFIG_DIR=\(config) TICTACTOE_BONJOUR=off \(tictactoeBinary) \(arguments)"
@@ -19,7 +19,7 @@ func tuiCommand(
 
 /// A new, empty directory for the local network decision (nothing decided yet).
 func freshConfigDirectory() -> String {
-    let path = NSTemporaryDirectory() + "tictactoe-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let path = Scratch.path("tictactoe-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

@@ -22,7 +22,7 @@ let testOrigin = OperationOrigin("transport tests")
 let loopbackGate: LocalNetworkGate = {
     do {
         return try LocalNetworkGate.fixture(
-            in: NSTemporaryDirectory() + "tictactoe-transport-tests-" + UUID().uuidString, manifest: nil)
+            in: Scratch.path("tictactoe-transport-tests-" + UUID().uuidString), manifest: nil)
     } catch {
         fatalError("the loopback gate: \(error)")
     }

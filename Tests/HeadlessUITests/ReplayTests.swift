@@ -8,6 +8,7 @@ import MatchPlay
 import MatchStatistics
 import Series
 import TicTacToeApp
+import TicTacToeTestSupport
 import XCTest
 
 /// Replays: the record parser (`GameRecord.parse`) reads back what the app's own writers wrote (a match's
@@ -24,7 +25,7 @@ final class ReplayTests: XCTestCase {
         let runner = SeriesRunner(
             schedule: schedule,
             player: SeriesGamePlayer(
-                specs: specs, names: names, seed: 11, scripts: [:], engineLogDirectory: NSTemporaryDirectory(),
+                specs: specs, names: names, seed: 11, scripts: [:], engineLogDirectory: Scratch.root,
                 moveTime: .seconds(5)),
             concurrency: 1, sprt: nil)
         var played: [(SeriesGameRecord, [MatchScore])] = []
@@ -252,7 +253,7 @@ final class ReplayTests: XCTestCase {
     // MARK: The archive of saved games
 
     private func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "replay-tests-" + UUID().uuidString
+        let path = Scratch.path("replay-tests-" + UUID().uuidString)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path
     }

@@ -90,7 +90,7 @@ final class DiscoveryLabTests: LabTestCase {
 
     func testJoinByNameCompletesAHeadlessGame() throws {
         let (host, port, registered) = try startHost(on: "host-a", name: "Dana's game", extra: ["--games", "3"])
-        let state = NSTemporaryDirectory() + "tictactoe-lab-join-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let state = Scratch.path("tictactoe-lab-join-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         scratchPaths.append(state)
         let joiner = try tictactoe(on: "host-b", ["join", registered, "--headless", "--json", "--seed", "5",
                                                   "--name", "joiner"], environment: ["XDG_STATE_HOME": state])

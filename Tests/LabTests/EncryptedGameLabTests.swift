@@ -71,7 +71,7 @@ final class EncryptedGameLabTests: LabTestCase {
 
     func testTheSameCaptureOfAPlaintextGameShowsTheNames() throws {
         // A manifest that allows plaintext on the local network (NSAllowsLocalNetworking = true), on both hosts.
-        let manifest = NSTemporaryDirectory() + "tictactoe-capture-\(UUID().uuidString).plist"
+        let manifest = Scratch.path("tictactoe-capture-\(UUID().uuidString).plist")
         scratchPaths.append(manifest)
         try """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -110,7 +110,7 @@ final class EncryptedGameLabTests: LabTestCase {
     /// Runs `body` while tcpdump records TCP port `port` on host-a's lab interface; the raw bytes of the capture file
     /// (pcap: headers and whole packets).
     private func capture(port: Int, during body: () throws -> Void) throws -> [UInt8] {
-        let path = NSTemporaryDirectory() + "tictactoe-capture-\(UUID().uuidString).pcap"
+        let path = Scratch.path("tictactoe-capture-\(UUID().uuidString).pcap")
         scratchPaths.append(path)
         let dump = track(try LabProcess(
             on: "host-a", ["tcpdump", "--immediate-mode", "-i", Lab.interface, "-U", "-s", "0", "-n", "-w", path, "tcp port \(port)"]))

@@ -45,7 +45,7 @@ final class GatedEntryPointLabTests: LabTestCase {
 
     /// A new decision directory in `state` (denied: `tictactoe privacy deny` ran there).
     private func decisionDirectory(_ state: Undecided, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-lab-gated-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = Scratch.path("tictactoe-lab-gated-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         scratchPaths.append(path)
         if state == .denied {
@@ -289,7 +289,7 @@ final class GatedEntryPointLabTests: LabTestCase {
         let monitor = try avahiMonitor()
         let config = decisionDirectory(.notDetermined)
         let address = Lab.address(of: "host-b")
-        let log = NSTemporaryDirectory() + "tictactoe-lab-match-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        let log = Scratch.path("tictactoe-lab-match-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")
         scratchPaths.append(log)
         let arguments = ["match", "--player", "perfect", "--player", "easy", "--games", "6", "--seed", "3", "--json"]
         let match = try tictactoe(

@@ -28,7 +28,7 @@ enum Lab {
     static func bus(of host: String) -> String { "unix:path=/run/tictactoe-\(name)/hosts/\(host)/dbus/system_bus_socket" }
 
     /// The apps' state directory (their debug log and privacy report) for every process of this lab's tests.
-    static let appStateDirectory = NSTemporaryDirectory() + "tictactoe-\(name)-state"
+    static let appStateDirectory = Scratch.path("tictactoe-\(name)-state")
 
     /// Why the lab cannot run here, or nil when it can (root, the tools installed).
     static var unavailableReason: String? {
@@ -48,7 +48,7 @@ enum Lab {
     /// A local network decision directory where access is allowed (`tictactoe privacy grant` ran there once), for
     /// the discovery tests: they are about Bonjour, not about the prompt.
     static let grantedConfigDirectory: String = {
-        let directory = NSTemporaryDirectory() + "tictactoe-lab-config-granted-\(getpid())"
+        let directory = Scratch.path("tictactoe-lab-config-granted-\(getpid())")
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = try? runToEnd(tictactoeBinary, ["privacy", "grant"], environment: ["TICTACTOE_CONFIG_DIR": directory])
         return directory
@@ -130,7 +130,7 @@ enum Lab {
     /// file, not a pipe: `lan up` leaves daemons running that keep what they inherited.
     @discardableResult
     static func run(_ arguments: [String]) -> (Int32, String) {
-        let outputPath = NSTemporaryDirectory() + "tictactoe-lab-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        let outputPath = Scratch.path("tictactoe-lab-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
         defer { unlink(outputPath) }
         let status: Int32
         do {

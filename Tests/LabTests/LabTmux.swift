@@ -34,7 +34,7 @@ final class LabTUI {
         self.session = session
         self.host = host
         self.configDirectory = configDirectory
-        let state = NSTemporaryDirectory() + "tictactoe-lab-tui-state-\(marker)"
+        let state = Scratch.path("tictactoe-lab-tui-state-\(marker)")
         stateDirectory = state
         logFile = state + "/tictactoe/tictactoe.log"
         let words = ["/bin/bash", Lab.script, "exec", host, "--", "env", "-u", "TICTACTOE_BONJOUR",

@@ -68,7 +68,7 @@ final class LobbyLabTests: LabTestCase {
     }
 
     func testAFloodIsRateLimitedAndAnOversizedMessageRejectedWhileTheLobbyGoesOn() throws {
-        let log = NSTemporaryDirectory() + "tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        let log = Scratch.path("tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")
         scratchPaths.append(log)
         let alice = try tictactoe(on: "host-a", ["lobby", "--name", "alice", "--json", "--duration", "30",
                                                  "--log-file", log])
@@ -107,7 +107,7 @@ final class LobbyLabTests: LabTestCase {
     }
 
     func testWithoutTheEntitlementTheLobbyFailsAtOnceWithExit15AndNoPrompt() throws {
-        let directory = NSTemporaryDirectory() + "tictactoe-lab-noentitlement-\(getpid())"
+        let directory = Scratch.path("tictactoe-lab-noentitlement-\(getpid())")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         scratchPaths.append(directory)
         try FileManager.default.copyItem(atPath: EngineSandbox.packageRoot.path + "/Assets/Info.plist", toPath: directory + "/Info.plist")
@@ -122,7 +122,7 @@ final class LobbyLabTests: LabTestCase {
     /// The TUI on `host` (a fresh decision directory: nothing decided yet), its menu showing.
     private func startLobbyTUI(_ name: String, on host: String) throws -> LabTUI {
         if tmux == nil { tmux = try Tmux.lab() }
-        let config = NSTemporaryDirectory() + "tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let config = Scratch.path("tictactoe-lab-lobby-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         scratchPaths.append(config)
         let tui = try LabTUI(tmux: tmux!, session: name, on: host, configDirectory: config, arguments: ["--name", name])

@@ -29,7 +29,7 @@ final class PrivacyLabTests: LabTestCase {
 
     /// A new, empty decision directory: nothing decided yet.
     private func freshConfig() -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-lab-privacy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = Scratch.path("tictactoe-lab-privacy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         scratchPaths.append(path)
         return path

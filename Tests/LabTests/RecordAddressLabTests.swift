@@ -67,8 +67,7 @@ final class RecordAddressLabTests: LabTestCase {
         XCTAssertTrue((listed?["reason"] as? String ?? "").contains("names no address on the LAN, only \(address) (\(why)"),
                       "\(String(describing: listed))", file: file, line: line)
 
-        let trace = NSTemporaryDirectory()
-            + "tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let trace = Scratch.path("tictactoe-lab-record-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         scratchPaths.append(trace)
         let joiner = track(try LabProcess(
             on: "host-b",

@@ -29,7 +29,7 @@ final class RevocationLabTests: LabTestCase {
 
     /// A new decision directory where access is allowed (`privacy grant` ran there), for one process's host.
     private func grantedDirectory(_ label: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = Scratch.path("tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         scratchPaths.append(path)
         let (status, output) = privacy(on: "host-a", path, ["grant"])
@@ -39,7 +39,7 @@ final class RevocationLabTests: LabTestCase {
 
     /// A new, empty decision directory: nothing decided yet.
     private func undecidedDirectory(_ label: String) -> String {
-        let path = NSTemporaryDirectory() + "tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = Scratch.path("tictactoe-lab-revoke-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         scratchPaths.append(path)
         return path
@@ -398,7 +398,7 @@ final class RevocationLabTests: LabTestCase {
         }
 
         let config = undecidedDirectory("lookup")
-        let trace = NSTemporaryDirectory() + "tictactoe-lab-revoke-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let trace = Scratch.path("tictactoe-lab-revoke-strace-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
         scratchPaths.append(trace)
         let target = "some-host.local:7878"
         let joiner = track(try LabProcess(

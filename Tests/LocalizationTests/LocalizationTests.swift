@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import TicTacToeTestSupport
 import XCTest
 
 /// Tables beside a manifest, as a bundle reads them: the first language asked for that has a `.lproj`, English
@@ -8,12 +9,7 @@ final class LocalizationTests: XCTestCase {
     private var directory: String!
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "localization-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTemporaryDirectory(self)
     }
 
     private func write(_ text: String, to relative: String, encoding: String.Encoding = .utf8) throws {

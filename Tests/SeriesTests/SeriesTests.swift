@@ -3,6 +3,7 @@ import MatchPlay
 import MatchStatistics
 import Series
 import TicTacToeApp
+import TicTacToeTestSupport
 import XCTest
 
 /// `tictactoe match`'s pieces in process: the pairing and colour schedule, the seeds derived from the series seed,
@@ -55,7 +56,7 @@ final class SeriesTests: XCTestCase {
             schedule: SeriesSchedule(players: specs.count, gamesPerPair: games),
             player: SeriesGamePlayer(
                 specs: specs, names: SeriesNames.names(specs), seed: seed, scripts: [:],
-                engineLogDirectory: NSTemporaryDirectory(), moveTime: .seconds(5)),
+                engineLogDirectory: Scratch.root, moveTime: .seconds(5)),
             concurrency: concurrency, sprt: sprt)
     }
 

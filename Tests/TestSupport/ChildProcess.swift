@@ -348,7 +348,7 @@ extension ChildProcess {
         output: Output = .lines
     ) throws {
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "tictactoe-e2e-state"
+        environment["XDG_STATE_HOME"] = Scratch.path("tictactoe-e2e-state")
         environment["LANGUAGE"] = "en"
         environment["TICTACTOE_BONJOUR"] = "off"
         for (key, value) in extra { environment[key] = value }

@@ -6,7 +6,7 @@ public final class EngineSandbox {
     public let directory: URL
 
     public init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("engine-tests-\(UUID().uuidString)")
+        directory = URL(fileURLWithPath: Scratch.path("engine-tests-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 

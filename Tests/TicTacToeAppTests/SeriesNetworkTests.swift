@@ -22,7 +22,7 @@ final class SeriesNetworkTests: XCTestCase {
             schedule: SeriesSchedule(players: specs.count, gamesPerPair: games),
             player: SeriesGamePlayer(
                 specs: specs, names: SeriesNames.names(specs), seed: seed, scripts: [:],
-                engineLogDirectory: NSTemporaryDirectory(), moveTime: .seconds(5), network: network),
+                engineLogDirectory: Scratch.root, moveTime: .seconds(5), network: network),
             concurrency: concurrency, sprt: sprt)
     }
 
