@@ -68,13 +68,18 @@ public struct FileLogHandler: LogHandler {
         PathText.join(AppDirectories.state(environment: environment), "tictactoe.log")
     }
 
-    /// Sends every logger of the process to `path` (created with its directory). Returns the file as an output whose
-    /// `onFailure` hears, once, that the file could not be opened (then nothing is logged) or that a write failed
-    /// (then logging stops there).
+    /// The size past which a start moves the log aside (`rotateIfLarge`): the log and the one before it stay under
+    /// about twice this.
+    public static let rotationSize = 1 << 20
+
+    /// Sends every logger of the process to `path` (created with its directory; moved aside first when it is past
+    /// `rotationSize`). Returns the file as an output whose `onFailure` hears, once, that the file could not be opened
+    /// (then nothing is logged) or that a write failed (then logging stops there).
     @discardableResult
     public static func bootstrap(path: String, level: Logger.Level = .info) -> CheckedOutput {
         let directory = PathText.directory(of: path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        rotateIfLarge(path)
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
@@ -88,6 +93,14 @@ public struct FileLogHandler: LogHandler {
         let file = CheckedOutput(descriptor: descriptor, name: name, ownsDescriptor: true)
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, file: file, level: level) }
         return file
+    }
+
+    /// Moves the log at `path` to `path.1` (replacing the one there) when it is past `limit` bytes, so that a log
+    /// that every start appends to never grows without end. A process still writing to it goes on in `path.1`.
+    static func rotateIfLarge(_ path: String, limit: Int = rotationSize) {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit else { return }
+        _ = rename(path, path + ".1")
     }
 
     /// The one warning a failing log file gives: what failed, and that the program goes on.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import XCTest
 @testable import AppProcess
 import TicTacToeApp
+import TicTacToeTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -23,5 +24,21 @@ final class FileLogHandlerPathTests: XCTestCase {
         }
         setenv("XDG_STATE_HOME", "/tmp/ttt-state", 1)
         XCTAssertEqual(FileLogHandler.defaultPath, "/tmp/ttt-state/tictactoe/tictactoe.log")
+    }
+
+    /// A log past the limit is moved to `.1` (replacing the one before); one within it, or no log, is left as it is.
+    func testALogPastItsLimitIsMovedAsideAtStart() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = directory + "/tictactoe.log"
+        FileLogHandler.rotateIfLarge(path, limit: 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".1"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("0123456789".utf8)))
+        FileLogHandler.rotateIfLarge(path, limit: 10)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "10 bytes are within a limit of 10")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path + ".1", contents: Data("older".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("0123456789A".utf8)))
+        FileLogHandler.rotateIfLarge(path, limit: 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(try String(contentsOfFile: path + ".1", encoding: .utf8), "0123456789A")
     }
 }
