@@ -55,7 +55,8 @@ for name in "${lines[@]}"; do
     else
         failed=1
         echo "  $name: FAILED (exit status $status; ${summary:-no test summary})"
-        grep -E "error: |Test Case '.*' failed|^demo-check: FAILED|make(\[[0-9]+\])?: \*\*\*" "$logs/$name.log" |
+        grep -E "error: |Test Case '.*' failed|^demo-check: |^make [a-z-]+: |make(\[[0-9]+\])?: \*\*\*" "$logs/$name.log" |
+            grep -vE "^demo-check: (scene [a-z]+ |all [0-9]+ scenes passed)" |
             sed 's/^/    /' | head -60
     fi
 done

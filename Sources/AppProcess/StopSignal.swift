@@ -73,6 +73,11 @@ public final class Shutdown {
         (SIGINT, .quit), (SIGTERM, .shutdown), (SIGHUP, .shutdown),
     ]
 
+    /// The reason each of `signals` stands for (the first, when one is given twice).
+    public static func reasons(_ signals: [(number: Int32, reason: ByeReason)] = stopSignals) -> [Int32: ByeReason] {
+        Dictionary(signals.map { ($0.number, $0.reason) }, uniquingKeysWith: { first, _ in first })
+    }
+
     private let signals: SignalCatcher?
 
     /// `watchingOutput` false: the command decides itself what a failing output does (`match`). Tests pass other
@@ -87,7 +92,7 @@ public final class Shutdown {
             self.signals = nil
             return
         }
-        let reasons = Dictionary(signals.map { ($0.number, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        let reasons = Self.reasons(signals)
         self.signals = SignalCatcher(signals.map(\.number)) { number in
             guard let reason = reasons[number] else { return }
             let status = ExitStatus(stoppedBy: reason)
@@ -119,32 +124,5 @@ public final class Shutdown {
             }
         }
         stop?.raiseWhenFailing(.standardOutput)
-    }
-}
-
-/// The one way the app catches signals: each of `signals` is taken from its default action (ignored, so that it
-/// neither kills the process nor interrupts a system call) and handed to `handler`, one at a time, on a queue of its
-/// own. The initializer returns once dispatch has registered every source: until then a signal would meet the ignored
-/// disposition and be lost, so one sent at once is caught. The signals are caught while this value lives.
-public final class SignalCatcher {
-    private let sources: [any DispatchSourceSignal]
-
-    public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        let queue = DispatchQueue(label: "tictactoe.signals")
-        let registered = DispatchGroup()
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            return source
-        }
-        registered.wait()
-    }
-
-    deinit {
-        for source in sources { source.cancel() }
     }
 }

@@ -165,7 +165,7 @@ public struct SeriesCommand: Sendable {
         } catch let refusal as TransportSecurityRefusal {
             return ("cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)", refusal.exitStatus)
         } catch {
-            return ("\(error)", .failure)
+            return ("\(error)", (error as? any ExitStatusConvertible)?.exitStatus ?? .failure)
         }
     }
 

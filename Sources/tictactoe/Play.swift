@@ -156,7 +156,7 @@ struct PlayOptions: Sendable {
 /// a connected peer, restores the terminal and exits), and a resize wakes it to redraw (curses' own SIGWINCH handler
 /// is not installed).
 func catchSignals(for app: UIApp) -> SignalCatcher {
-    let stops = Dictionary(Shutdown.stopSignals.map { ($0.number, $0.reason) }, uniquingKeysWith: { first, _ in first })
+    let stops = Shutdown.reasons()
     return SignalCatcher(Shutdown.stopSignals.map(\.number) + [SIGWINCH]) { [queue = app.queue] number in
         if let reason = stops[number] { queue.post(.signal(reason)) } else { queue.postResize() }
     }

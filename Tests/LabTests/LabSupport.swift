@@ -70,37 +70,23 @@ enum Lab {
     /// Set when `up` failed.
     nonisolated(unsafe) static var upFailure: String?
     nonisolated(unsafe) private static var lockFD: Int32 = -1
-    /// The `lan up` arguments of the lab that is up, which the next class that asks for the same lab keeps.
-    nonisolated(unsafe) private static var upArguments: [String]?
-
     /// How the lab's hosts are addressed: `ipv4` (198.18.0.x; avahi on IPv4 only) or `ipv6Only` (`lan up
     /// --ipv6-only`: no IPv4 at all, only each host's link-local fe80:: address; avahi on IPv6 only).
     enum Mode: Sendable { case ipv4, ipv6Only }
 
-    /// The lab a test class runs in. The lab stays up for the next class that asks for the same one (the daemons of
-    /// any host that lost its own are started again) and goes down when a class asks for another, or when the test
-    /// run ends. The lab lock is held from the first `up` to the end of the run: one lab user at a time, also across
-    /// test processes (the demo check, another `make test` on the same machine). `hosts` are names, or `NAME=IFNAME`
-    /// for a host whose interface is named IFNAME (`lan up`).
+    /// A fresh lab for a test class (`lan up` clears the one before): what a class did to the network, its daemons
+    /// and their caches never reaches the next. The lab goes down when the test run ends. The lab lock is held from
+    /// the first `up` to the end of the run: one user of a lab at a time, also across test processes (another
+    /// `make test` on the same machine). `hosts` are names, or `NAME=IFNAME` for a host whose interface is named
+    /// IFNAME (`lan up`).
     static func up(_ mode: Mode = .ipv4, hosts: [String] = Lab.hosts) {
         guard unavailableReason == nil else { return }
-        let arguments = ["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts
-        if arguments == upArguments {
-            for host in hosts.map({ String($0.prefix { $0 != "=" }) }) where run(["avahi-running", host]).0 != 0 {
-                restartDaemons(on: [host])
-            }
-            // The goodbyes of the services the class before published are applied one second after they are heard
-            // (RFC 6762, 10.1): until then another host may still list them.
-            Thread.sleep(forTimeInterval: 1.5)
-            return
-        }
         if lockFD < 0 {
             lockFD = open("/run/lock/tictactoe-\(name).lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
             if lockFD >= 0 { flock(lockFD, LOCK_EX) }
             XCTestObservationCenter.shared.addTestObserver(LabTeardown())
         }
-        let (status, output) = run(arguments)
-        upArguments = status == 0 ? arguments : nil
+        let (status, output) = run(["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts)
         upFailure = status == 0 ? nil : "`lan up` failed (\(status)): \(output)"
     }
 
@@ -109,7 +95,6 @@ enum Lab {
         guard unavailableReason == nil else { return }
         let (status, output) = run(["down"])
         if status != 0 { print("lan down failed: \(output)") }
-        upArguments = nil
         if lockFD >= 0 {
             flock(lockFD, LOCK_UN)
             close(lockFD)
@@ -118,8 +103,9 @@ enum Lab {
     }
 
     /// Starts the avahi-daemon of each host again, with an empty cache: after a test that failed, so that what it
-    /// left behind on the network never reaches the next test.
+    /// left behind on the network never reaches the next test (nothing to do when the lab is not up).
     static func restartDaemons(on hosts: [String]) {
+        guard unavailableReason == nil, upFailure == nil else { return }
         for host in hosts {
             let (status, output) = run(["restart-avahi", host])
             if status != 0 { print("lan restart-avahi \(host) failed: \(output)") }
