@@ -102,13 +102,11 @@ extension MatchSession.End {
         case .localLeft(let reason): return "we left (\(reason))"
         case .localNetworkOff: return "local network access was turned off"
         case .moveTimeout(.peer, let limit?):
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            return "the opponent ran out of time (\(formatSeconds(seconds)) for a move or a rematch answer)"
+            return "the opponent ran out of time (\(formatSeconds(limit)) for a move or a rematch answer)"
         case .moveTimeout(.peer, nil): return "the opponent ran out of time"
         case .moveTimeout(.local, _): return "we ran out of time (the host's limit for a move or a rematch answer)"
         case .gameTimeout(let limit):
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            return "the opponent ran out of time on its game clock (\(formatSeconds(seconds)) for the whole game)"
+            return "the opponent ran out of time on its game clock (\(formatSeconds(limit)) for the whole game)"
         }
     }
 

@@ -54,13 +54,13 @@ public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a connection is waiting.
 public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
-    /// The peer refused or could not be reached; another attempt follows after `retryIn` seconds.
-    case peerUnreachable(String, retryIn: Double)
+    /// The peer refused or could not be reached; another attempt follows after `retryIn`.
+    case peerUnreachable(String, retryIn: Duration)
     /// The local network gate has not cleared the connection yet: the prompt is unanswered, or access is off.
     case notAllowed(String)
-    /// The host answered `reject(busy)` (it is playing someone else); another attempt follows after `retryIn` seconds.
+    /// The host answered `reject(busy)` (it is playing someone else); another attempt follows after `retryIn`.
     /// `text` is the host's own words (from the network: sanitize before showing it).
-    case hostBusy(text: String, retryIn: Double)
+    case hostBusy(text: String, retryIn: Duration)
 
     public var description: String {
         switch self {
@@ -115,7 +115,12 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-public func formatSeconds(_ seconds: Double) -> String {
-    let tenths = (seconds * 10).rounded()
+public func formatSeconds(_ duration: Duration) -> String {
+    let tenths = (duration.inSeconds * 10).rounded()
     return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
+}
+
+extension Duration {
+    /// In seconds, for what counts in them (a line of text, a poll's timeout).
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -28,15 +28,15 @@ public struct ConnectionStateMachine: Sendable {
         case none
         case checkGate
         case connect
-        case scheduleRetry(seconds: Double)
+        case scheduleRetry(after: Duration)
         case tearDown
     }
 
     public private(set) var state: ConnectionState = .setup
     private var attempts = 0
 
-    public static let firstRetryDelay = 0.25
-    public static let maximumRetryDelay = 2.0
+    public static let firstRetryDelay = Duration.milliseconds(250)
+    public static let maximumRetryDelay = Duration.seconds(2)
 
     public init() {}
 
@@ -61,7 +61,7 @@ public struct ConnectionStateMachine: Sendable {
             }
             let delay = nextRetryDelay()
             state = .waiting(.peerUnreachable(why, retryIn: delay))
-            return .scheduleRetry(seconds: delay)
+            return .scheduleRetry(after: delay)
         case (.preparing, .hostBusy(let text, let deadlinePassed)):
             if deadlinePassed {
                 state = .failed(.rejected(reason: RejectReason.busy.description, text: text))
@@ -69,7 +69,7 @@ public struct ConnectionStateMachine: Sendable {
             }
             let delay = nextRetryDelay()
             state = .waiting(.hostBusy(text: text, retryIn: delay))
-            return .scheduleRetry(seconds: delay)
+            return .scheduleRetry(after: delay)
         case (.preparing, .connectTimedOut), (.waiting, .connectTimedOut):
             if case .waiting(.peerUnreachable(let why, _)) = state {
                 state = .failed(.unreachable(why))
@@ -106,8 +106,8 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// 0.25, 0.5, 1, 2, 2, … seconds: one more attempt waited for.
-    private mutating func nextRetryDelay() -> Double {
+    private mutating func nextRetryDelay() -> Duration {
         defer { attempts += 1 }
-        return min(Self.firstRetryDelay * Double(1 << min(attempts, 8)), Self.maximumRetryDelay)
+        return min(Self.firstRetryDelay * (1 << min(attempts, 8)), Self.maximumRetryDelay)
     }
 }

@@ -144,8 +144,8 @@ public final class GameConnection: Sendable {
                 action = .checkGate
             case .checkGate:
                 (action, cleared) = await checkGate()
-            case .scheduleRetry(let seconds):
-                let wake = time.elapsed() + .nanoseconds(Int64(seconds * 1e9))
+            case .scheduleRetry(let delay):
+                let wake = time.elapsed() + delay
                 let sleepUntil = min(wake, deadline ?? wake)
                 let pause = sleepUntil - time.elapsed()
                 if pause > .zero { try? await time.sleep(pause) }

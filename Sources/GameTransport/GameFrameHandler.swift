@@ -36,15 +36,15 @@ public final class ConnectionStats: Sendable {
 
 /// Why the liveness handler gave up on a peer.
 public enum LivenessError: Error, Sendable, Hashable, CustomStringConvertible {
-    case handshakeTimeout(seconds: Double)
-    case peerSilent(seconds: Double)
+    case handshakeTimeout(Duration)
+    case peerSilent(Duration)
 
     public var description: String {
         switch self {
-        case .handshakeTimeout(let seconds):
-            return "no handshake from the peer within \(formatSeconds(seconds))"
-        case .peerSilent(let seconds):
-            return "nothing heard from the peer for \(formatSeconds(seconds))"
+        case .handshakeTimeout(let limit):
+            return "no handshake from the peer within \(formatSeconds(limit))"
+        case .peerSilent(let silence):
+            return "nothing heard from the peer for \(formatSeconds(silence))"
         }
     }
 }
@@ -345,11 +345,11 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func armHandshakeTimer(context: ChannelHandlerContext) {
         guard handshakeTimer == nil, !live else { return }
-        let seconds = Double(timeouts.handshake.nanoseconds) / 1e9
+        let limit = Duration.nanoseconds(timeouts.handshake.nanoseconds)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         handshakeTimer = context.eventLoop.scheduleTask(in: timeouts.handshake) {
             let (handler, context) = loopBound.value
-            handler.fail(context: context, code: .handshakeTimeout, error: .handshakeTimeout(seconds: seconds))
+            handler.fail(context: context, code: .handshakeTimeout, error: .handshakeTimeout(limit))
         }
     }
 
@@ -370,8 +370,8 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func beat(context: ChannelHandlerContext) {
         let now = NIODeadline.now()
         if now - lastRead >= timeouts.silence {
-            let seconds = Double((now - lastRead).nanoseconds) / 1e9
-            fail(context: context, code: .heartbeatTimeout, error: .peerSilent(seconds: seconds))
+            let silence = Duration.nanoseconds((now - lastRead).nanoseconds)
+            fail(context: context, code: .heartbeatTimeout, error: .peerSilent(silence))
             return
         }
         guard pendingError == nil else { return }

@@ -46,7 +46,7 @@ public enum AppInput: Sendable {
 
 /// What the model asks the runtime to do.
 public enum AppEffect: Hashable, Sendable {
-    case schedule(TimerID, after: Double)
+    case schedule(TimerID, after: Duration)
     /// Host one match: an open game, or a private one (its code comes back as `.privateCode`), with room for
     /// `spectators` watchers (0: none).
     case host(name: String, port: Int, security: GameSecurity, spectators: Int = 0)

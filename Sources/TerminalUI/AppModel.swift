@@ -116,7 +116,7 @@ public struct AppModel: Sendable {
             guard case .network(var game) = screen else { return [] }
             let more = game.countDown()
             screen = .network(game)
-            return more ? [.schedule(.connectCountdown, after: 1)] : []
+            return more ? [.schedule(.connectCountdown, after: .seconds(1))] : []
         case .computerMove:
             guard case .computer(var game) = screen else { return [] }
             let effects = game.computerMoves() + game.savedIfEnded(as: settings.name)
@@ -253,7 +253,7 @@ public struct AppModel: Sendable {
     mutating func quit(status: Int32, reason: ByeReason) -> [AppEffect] {
         guard quitting == nil else { return [.quit(status: status)] }
         quitting = status
-        let grace = AppEffect.schedule(.quitGrace, after: 0.3)
+        let grace = AppEffect.schedule(.quitGrace, after: .milliseconds(300))
         let lobbyBehind = stack.dropLast().contains { $0.isLobby }
         switch screen {
         case .watch(let watch) where !watch.isOver:

@@ -156,8 +156,8 @@ public final class UIApp {
 
     private func perform(_ effect: AppEffect) -> Performed {
         switch effect {
-        case .schedule(let id, let seconds):
-            timers[id] = clock() + seconds
+        case .schedule(let id, let delay):
+            timers[id] = clock() + delay.inSeconds
         case .host, .watch, .join, .lobbyGame, .command, .cancelNetwork:
             performMatch(effect)
         case .startBrowsing, .stopBrowsing, .startServiceTypes, .stopServiceTypes, .startLobby, .stopLobby,

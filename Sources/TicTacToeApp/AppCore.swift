@@ -7,5 +7,6 @@
 // test runs the code production runs; an elapsed time is read on that clock (`MatchRunner.stopwatch`), never from
 // `ContinuousClock.now`, `NIODeadline.now` or `DispatchTime`. A match's state lives on its connection's event loop
 // (`NIOLoopBound`), other shared state behind a `Mutex`; async work is awaited, never waited for with a semaphore.
-// Signals and shutdown are in one place, AppProcess's StopSignal.swift: `Shutdown` turns a signal or a failing
-// output into the one `StopSignal` every running match hears, and ends the process with the stop's exit code.
+// Signals and shutdown are in one place, AppProcess: `SignalCatcher` is the one way a signal is caught, and
+// `Shutdown` turns a signal or a failing output into the one `StopSignal` every running match hears, and ends the
+// process with the stop's exit code (the full-screen game hands its signals to its own loop instead).

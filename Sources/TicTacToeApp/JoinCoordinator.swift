@@ -363,7 +363,7 @@ private func waitBeforeAskingAgain(
 ) async -> Bool {
     logger.info("\(endpoint): closed before the handshake; asking again in 1 s")
     reporter.report(.connectionState(.waiting(.peerUnreachable(
-        "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: 1))))
+        "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: .seconds(1)))))
     try? await clock.sleep(for: .seconds(1))
     return stop?.raised == nil
 }

@@ -25,7 +25,7 @@ final class ConnectionFailureTests: XCTestCase {
         // Each refused attempt is followed by a wait on the clock; move the clock by the delay the state gives.
         let advanced = await advanceThroughWaits(states, on: clock) { state in
             guard case .waiting(.peerUnreachable(_, let delay)) = state else { return nil }
-            return .milliseconds(Int64(delay * 1000))
+            return delay
         }
         do {
             _ = try await run.value
@@ -39,13 +39,14 @@ final class ConnectionFailureTests: XCTestCase {
 
         let seen = states.all
         XCTAssertEqual(seen.first, .preparing)
-        XCTAssertEqual(seen.dropFirst().first, .waiting(.peerUnreachable(refused, retryIn: 0.25)))
+        XCTAssertEqual(seen.dropFirst().first, .waiting(.peerUnreachable(refused, retryIn: .milliseconds(250))))
         XCTAssertEqual(seen.last, .failed(.unreachable(refused)))
-        let delays = seen.compactMap { state -> Double? in
+        let delays = seen.compactMap { state -> Duration? in
             if case .waiting(.peerUnreachable(_, let delay)) = state { return delay }
             return nil
         }
-        XCTAssertEqual(delays, Array([0.25, 0.5, 1, 2, 2, 2].prefix(delays.count)), "\(seen)")
+        let backoff: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2), .seconds(2)]
+        XCTAssertEqual(delays, Array(backoff.prefix(delays.count)), "\(seen)")
         // Every wait is followed by another attempt or by the end.
         for (state, next) in zip(seen, seen.dropFirst()) where state.name == "waiting" {
             XCTAssertTrue(next == .preparing || next.isFinal, "\(state) -> \(next)")

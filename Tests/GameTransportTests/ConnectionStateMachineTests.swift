@@ -24,8 +24,8 @@ final class ConnectionStateMachineTests: XCTestCase {
 
     func testStartsInSetup() {
         XCTAssertEqual(ConnectionStateMachine().state, .setup)
-        XCTAssertEqual(ConnectionStateMachine.firstRetryDelay, 0.25)
-        XCTAssertEqual(ConnectionStateMachine.maximumRetryDelay, 2.0)
+        XCTAssertEqual(ConnectionStateMachine.firstRetryDelay, .milliseconds(250))
+        XCTAssertEqual(ConnectionStateMachine.maximumRetryDelay, .seconds(2))
     }
 
     func testStartGoesToPreparingAndChecksTheGate() {
@@ -58,7 +58,7 @@ final class ConnectionStateMachineTests: XCTestCase {
 
     func testBackoffDoublesFromAQuarterSecondToTwoSeconds() {
         var machine = connecting()
-        var delays: [Double] = []
+        var delays: [Duration] = []
         for _ in 0..<10 {
             let action = machine.handle(.connectFailed(refused, deadlinePassed: false))
             guard case .scheduleRetry(let seconds) = action else {
@@ -70,16 +70,16 @@ final class ConnectionStateMachineTests: XCTestCase {
             XCTAssertEqual(machine.state, .preparing)
             XCTAssertEqual(machine.handle(.gateAllowed), .connect)
         }
-        XCTAssertEqual(delays, [0.25, 0.5, 1, 2, 2, 2, 2, 2, 2, 2])
+        XCTAssertEqual(delays, [.milliseconds(250), .milliseconds(500), .seconds(1)] + Array(repeating: .seconds(2), count: 7))
     }
 
     func testBackoffKeepsGrowingAcrossGateWaits() {
         var machine = connecting()
-        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(seconds: 0.25))
+        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(after: .milliseconds(250)))
         _ = machine.handle(.retryTimerFired)
         XCTAssertEqual(machine.handle(.gateWaiting("denied")), .none)
         XCTAssertEqual(machine.handle(.gateAllowed), .connect)
-        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(seconds: 0.5))
+        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(after: .milliseconds(500)))
     }
 
     func testConnectFailureAfterTheDeadlineFails() {
@@ -106,7 +106,7 @@ final class ConnectionStateMachineTests: XCTestCase {
     func testABusyHostIsAskedAgainWithBackoffUntilTheDeadline() {
         var machine = connecting()
         let text = "Bob is already playing a game; try again later"
-        var delays: [Double] = []
+        var delays: [Duration] = []
         for _ in 0..<5 {
             guard case .scheduleRetry(let seconds) = machine.handle(.hostBusy(text, deadlinePassed: false)) else {
                 return XCTFail("no retry scheduled in \(machine.state)")
@@ -116,7 +116,7 @@ final class ConnectionStateMachineTests: XCTestCase {
             XCTAssertEqual(machine.handle(.retryTimerFired), .checkGate)
             XCTAssertEqual(machine.handle(.gateAllowed), .connect)
         }
-        XCTAssertEqual(delays, [0.25, 0.5, 1, 2, 2])
+        XCTAssertEqual(delays, [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2)])
         // Busy once the deadline has passed: rejected, as a busy host was before joiners retried.
         XCTAssertEqual(machine.handle(.hostBusy(text, deadlinePassed: true)), .tearDown)
         XCTAssertEqual(machine.state, .failed(.rejected(reason: "busy", text: text)))
@@ -131,10 +131,10 @@ final class ConnectionStateMachineTests: XCTestCase {
 
     func testBusyAndUnreachableShareOneBackoff() {
         var machine = connecting()
-        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(seconds: 0.25))
+        XCTAssertEqual(machine.handle(.connectFailed(refused, deadlinePassed: false)), .scheduleRetry(after: .milliseconds(250)))
         _ = machine.handle(.retryTimerFired)
         _ = machine.handle(.gateAllowed)
-        XCTAssertEqual(machine.handle(.hostBusy("busy", deadlinePassed: false)), .scheduleRetry(seconds: 0.5))
+        XCTAssertEqual(machine.handle(.hostBusy("busy", deadlinePassed: false)), .scheduleRetry(after: .milliseconds(500)))
     }
 
     func testDeadlineWhilePreparingFailsAsTimedOut() {
@@ -232,7 +232,7 @@ final class ConnectionStateMachineTests: XCTestCase {
         _ = unreachable.handle(.connectFailed(refused, deadlinePassed: false))
         XCTAssertEqual(unreachable.handle(.gateAllowed), .none)
         XCTAssertEqual(unreachable.handle(.handshakeSucceeded(peerName: "x")), .none)
-        XCTAssertEqual(unreachable.state, .waiting(.peerUnreachable(refused, retryIn: 0.25)))
+        XCTAssertEqual(unreachable.state, .waiting(.peerUnreachable(refused, retryIn: .milliseconds(250))))
     }
 
     func testStateNamesAndDescriptions() {
@@ -240,12 +240,12 @@ final class ConnectionStateMachineTests: XCTestCase {
             (.setup, "setup", "setup", false),
             (.waiting(.notAllowed("no permission")), "waiting", "waiting (no permission)", false),
             (
-                .waiting(.peerUnreachable("connection refused", retryIn: 0.5)), "waiting",
+                .waiting(.peerUnreachable("connection refused", retryIn: .milliseconds(500))), "waiting",
                 "waiting (connection refused; retrying in 0.5 s)", false
             ),
-            (.waiting(.peerUnreachable("x", retryIn: 2)), "waiting", "waiting (x; retrying in 2 s)", false),
+            (.waiting(.peerUnreachable("x", retryIn: .seconds(2))), "waiting", "waiting (x; retrying in 2 s)", false),
             (
-                .waiting(.hostBusy(text: "Bob is already playing", retryIn: 1)), "waiting",
+                .waiting(.hostBusy(text: "Bob is already playing", retryIn: .seconds(1))), "waiting",
                 "waiting (the host is playing another game: busy, retrying in 1 s)", false
             ),
             (.preparing, "preparing", "preparing", false),

@@ -44,7 +44,7 @@ final class HandshakeDeadlineTests: XCTestCase {
         XCTAssertEqual(try written(channel), [timeout])
         XCTAssertFalse(channel.isActive)
         XCTAssertThrowsError(try channel.throwIfErrorCaught()) {
-            XCTAssertEqual($0 as? LivenessError, .handshakeTimeout(seconds: 5))
+            XCTAssertEqual($0 as? LivenessError, .handshakeTimeout(.seconds(5)))
         }
     }
 

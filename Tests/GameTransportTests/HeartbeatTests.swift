@@ -117,8 +117,8 @@ final class HeartbeatTests: XCTestCase {
     }
 
     func testLivenessErrorDescriptions() {
-        XCTAssertEqual("\(LivenessError.handshakeTimeout(seconds: 5))", "no handshake from the peer within 5 s")
-        XCTAssertEqual("\(LivenessError.handshakeTimeout(seconds: 0.3))", "no handshake from the peer within 0.3 s")
-        XCTAssertEqual("\(LivenessError.peerSilent(seconds: 4))", "nothing heard from the peer for 4 s")
+        XCTAssertEqual("\(LivenessError.handshakeTimeout(.seconds(5)))", "no handshake from the peer within 5 s")
+        XCTAssertEqual("\(LivenessError.handshakeTimeout(.milliseconds(300)))", "no handshake from the peer within 0.3 s")
+        XCTAssertEqual("\(LivenessError.peerSilent(.seconds(4)))", "nothing heard from the peer for 4 s")
     }
 }

@@ -113,7 +113,7 @@ final class ListenerMatchTests: XCTestCase {
         let secondRun = Task { try await second.run { _ in XCTFail("the second joiner got a match") } }
         let advanced = await advanceThroughWaits(states, on: clock) { state in
             guard case .waiting(.hostBusy(_, let delay)) = state else { return nil }
-            return .milliseconds(Int64(delay * 1000))
+            return delay
         }
         let text = "Host is already playing a game; try again later"
         let busy = ConnectionError.rejected(reason: "busy", text: text)
@@ -128,15 +128,15 @@ final class ListenerMatchTests: XCTestCase {
         XCTAssertEqual(
             states.all,
             [
-                .preparing, .waiting(.hostBusy(text: text, retryIn: 0.25)),
-                .preparing, .waiting(.hostBusy(text: text, retryIn: 0.5)),
-                .preparing, .waiting(.hostBusy(text: text, retryIn: 1)),
-                .preparing, .waiting(.hostBusy(text: text, retryIn: 2)),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: .milliseconds(250))),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: .milliseconds(500))),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: .seconds(1))),
+                .preparing, .waiting(.hostBusy(text: text, retryIn: .seconds(2))),
                 .failed(busy),
             ]
         )
         XCTAssertEqual(
-            "\(ConnectionState.waiting(.hostBusy(text: text, retryIn: 0.5)))",
+            "\(ConnectionState.waiting(.hostBusy(text: text, retryIn: .milliseconds(500))))",
             "waiting (the host is playing another game: busy, retrying in 0.5 s)"
         )
 
@@ -177,7 +177,7 @@ final class ListenerMatchTests: XCTestCase {
         await assertEventually("\(second.state)") { second.state.name == "waiting" }
         await clock.waitForSleepers(1)
         guard case .waiting(.hostBusy(_, let delay)) = second.state else { return XCTFail("\(second.state)") }
-        XCTAssertEqual(delay, 0.25)
+        XCTAssertEqual(delay, .milliseconds(250))
 
         // The first match ends; the host is free once its connection has closed.
         release.set()

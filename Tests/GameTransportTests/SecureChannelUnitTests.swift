@@ -118,7 +118,7 @@ final class SecureChannelUnitTests: XCTestCase {
         channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
         XCTAssertFalse(channel.isActive)
         XCTAssertThrowsError(try channel.throwIfErrorCaught()) {
-            XCTAssertEqual($0 as? LivenessError, .handshakeTimeout(seconds: 5))
+            XCTAssertEqual($0 as? LivenessError, .handshakeTimeout(.seconds(5)))
         }
         // The timeout's error frame waited for a TLS session that never came: no v1 frame went out in clear.
         var written: [UInt8] = []

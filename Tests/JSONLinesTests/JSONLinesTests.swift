@@ -56,7 +56,7 @@ final class JSONLinesTests: XCTestCase {
             .connectionState(.waiting(.notAllowed("local network access is denied (tictactoe privacy grant)"))),
             #"{"event":"state","reason":"local network access is denied (tictactoe privacy grant)","state":"waiting"}"#)
         try assertLine(
-            .connectionState(.waiting(.peerUnreachable("connection refused", retryIn: 0.5))),
+            .connectionState(.waiting(.peerUnreachable("connection refused", retryIn: .milliseconds(500)))),
             #"{"event":"state","reason":"connection refused; retrying in 0.5 s","state":"waiting"}"#)
         try assertLine(.connectionState(.preparing), #"{"event":"state","state":"preparing"}"#)
         try assertLine(.connectionState(.ready(peerName: "Bo")), #"{"event":"state","peer":"Bo","state":"ready"}"#)

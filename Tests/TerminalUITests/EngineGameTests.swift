@@ -138,6 +138,6 @@ final class EngineGameTests: XCTestCase {
 
     func testABuiltInComputerStillUsesItsPause() {
         var model = model()
-        XCTAssertEqual(model.handle(.key(.character("p"))), [.schedule(.computerMove, after: 0.35)])
+        XCTAssertEqual(model.handle(.key(.character("p"))), [.schedule(.computerMove, after: .milliseconds(350))])
     }
 }

@@ -15,12 +15,12 @@ final class JoinScreenDetailsTests: XCTestCase {
         for character in "127.0.0.1:9" { _ = model.handle(.key(.character(character))) }
         _ = model.handle(.key(.enter))
         XCTAssertEqual(model.handle(.gate(.allowed, .join(name: "tester", address: "127.0.0.1:9"), prompt: nil)),
-                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: 1)])
+                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: .seconds(1))])
         XCTAssertEqual(model.handle(.key(.character("t"))), [.loadPrivacyInfo])
         // The countdown's tick while Settings shows finds no network screen and stops…
         XCTAssertEqual(model.handle(.timer(.connectCountdown)), [])
         // …and coming back starts it again.
-        XCTAssertEqual(model.handle(.key(.escape)), [.schedule(.connectCountdown, after: 1)])
+        XCTAssertEqual(model.handle(.key(.escape)), [.schedule(.connectCountdown, after: .seconds(1))])
         guard case .network(let game) = model.screen else { return XCTFail("not back on the join: \(model.screen)") }
         XCTAssertNotNil(game.connectSecondsLeft)
     }

@@ -184,7 +184,7 @@ final class LobbyScreenTests: XCTestCase {
         XCTAssertEqual(model.handle(.key(.character("q"))), [.stopLobby])
         let quitting = model.handle(.key(.character("l"))) + model.handle(.gate(.allowed, .lobby, prompt: nil))
             + model.handle(.signal(.quit))
-        XCTAssertEqual(Array(quitting.suffix(2)), [.stopLobby, .schedule(.quitGrace, after: 0.3)],
+        XCTAssertEqual(Array(quitting.suffix(2)), [.stopLobby, .schedule(.quitGrace, after: .milliseconds(300))],
                        "quitting from the lobby leaves it first")
     }
 

@@ -115,7 +115,7 @@ final class NetworkScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: [
             .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
             .network(.report(.connectionState(.waiting(.peerUnreachable("connection refused (is the host running?)",
-                                                                        retryIn: 0.5))))),
+                                                                        retryIn: .milliseconds(500)))))),
         ])
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("Waiting: connection refused"), terminal.lastFrame)
@@ -130,7 +130,7 @@ final class NetworkScreenTests: XCTestCase {
     func testAJoinerWaitingForABusyHostSaysSo() throws {
         let terminal = FakeTerminal(script: [
             .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
-            .network(.report(.connectionState(.waiting(.hostBusy(text: "alice is already playing", retryIn: 1))))),
+            .network(.report(.connectionState(.waiting(.hostBusy(text: "alice is already playing", retryIn: .seconds(1)))))),
         ])
         try runApp(terminal)
         XCTAssertTrue(terminal.lastFrame.contains("busy, retrying in 1 s"), terminal.lastFrame)

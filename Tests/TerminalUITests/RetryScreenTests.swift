@@ -26,7 +26,7 @@ final class RetryScreenTests: XCTestCase {
         let effects = model.handle(.key(.enter))
         XCTAssertTrue(effects.contains(.checkNetwork(.join(name: "tester", address: "127.0.0.1:9"))), "\(effects)")
         XCTAssertEqual(model.handle(.gate(.allowed, .join(name: "tester", address: "127.0.0.1:9"), prompt: nil)),
-                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: 1.0)])
+                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: .seconds(1))])
     }
 
     func testAFailedJoinRetriesTheSameAddressWithR() {
@@ -42,7 +42,7 @@ final class RetryScreenTests: XCTestCase {
         XCTAssertEqual(network(model)?.target, "127.0.0.1:9")
         XCTAssertTrue(text(model).contains("Connecting to 127.0.0.1:9"), text(model))
         XCTAssertEqual(model.handle(.gate(.allowed, .join(name: "tester", address: "127.0.0.1:9"), prompt: nil)),
-                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: 1.0)])
+                       [.join(name: "tester", address: "127.0.0.1:9", code: nil), .schedule(.connectCountdown, after: .seconds(1))])
         // This time the host is there.
         _ = model.handle(.network(.report(.connected(peerName: "Carol", address: "127.0.0.1:9", role: .joiner))))
         XCTAssertEqual(network(model)?.phase, .playing)

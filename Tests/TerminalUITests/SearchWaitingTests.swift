@@ -61,7 +61,7 @@ final class SearchWaitingTests: XCTestCase {
         XCTAssertEqual(frame.components(separatedBy: "permission denied").count, 2, frame)
         XCTAssertEqual(frame.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) },
                        "Waiting for local network access", frame)
-        _ = model.handle(.network(.report(.connectionState(.waiting(.peerUnreachable("connection refused", retryIn: 1))))))
+        _ = model.handle(.network(.report(.connectionState(.waiting(.peerUnreachable("connection refused", retryIn: .seconds(1)))))))
         frame = model.render(unicode: true).text
         XCTAssertEqual(frame.components(separatedBy: "connection refused").count, 2, frame)
         XCTAssertEqual(frame.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) },

@@ -408,7 +408,7 @@ final class TimeoutJSONLinesTests: XCTestCase {
 
     func testWaitingForABusyHost() throws {
         try assertLine(
-            .connectionState(.waiting(.hostBusy(text: "Bob is already playing a game; try again later", retryIn: 0.5))),
+            .connectionState(.waiting(.hostBusy(text: "Bob is already playing a game; try again later", retryIn: .milliseconds(500)))),
             #"{"event":"state","reason":"the host is playing another game: busy, retrying in 0.5 s","state":"waiting"}"#)
     }
 }

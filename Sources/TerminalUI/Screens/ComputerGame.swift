@@ -35,7 +35,7 @@ public struct ComputerGame: Sendable, ScreenContent {
     public var difficulty: UISettings.Difficulty { UISettings.Difficulty(match.strength) }
 
     /// Seconds the computer "thinks", so its move can be seen arriving.
-    static let thinkingTime = 0.35
+    static let thinkingTime = Duration.milliseconds(350)
 
     init(settings: UISettings, seed: UInt64, engine: String? = nil) {
         let starter: ComputerMatch.Starter

@@ -62,7 +62,7 @@ extension NetworkGame: ScreenContent {
         let start = AppEffect.lobbyGame(name: name, game)
         guard case .join = game else { return [start] }
         startCountdown()
-        return [start, .schedule(.connectCountdown, after: 1)]
+        return [start, .schedule(.connectCountdown, after: .seconds(1))]
     }
 
     /// Comes back from Settings: a join turned away for its code asks for it; a countdown counts on.
@@ -72,7 +72,7 @@ extension NetworkGame: ScreenContent {
             return Step(.replace(.code(entry)))
         }
         // The countdown's timer found no network screen while Settings showed: it counts on from here.
-        if phase == .connecting, connectSecondsLeft != nil { return Step([.schedule(.connectCountdown, after: 1)]) }
+        if phase == .connecting, connectSecondsLeft != nil { return Step([.schedule(.connectCountdown, after: .seconds(1))]) }
         return Step()
     }
 

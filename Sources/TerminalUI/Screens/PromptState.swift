@@ -73,7 +73,7 @@ extension AppModel {
             guard var joining = game else { return [join] }
             joining.startCountdown()
             screen = .network(joining)
-            return [join, .schedule(.connectCountdown, after: 1)]
+            return [join, .schedule(.connectCountdown, after: .seconds(1))]
         }
     }
 
