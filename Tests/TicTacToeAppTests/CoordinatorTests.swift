@@ -37,17 +37,10 @@ final class CoordinatorTests: XCTestCase {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
                               onListener: { listeners.append($0) })
         }
-        let port = try await waitForPort(reports)
+        let port = try await listeningPort(reports)
         return (task, reports, port)
     }
 
-    private func waitForPort(_ reports: Recorder<MatchReport>) async throws -> Int {
-        for _ in 0..<1000 {
-            for case .listening(_, let port, _, _, _) in reports.all { return port }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw XCTSkip("the host did not listen: \(reports.all)")
-    }
 
     /// A joiner (following the host's games) to 127.0.0.1:`port`, in a task; returns it and the joiner's reports.
     private func startJoin(
@@ -139,7 +132,7 @@ final class CoordinatorTests: XCTestCase {
             await hostMatches(request, options: hostOptions, gate: gate,
                               reporter: ClosureReporter { reports.append($0) }, onListener: { listeners.append($0) })
         }
-        let port = try await waitForPort(reports)
+        let port = try await listeningPort(reports)
         listeners.all.forEach { $0.stop() }
         _ = await host.value
         let listened = reports.all.compactMap { report -> (String, [JoinAddress])? in
@@ -284,3 +277,14 @@ final class CoordinatorTests: XCTestCase {
     }
 }
 
+/// The port a host reports listening on, once it has (a failure of the test if it never does).
+func listeningPort(
+    _ reports: Recorder<MatchReport>, file: StaticString = #filePath, line: UInt = #line
+) async throws -> Int {
+    func port() -> Int? {
+        for case .listening(_, let port, _, _, _) in reports.all { return port }
+        return nil
+    }
+    _ = await eventually { port() != nil }
+    return try XCTUnwrap(port(), "the host did not listen: \(reports.all)", file: file, line: line)
+}

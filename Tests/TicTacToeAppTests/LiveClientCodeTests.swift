@@ -36,11 +36,7 @@ final class LiveClientCodeTests: XCTestCase {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
                               onListener: { listeners.append($0) })
         }
-        for _ in 0..<1000 {
-            for case .listening(_, let port, _, _, _) in reports.all { return (task, reports, port, shown) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw XCTSkip("the host did not listen: \(reports.all)")
+        return (task, reports, try await listeningPort(reports), shown)
     }
 
     /// Joins through the live client and collects its events until it finishes (or `until` says stop).

@@ -41,12 +41,12 @@ final class MatchLifetimeTests: XCTestCase {
                 return .keepListening
             })
         }
-        var port: Int?
-        for _ in 0..<1000 where port == nil {
-            for case .listening(_, let bound) in events.all { port = bound }
-            try await Task.sleep(for: .milliseconds(10))
+        func bound() -> Int? {
+            for case .listening(_, let bound) in events.all { return bound }
+            return nil
         }
-        guard let port else {
+        _ = await eventually { bound() != nil }
+        guard let port = bound() else {
             listener.stop()
             return XCTFail("the host did not listen")
         }
@@ -61,9 +61,7 @@ final class MatchLifetimeTests: XCTestCase {
         try await hosting.value
         XCTAssertEqual(served.all.count, matches)
         // Released as each connection's close completes on its event loop: waited for, never timed.
-        for _ in 0..<1500 where served.all.contains(where: { $0.channel != nil }) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = await eventually { !served.all.contains(where: { $0.channel != nil }) }
         let held = served.all.filter { $0.channel != nil }.count
         XCTAssertEqual(held, 0, "the host still holds \(held) of the \(matches) connections it served")
     }

@@ -37,11 +37,7 @@ final class MoveTimeoutTests: XCTestCase {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
                               onListener: { listeners.append($0) })
         }
-        for _ in 0..<1000 {
-            for case .listening(_, let port, _, _, _) in reports.all { return (task, reports, listeners, port) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw XCTSkip("the host did not listen: \(reports.all)")
+        return (task, reports, listeners, try await listeningPort(reports))
     }
 
     private func connection(to port: Int, gate: LocalNetworkGate) -> GameConnection {
