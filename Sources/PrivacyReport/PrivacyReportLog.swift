@@ -118,12 +118,13 @@ public final class PrivacyReportLog: Sendable {
             }
             size = Int(info.st_size) + written
         }
-        if size > fileLimit { maintain() }
+        if size > fileLimit { maintain(justFilled: true) }
     }
 
     /// Rotates a full or old file and removes an old `.1`, if the lock is free at once (otherwise another process
-    /// is doing it). Decides from the files as they are under the lock, not from what the caller saw.
-    public func maintain() {
+    /// is doing it). Decides from the files as they are under the lock, not from what the caller saw. `justFilled`:
+    /// called after a record filled the file, when the `.1` needs no look: the lock is held for a rename and no more.
+    public func maintain(justFilled: Bool = false) {
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return }
         defer { close(lock) }
@@ -136,6 +137,9 @@ public final class PrivacyReportLog: Sendable {
             let old = !full && (Self.firstRecordTime(path).map { $0 < oldest } ?? false)
             if full || old { rename(path, previousPath) }
         }
+        // A record just filled the file: the `.1` is that file, or one another writer rotated a moment ago, and holds
+        // a record of now either way.
+        if justFilled { return }
         if stat(previousPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
             let newest = (try? readRecords(previousPath))?.entries.last?.time
             if newest.map({ $0 < oldest }) ?? true { unlink(previousPath) }

@@ -187,9 +187,12 @@ final class PrivacyReportLogTests: XCTestCase {
         let contents = try log.read()
         XCTAssertEqual(contents.skippedLines, 0)
         XCTAssertGreaterThan(contents.entries.count, 0)
-        for path in [log.path, log.previousPath] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertLessThanOrEqual(size, 2 * limit, "\(path): rotations may race, but the bound holds")
-        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: log.previousPath), "the file was rotated")
+        // While writers contend for the upkeep's lock, a file may pass its limit by what they append meanwhile (no
+        // writer waits for the lock); the next record, with the lock free, rotates it again.
+        log.recordDecision("denied", .waiting, origin: "after the writers")
+        let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+        let record = (try log.read().entries.last?.line.utf8.count) ?? 0
+        XCTAssertLessThanOrEqual(size, limit + record, "\(log.path) after the next record")
     }
 }
