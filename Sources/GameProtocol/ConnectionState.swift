@@ -116,11 +116,14 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 public func formatSeconds(_ duration: Duration) -> String {
-    let tenths = (duration.inSeconds * 10).rounded()
+    let tenths = (duration.seconds * 10).rounded()
     return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
 }
 
 extension Duration {
-    /// In seconds, for what counts in them (a line of text, a poll's timeout).
-    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    /// Seconds as a Double, for what counts in them (a line of text, a poll's timeout).
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 }

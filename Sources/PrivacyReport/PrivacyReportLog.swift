@@ -118,32 +118,50 @@ public final class PrivacyReportLog: Sendable {
             }
             size = Int(info.st_size) + written
         }
-        if size > fileLimit { maintain(justFilled: true) }
+        if size > fileLimit { rotateIfFull() }
     }
 
-    /// Rotates a full or old file and removes an old `.1`, if the lock is free at once (otherwise another process
-    /// is doing it). Decides from the files as they are under the lock, not from what the caller saw. `justFilled`:
-    /// called after a record filled the file, when the `.1` needs no look: the lock is held for a rename and no more.
-    public func maintain(justFilled: Bool = false) {
+    /// After a record filled the file: rotates it if it is still full (another writer may have done it meanwhile).
+    /// The `.1` then holds a record of now, so there is nothing more to look at: the lock is held for a rename.
+    func rotateIfFull() {
+        withUpkeepLock {
+            if regularFileSize(path).map({ $0 > fileLimit }) ?? false { rename(path, previousPath) }
+        }
+    }
+
+    /// Rotates a full or old file and removes an old `.1`. Decides from the files as they are under the lock, not
+    /// from what the caller saw.
+    public func maintain() {
+        withUpkeepLock {
+            let oldest = now().addingTimeInterval(-Self.retention)
+            if let size = regularFileSize(path) {
+                let full = size > fileLimit
+                let old = !full && (Self.firstRecordTime(path).map { $0 < oldest } ?? false)
+                if full || old { rename(path, previousPath) }
+            }
+            if regularFileSize(previousPath) != nil {
+                let newest = (try? readRecords(previousPath))?.entries.last?.time
+                if newest.map({ $0 < oldest }) ?? true { unlink(previousPath) }
+            }
+        }
+    }
+
+    /// Runs `upkeep` if the upkeep's lock is free at once; otherwise another process is doing it, and this one
+    /// never waits.
+    private func withUpkeepLock(_ upkeep: () -> Void) {
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
         defer { flock(lock, LOCK_UN) }
-        let oldest = now().addingTimeInterval(-Self.retention)
+        upkeep()
+    }
+
+    /// The size of the regular file at `path`, or nil when there is none.
+    private func regularFileSize(_ path: String) -> Int? {
         var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            let full = Int(info.st_size) > fileLimit
-            let old = !full && (Self.firstRecordTime(path).map { $0 < oldest } ?? false)
-            if full || old { rename(path, previousPath) }
-        }
-        // A record just filled the file: the `.1` is that file, or one another writer rotated a moment ago, and holds
-        // a record of now either way.
-        if justFilled { return }
-        if stat(previousPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            let newest = (try? readRecords(previousPath))?.entries.last?.time
-            if newest.map({ $0 < oldest }) ?? true { unlink(previousPath) }
-        }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     /// The time of the file's first record (from its first 4 KiB).

@@ -75,7 +75,7 @@ public struct SeriesReport: Sendable {
             lines.append(contentsOf: standingsTable(outcome.scores))
         }
         lines.append("")
-        let seconds = Formatting.fixed(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, digits: 3)
+        let seconds = Formatting.fixed(elapsed.seconds, digits: 3)
         var end = "Finished \(outcome.games) of \(schedule.count) games in \(seconds) s (seed \(seed))"
         if let reason = outcome.interrupted {
             let how = reason == .quit ? "interrupted (Ctrl-C, SIGINT)" : "terminated (SIGTERM or SIGHUP)"

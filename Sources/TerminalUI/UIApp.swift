@@ -157,7 +157,7 @@ public final class UIApp {
     private func perform(_ effect: AppEffect) -> Performed {
         switch effect {
         case .schedule(let id, let delay):
-            timers[id] = clock() + delay.inSeconds
+            timers[id] = clock() + delay.seconds
         case .host, .watch, .join, .lobbyGame, .command, .cancelNetwork:
             performMatch(effect)
         case .startBrowsing, .stopBrowsing, .startServiceTypes, .stopServiceTypes, .startLobby, .stopLobby,

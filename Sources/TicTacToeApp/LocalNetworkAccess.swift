@@ -1,4 +1,5 @@
 import GameClient
+import GameProtocol
 import LocalNetworkPrivacy
 
 /// "Ask, then wait, then go", written once for every front end: asks the gate for a capability and waits (saying
@@ -88,14 +89,6 @@ extension OperationOrigin {
     public static let serviceTypesScreen = OperationOrigin("All services on this network screen")
     /// The TUI's Lobby screen.
     public static let lobbyScreen = OperationOrigin("Lobby screen")
-}
-
-extension Duration {
-    /// Seconds as a Double.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
 
 extension Double {
