@@ -20,8 +20,8 @@
 //          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
 //          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
-//          ├─ Lobby              the lobby's state machine (pure: no transport)
-//          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream, exit codes
+//          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream
+//          │    └─ Lobby         the LAN lobby (pure: no transport): its datagrams, roster, events and state machine
 //          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
 //          ├─ LobbyMulticast     the lobby's multicast connection group (on GameTransport's event loops); takes
 //          │                     the gate's MulticastCapability
@@ -33,7 +33,7 @@
 //               ├─ PrivacyReport the privacy report's file (records as text)
 //               ├─ AppManifest   Info.plist with ATS and service types, entitlements, app directories, LockedFile
 //               │    └─ Localization  the text in the user's language (`tr`)
-//               └─ GameProtocol  messages, session and connection states (no NIO)
+//               └─ GameProtocol  messages, session and connection states, exit codes (no NIO)
 //                    ├─ GameRules     pure rules and players; imports nothing
 //                    └─ TextSupport   terminal-safe text, display width, line wrapping, paths, white space (pure;
 //                                     imports nothing of the app: every module may use it)
@@ -126,7 +126,8 @@ let package = Package(
         .target(name: "Localization", dependencies: ["TextSupport"]),
         // The protocol without I/O: messages, handshake, the match session state machine, and the states a game
         // connection goes through (NWConnection-like), and what a typed join target is (`JoinTarget`: an address or a
-        // game's name, one rule for the CLI and the TUI). No NIO: front ends can use these types.
+        // game's name, one rule for the CLI and the TUI), and the exit codes a run ends with (`ExitStatus`, and the
+        // protocol by which an error says its own). No NIO: front ends can use these types.
         .target(name: "GameProtocol", dependencies: ["GameRules", "TextSupport"]),
         // The frame codec on NIO's ByteBuffer: length-prefixed frames with a limit checked at the header.
         .target(
@@ -211,10 +212,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The LAN lobby, pure: its datagrams (`LobbyMessage`, docs/LOBBY.md), who is in it (`LobbyRoster`), what
+        // happens in it and what the person does (`LobbyEvent`, `LobbyCommand`), and the state machine both front
+        // ends' lobbies run (time, datagrams and commands in, actions out). No transport: the live lobby (`runLobby`)
+        // carries its actions out.
+        .target(name: "Lobby", dependencies: ["GameProtocol", "TextSupport"]),
         // What a front end can ask of the game (host, join, search, local network privacy) as a struct of closures,
-        // with the events, reports and exit codes it sees: the interface half of an interface/live split. No
+        // with the events and reports it sees: the interface half of an interface/live split. No
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
-        .target(name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Localization"]),
+        .target(
+            name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Lobby", "Localization"]),
         // Every JSON line the program writes: the one encoder (`JSONLine`: sorted keys, terminal controls and bidi
         // formatting as `\u` escapes) and the lines of a match's events, of discovery and of a game's record.
         .target(name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "TextSupport"]),
@@ -263,9 +270,6 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        // The lobby's logic, pure: the state machine both front ends' lobbies run (time, datagrams and commands in,
-        // actions out). No transport: the live lobby (`runLobby`) carries its actions out.
-        .target(name: "Lobby", dependencies: ["GameClient", "GameProtocol"]),
         // The app core: the host, join (by name or address), browse, lobby and service-type coordinators both front
         // ends drive, and `GameClient.live` (every local-network operation through the gate); the saved games, the
         // settings file, the exit codes of the lower modules' errors. One clock from the root for every wait
@@ -311,6 +315,7 @@ let package = Package(
                 "AppProcess",
                 "TicTacToeApp",
                 "GameClient",
+                "Lobby",
                 "GameEngines",
                 "GameProtocol",
                 "GameRules",
@@ -363,7 +368,8 @@ let package = Package(
         .target(
             name: "NetworkScreenState",
             dependencies: [
-                "TerminalWidgets", "TextSupport", "GameClient", "Localization", "PairingCode", "EngineProtocol",
+                "TerminalWidgets", "TextSupport", "GameClient", "Lobby", "Localization", "PairingCode",
+                "EngineProtocol",
                 "GameRules", "GameProtocol",
             ]),
         // Screens, input handling and the UI event loop, written against a small `Terminal` seam (no curses here).
@@ -374,6 +380,7 @@ let package = Package(
                 "NetworkScreenState",
                 "TextSupport",
                 "GameClient",
+                "Lobby",
                 "Localization",
                 "GameRules",
                 "GameProtocol",
@@ -537,7 +544,8 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
-                "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "GameRules",
+                "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
+                "GameRules",
                 "GameProtocol", "Localization",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
@@ -548,8 +556,9 @@ let package = Package(
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient", "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
-                "GameProtocol", "Bonjour",
+                "TicTacToeApp", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient",
+                "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
+                "GameProtocol", "Bonjour", "Lobby",
                 "GamePairing", "GameRules", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

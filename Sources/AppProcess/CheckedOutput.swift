@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import GameClient
+import GameProtocol
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import GameProtocol
 import GameRules
+import Lobby
 
 /// Everything a front end can ask of the game beyond its own screen: host, join, search, and local network privacy.
 ///

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import JSONLines
+import Lobby
 import TextSupport
 import TicTacToeApp
 

@@ -1,4 +1,3 @@
-import GameClient
 import GameProtocol
 
 /// The lobby's logic, pure (time is an input, as in `LobbyRoster`): what it does with the group's state, each

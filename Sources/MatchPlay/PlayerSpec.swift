@@ -1,5 +1,6 @@
 import EngineProtocol
 import FoundationEssentials
+import GameProtocol
 import LocalNetworkPrivacy
 import GameClient
 import GameRules

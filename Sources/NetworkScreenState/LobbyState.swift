@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import Lobby
 import Localization
 import TextSupport
 import TerminalWidgets

@@ -2,6 +2,7 @@ import AppManifest
 import AppProcess
 import FoundationEssentials
 import GameClient
+import GameProtocol
 import GameRules
 import LocalNetworkPrivacy
 import MatchPlay

@@ -1,5 +1,6 @@
 import GameClient
 import GameEngines
+import GameProtocol
 import GameRules
 import MatchPlay
 import MatchStatistics

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import GameRules
+import Lobby
 import TerminalWidgets
 
 /// Timers the model can ask for.

@@ -1,5 +1,6 @@
 import Bonjour
 import GameClient
+import GameProtocol
 import LocalNetworkPrivacy
 
 /// What to browse for.

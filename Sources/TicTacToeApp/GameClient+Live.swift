@@ -5,6 +5,7 @@ import GameClient
 import GamePairing
 import GameProtocol
 import GameTransport
+import Lobby
 import LocalNetworkPrivacy
 import MatchPlay
 import PairingCode

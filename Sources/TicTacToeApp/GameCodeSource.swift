@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GameClient
 import GamePairing
+import GameProtocol
 import PairingCode
 
 #if canImport(Glibc)

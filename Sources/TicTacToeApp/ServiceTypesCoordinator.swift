@@ -1,5 +1,6 @@
 import Bonjour
 import GameClient
+import GameProtocol
 import Localization
 import LocalNetworkPrivacy
 

@@ -2,6 +2,7 @@ import AppProcess
 import ArgumentParser
 import Dispatch
 import GameClient
+import GameProtocol
 import TicTacToeApp
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import AppManifest
 import ArgumentParser
 import GameClient
+import GameProtocol
 import HeadlessUI
 import LocalNetworkPrivacy
 import PrivacyCommands

@@ -3,6 +3,7 @@ import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import GameClient
+import GameProtocol
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy

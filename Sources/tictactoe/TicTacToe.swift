@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import GameClient
+import GameProtocol
 import TicTacToeApp
 
 /// Every command names itself (`commandName`): argument-parser would otherwise derive the name from the type with

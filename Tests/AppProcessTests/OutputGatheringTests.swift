@@ -1,5 +1,6 @@
 import Foundation
 import GameClient
+import GameProtocol
 import Synchronization
 import TicTacToeTestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import AppManifest
 import Foundation
 import GameClient
+import GameProtocol
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy

@@ -1,6 +1,7 @@
 import Foundation
 import GameClient
 import GameProtocol
+import Lobby
 import Synchronization
 import TerminalUI
 import TerminalWidgets

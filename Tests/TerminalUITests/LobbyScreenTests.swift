@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import Lobby
 import TerminalUI
 import TerminalWidgets
 import XCTest

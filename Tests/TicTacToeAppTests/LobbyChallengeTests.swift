@@ -1,4 +1,5 @@
 import GameProtocol
+import Lobby
 import TicTacToeApp
 import XCTest
 

@@ -1,4 +1,3 @@
-import GameProtocol
 import TextSupport
 
 /// An error that says the exit code of the run it ends. Every error a run can end with conforms (its type's own

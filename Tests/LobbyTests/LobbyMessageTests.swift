@@ -1,4 +1,5 @@
 import GameProtocol
+import Lobby
 import XCTest
 
 /// The lobby's wire format (docs/LOBBY.md): the bytes of each kind, round trips, and every way a datagram from the

@@ -1,4 +1,6 @@
+import GameProtocol
 import TextSupport
+
 /// The LAN lobby's messages (docs/LOBBY.md): small, unauthenticated UDP datagrams on the lobby's multicast group (and
 /// unicast replies), big-endian, at most `maximumSize` bytes:
 ///
