@@ -15,7 +15,7 @@
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
 //     └─ TicTacToeApp (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
-//          │               games, the settings file, the exit codes of the lower modules' errors)
+//          │               games, the settings file)
 //          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
 //          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
@@ -153,6 +153,7 @@ let package = Package(
         .target(
             name: "AppManifest",
             dependencies: [
+                "GameProtocol",
                 "TextSupport",
                 "Localization",
                 .product(name: "Logging", package: "swift-log"),
@@ -272,8 +273,7 @@ let package = Package(
             ]),
         // The app core: the host, join (by name or address), browse, lobby and service-type coordinators both front
         // ends drive, and `GameClient.live` (every local-network operation through the gate); the saved games, the
-        // settings file, the exit codes of the lower modules' errors. One clock from the root for every wait
-        // (AppCore.swift).
+        // settings file. One clock from the root for every wait (AppCore.swift).
         .target(
             name: "TicTacToeApp",
             dependencies: [

@@ -1,3 +1,5 @@
+import GameProtocol
+
 /// A game connection that the manifest's App Transport Security policy forbids (exit code 14). Its text is in the
 /// spirit of NSURLErrorAppTransportSecurityRequiresSecureConnection (-1022, "The resource could not be loaded because
 /// the App Transport Security policy requires the use of a secure connection"), and names the key of the manifest
@@ -115,4 +117,9 @@ extension ConnectionSecurity {
         if case .tls(let mine, _) = self { return mine < version }
         return false
     }
+}
+
+extension TransportSecurityRefusal: ExitStatusConvertible {
+    /// A game connection the manifest's App Transport Security policy refuses ends the run with exit code 14.
+    public var exitStatus: ExitStatus { .transportSecurityRefused }
 }

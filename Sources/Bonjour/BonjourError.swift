@@ -1,5 +1,6 @@
 import CDNSSD
 import FoundationEssentials
+import GameProtocol
 
 /// What went wrong talking to Bonjour (Avahi's dns_sd compatibility library), in words a user can act on.
 public enum BonjourError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -76,4 +77,13 @@ public enum BonjourSwitch {
 
     /// Read once, from this process's environment.
     public static let isDisabled = isDisabled(environment: ProcessInfo.processInfo.environment)
+}
+
+extension BonjourError: ExitStatusConvertible {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unavailable, .notAllowed, .disabled, .libraryMissing: return .bonjourUnavailable
+        case .notFound, .noAddress, .failed: return .unreachable
+        }
+    }
 }

@@ -127,3 +127,17 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+
+extension ConnectionError: ExitStatusConvertible {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unreachable, .badAddress: return .unreachable
+        case .timedOut: return .timeout
+        case .rejected: return .rejected
+        case .protocolViolation, .peerError, .secureHandshakeFailed: return .protocolError
+        case .closedDuringHandshake: return .peerLeft
+        case .localNetworkRefused: return .localNetworkNotAllowed
+        case .wrongCode: return .wrongCode
+        }
+    }
+}

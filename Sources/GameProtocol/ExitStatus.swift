@@ -1,8 +1,8 @@
 import TextSupport
 
-/// An error that says the exit code of the run it ends. Every error a run can end with conforms (its type's own
-/// file, or `ExitStatus+Failures.swift` for the lower modules' errors), and `ExitStatus(failure:)` only reads it: an
-/// error type without a code is an unexpected failure (exit 1), and `ExitStatusTests` fails for a new one.
+/// An error that says the exit code of the run it ends. Every error a run can end with conforms, in its type's own
+/// file, and `ExitStatus(failure:)` only reads it: an error type without a code is an unexpected failure (exit 1),
+/// and `ExitStatusTests` fails for a new one.
 public protocol ExitStatusConvertible: Error {
     var exitStatus: ExitStatus { get }
 }
@@ -91,5 +91,18 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     public static var helpTable: String {
         "EXIT CODES:\n" + allCases.map { "  \(DisplayWidth.padded(String($0.rawValue), to: 4))\($0.meaning)" }
             .joined(separator: "\n")
+    }
+}
+
+extension ExitStatus {
+    /// The exit code of a run that `error` ends, for every front end: the error's own (`ExitStatusConvertible`). A
+    /// cancellation is a stop when the run was stopped (`stop`: Ctrl-C, a shutdown), else unexpected, as is an error
+    /// whose type has no code.
+    public init(failure error: any Error, stop: ByeReason? = nil) {
+        switch error {
+        case let error as any ExitStatusConvertible: self = error.exitStatus
+        case is CancellationError: self = stop.map(ExitStatus.init(stoppedBy:)) ?? .failure
+        default: self = .failure
+        }
     }
 }

@@ -110,3 +110,8 @@ public enum PairingFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension SecureChannelError: ExitStatusConvertible {
+    /// As the connection error it stands for.
+    public var exitStatus: ExitStatus { connectionError.exitStatus }
+}

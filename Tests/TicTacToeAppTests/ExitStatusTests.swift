@@ -109,7 +109,7 @@ final class ExitStatusTests: XCTestCase {
         where !conforming.contains(name) && !notEndingARun.contains(name) {
             XCTFail("\(name) (Sources/\(path)) is an Error without an exit code: conform it to ExitStatusConvertible")
         }
-        // The lower modules' errors that end runs, which cannot see `ExitStatus`.
+        // The lower modules' errors that end runs (each says its code in its own file).
         let lower: [any ExitStatusConvertible.Type] = [
             ConnectionError.self, SecureChannelError.self, BonjourError.self, TransportSecurityRefusal.self,
         ]
