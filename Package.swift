@@ -574,6 +574,7 @@ let package = Package(
                 "TextSupport",
                 "TicTacToeTestSupport",
                 "GameProtocol",
+                "GameEngines",
                 "GameRules",
                 "GameWire",
                 "LocalNetworkPrivacy",
