@@ -21,7 +21,7 @@ rm -f "$logs"/*.log "$logs"/*.status
 swift_test() { $swift test --skip-build --ignore-lock --disable-swift-testing "$@"; }
 
 # The lab test classes of the second lab; the first lab runs every other one.
-LAB2_CLASSES='^LabTests\.(DiscoveryLabTests|DeadHostLabTests|LobbyLabTests|NameMatchLabTests)/'
+LAB2_CLASSES='^LabTests\.(DiscoveryLabTests|DeadHostLabTests)/'
 
 lab_line() { TICTACTOE_LAB=lab swift_test --filter '^LabTests\.' --skip "$LAB2_CLASSES"; }
 
