@@ -17,7 +17,7 @@
 //     └─ TicTacToeApp (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
 //          │               games, the settings file)
 //          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
-//          ├─ JSONLines          every JSON line written: the one encoder, a match's, discovery's, a record's events
+//          ├─ JSONLines          every JSON line written: the one encoder, the events of a match, discovery, the lobby
 //          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
 //          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
 //          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream
@@ -224,8 +224,10 @@ let package = Package(
         .target(
             name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Lobby", "Localization"]),
         // Every JSON line the program writes: the one encoder (`JSONLine`: sorted keys, terminal controls and bidi
-        // formatting as `\u` escapes) and the lines of a match's events, of discovery and of a game's record.
-        .target(name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "TextSupport"]),
+        // formatting as `\u` escapes) and the lines of a match's events, of discovery, of the lobby and of a game's
+        // record.
+        .target(
+            name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "Lobby", "TextSupport"]),
         // The work of `tictactoe privacy` and `tictactoe manifest`: the gate's state and the remembered decision
         // (`PrivacyStatusReport`), a change to the decision (`PrivacyChange`), the privacy report's lines
         // (`PrivacyReportText`) and what the manifest declares and means (`ManifestReport`).
@@ -464,7 +466,8 @@ let package = Package(
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
         // The lobby's machine in process; its challenge check is the live lobby's.
         .testTarget(
-            name: "LobbyTests", dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "GameClient", "GameProtocol"]),
+            name: "LobbyTests",
+            dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "JSONLines", "GameClient", "GameProtocol"]),
         // The JSON lines: escaping (lossless, terminal controls and bidi as `\u`) and each event's line.
         .testTarget(
             name: "JSONLinesTests",

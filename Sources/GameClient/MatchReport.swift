@@ -1,9 +1,10 @@
 import FoundationEssentials
 import GameProtocol
 import GameRules
+import Lobby
 
-/// Everything a host, join or browse tells its front end, in the order it happens: the one event stream that both
-/// the headless reporters (text, JSON lines) and the terminal UI read.
+/// Everything a host, join, browse or lobby tells its front end, in the order it happens: the one event stream that
+/// both the headless reporters (text, JSON lines) and the terminal UI read.
 public enum MatchReport: Sendable {
     case seed(UInt64)
     /// Listening on `host`:`port` as `name`; `security` says whether games are encrypted and need a code.
@@ -25,6 +26,8 @@ public enum MatchReport: Sendable {
     case localMoveRejected(String)
     /// What Bonjour says: advertised (as which name), withdrawn, resolved, the list of games.
     case discovery(DiscoveryReport)
+    /// What happened in the LAN lobby (`tictactoe lobby`; the TUI's Lobby screen reads `LobbyUpdate`).
+    case lobby(LobbyEvent)
     /// An engine (`--player engine:COMMAND`) was started for the local side: its name (its answer to `name`), its
     /// process id and the file its standard error goes to.
     case engineStarted(name: String, pid: Int32, log: String)

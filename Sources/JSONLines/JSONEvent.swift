@@ -90,6 +90,8 @@ public struct JSONEvent: Encodable, Sendable {
             try object.encode(why, forKey: "error")
         case .discovery(let report):
             try JSONDiscoveryEvent(report).encode(into: &object)
+        case .lobby(let event):
+            try JSONLobbyEvent(event).encode(into: &object)
         case .engineStarted(let name, let pid, let log):
             try object.encode("engine-started", forKey: "event")
             try object.encode(name, forKey: "engine")

@@ -340,8 +340,8 @@ public struct NetworkGame: Sendable {
             advertisement = tr("Not advertised: %@", DisplayText.escaped(message))
         case .discovery(.withdrawn):
             advertisement = nil
-        case .discovery:
-            break
+        case .discovery, .lobby:
+            break  // a match's screen shows no other discovery, and the Lobby screen reads `LobbyUpdate`
         }
     }
 

@@ -70,19 +70,19 @@ extension LobbyRequest {
 /// at once), joins it, announces itself every `announceInterval`, reports who is around and what they say, and, as
 /// asked, challenges a member (hosting a game they are invited to join) or accepts a challenge (joining the
 /// challenger's game by address, with the checks of any joined address: the gate, and no loopback, unspecified,
-/// multicast or broadcast address from the network). The game is a normal match (`hostMatches`, `joinMatch`)
-/// reported to `matchReporter`. The result is the exit status: the game's, or 0 when the lobby ended by its duration
+/// multicast or broadcast address from the network). Its events (`.lobby`) and the game, a normal match
+/// (`hostMatches`, `joinMatch`), go to `reporter`. The result is the exit status: the game's, or 0 when the lobby ended by its duration
 /// or a stop. The logic is `LobbyMachine`'s, shared with the TUI's Lobby screen (`runInteractiveLobby`).
 public func runLobby(
     _ request: LobbyRequest,
     options: MatchOptions,
     gate: LocalNetworkGate,
-    report: @escaping @Sendable (LobbyEvent) -> Void,
-    matchReporter: MatchReporter,
+    reporter: MatchReporter,
     stop: StopSignal? = nil,
     clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger = Logger(label: "tictactoe.lobby")
 ) async -> ExitStatus {
+    let report: @Sendable (LobbyEvent) -> Void = { reporter.report(.lobby($0)) }
     let capability: MulticastCapability
     do {
         capability = try await lobbyCapability(request, gate: gate, report: report)
@@ -91,7 +91,7 @@ public func runLobby(
         report(.left("\(error)"))
         return status
     }
-    // The games are the command line's own: hosted and joined here, reported to `matchReporter`.
+    // The games are the command line's own: hosted and joined here, reported to `reporter`.
     let games = LobbyGames(
         host: { _, input in
             let stopHost = StopSignal()
@@ -105,7 +105,7 @@ public func runLobby(
                         case .connected: input(.hostConnected)
                         default: break
                         }
-                        matchReporter.report(report)
+                        reporter.report(report)
                     },
                     stop: stopHost)
                 input(.hostDone(status))  // the driver waits for this before it ends
@@ -116,7 +116,7 @@ public func runLobby(
             let join = JoinRequest(
                 target: .address(Endpoint(host: address, port: port)), waitTimeout: request.waitTimeout,
                 origin: request.origin)
-            return await joinMatch(join, options: options, gate: gate, reporter: matchReporter, stop: stop)
+            return await joinMatch(join, options: options, gate: gate, reporter: reporter, stop: stop)
         })
     let policy = LobbyMachine.Policy(
         challenge: request.challenge, acceptChallenges: request.acceptChallenges, greeting: request.greeting)

@@ -82,19 +82,9 @@ struct Lobby: AsyncParsableCommand {
         let request = LobbyRequest(
             name: name, interface: interface, waitTimeout: privacy.waitDuration, duration: duration.map { .seconds($0) },
             greeting: greet, challenge: challenge, acceptChallenges: accept)
-        let json = match.json
-        let output = CheckedOutput.standardOutput
         let status = await runLobby(
             request, options: match.options(games: games), gate: privacy.makeGate(),
-            report: { event in
-                do {
-                    _ = output.writeLine(json ? try event.json() : event.text(name: name))
-                } catch {
-                    printError("tictactoe: a lobby event could not be written as JSON: \(error)")
-                }
-            },
-            matchReporter: match.reporter(name: name), stop: stop)
-        output.waitUntilWritten()
+            reporter: match.reporter(name: name), stop: stop)
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import HeadlessUI
+import JSONLines
 import Lobby
 import TicTacToeApp
 import XCTest
@@ -230,17 +231,17 @@ final class LobbyEventOutputTests: XCTestCase {
 
     func testAChallengeToUsHeardAndWaitingForAnAnswer() throws {
         let heard = LobbyEvent.roster(.challenged(id: bob, name: "bob", address: "198.18.0.12", port: 40000))
-        XCTAssertEqual(try heard.json(), #"{"address":"198.18.0.12","event":"lobby-challenged","id":"0000000000000b0b","name":"bob","port":40000}"#)
+        XCTAssertEqual(try JSONEvent.line(.lobby(heard)), #"{"address":"198.18.0.12","event":"lobby-challenged","id":"0000000000000b0b","name":"bob","port":40000}"#)
         XCTAssertEqual(heard.text(name: "alice"), "bob challenges you to a game at 198.18.0.12:40000")
         let waiting = LobbyEvent.challengeWaiting(id: bob, from: "bob", address: "fe80::2%lab0", port: 40000)
-        XCTAssertEqual(try waiting.json(), #"{"address":"fe80::2%lab0","event":"lobby-challenge-waiting","id":"0000000000000b0b","name":"bob","port":40000}"#)
+        XCTAssertEqual(try JSONEvent.line(.lobby(waiting)), #"{"address":"fe80::2%lab0","event":"lobby-challenge-waiting","id":"0000000000000b0b","name":"bob","port":40000}"#)
         XCTAssertEqual(waiting.text(name: "alice"),
                        "bob's challenge (a game at [fe80::2%lab0]:40000) waits for your answer")
     }
 
     func testAClosedChallengeAndAReasonNamingAPlayerAreEscaped() throws {
         let closed = LobbyEvent.challengeClosed(id: bob, from: "b\\ob", why: "they withdrew it")
-        XCTAssertEqual(try closed.json(), #"{"event":"lobby-no-game","id":"0000000000000b0b","name":"b\\ob","reason":"they withdrew it"}"#)
+        XCTAssertEqual(try JSONEvent.line(.lobby(closed)), #"{"event":"lobby-no-game","id":"0000000000000b0b","name":"b\\ob","reason":"they withdrew it"}"#)
         XCTAssertEqual(closed.text(name: "alice"), #"No game with b\\ob: they withdrew it"#)
         XCTAssertEqual(LobbyEvent.left(#"accepted b\ob's challenge"#).text(name: "alice"),
                        #"Left the lobby: accepted b\\ob's challenge"#)
