@@ -7,8 +7,9 @@
 //   tictactoe (executable: parses arguments, picks a front end)
 //     ├─ Series                  `tictactoe match`: a series of games, its report with MatchStatistics; on HeadlessUI
 //     │                          and the app core
-//     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, reports as text;
-//     │                          sees the app core (below)
+//     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, replay, reports as
+//     │                          text; the TUI's sibling: sees the events (GameClient) and the modules below the app
+//     │                          core, never the app core
 //     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
 //     │                          │   and Localization: no NIO, libsodium, Bonjour, gate
 //     │    ├─ NetworkScreenState ┤   what the network screens show (pure): a match, a watch, lists, the lobby, forms
@@ -306,8 +307,8 @@ let package = Package(
             ]
         ),
         // The headless front end, the terminal UI's sibling: what the command line writes, as text transcripts or JSON
-        // lines (one event a line), the line-mode game, and the text of the replay, lobby, discovery, manifest and
-        // privacy reports.
+        // lines (one event a line), the line-mode game, `replay`'s reading of a record and its text, and the text of
+        // the lobby, discovery, manifest and privacy reports. It reads the events, never the app core that makes them.
         .target(
             name: "HeadlessUI",
             dependencies: [
@@ -315,7 +316,6 @@ let package = Package(
                 "JSONLines",
                 "MatchPlay",
                 "AppProcess",
-                "TicTacToeApp",
                 "GameClient",
                 "Lobby",
                 "GameEngines",

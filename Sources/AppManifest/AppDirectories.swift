@@ -25,6 +25,11 @@ public enum AppDirectories {
         base("XDG_DATA_HOME", default: ".local/share", environment: environment)
     }
 
+    /// `data/games`: the games the terminal UI saved, one file each, which `tictactoe replay` reads.
+    public static func games(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        data(environment: environment) + "/games"
+    }
+
     /// `$HOME` from `environment`, else the account's home directory.
     public static func home(environment: [String: String]) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path

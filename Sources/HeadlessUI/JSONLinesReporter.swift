@@ -4,7 +4,6 @@ import FoundationEssentials
 import GameClient
 import JSONLines
 import Synchronization
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -9,7 +9,6 @@ import Localization
 import MatchPlay
 import Synchronization
 import TextSupport
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,6 @@ import GameClient
 import GameProtocol
 import Lobby
 import TextSupport
-import TicTacToeApp
 
 extension LobbyEvent {
     /// The line `tictactoe lobby` prints (text from the network escaped: `DisplayText.escaped`); `name` is ours, as

@@ -4,7 +4,6 @@ import LocalNetworkPrivacy
 import Localization
 import PrivacyCommands
 import TextSupport
-import TicTacToeApp
 
 extension ManifestReport {
     /// `tictactoe manifest`: what the manifest declares, App Transport Security key by key, what that means for game

@@ -4,7 +4,6 @@ import LocalNetworkPrivacy
 import Localization
 import PrivacyCommands
 import TextSupport
-import TicTacToeApp
 
 extension PrivacyStatusReport {
     /// `privacy status`: a headline with the state (and who decided when), then one row per thing kept somewhere.

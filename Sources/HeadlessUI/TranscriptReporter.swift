@@ -6,7 +6,6 @@ import GameRules
 import Localization
 import Synchronization
 import TextSupport
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

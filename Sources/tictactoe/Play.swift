@@ -132,7 +132,7 @@ struct PlayOptions: Sendable {
         let app = UIApp(
             terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath),
             settingsStore: settingsStore,
-            gameArchive: .live(GameArchive(directory: GameArchive.defaultDirectory(environment: environment))),
+            gameArchive: .live(GameArchive(directory: AppDirectories.games(environment: environment))),
             promptAtLaunch: promptAtLaunch, colors: colors,
             seed: seed
         )

@@ -71,8 +71,8 @@ struct Replay: ParsableCommand {
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if headless || json || !interactive {
-            let lines = json ? [try ReplayReport.json(record, path: file)]
-                : ReplayReport.text(record, path: file, unicode: Terminal.isUTF8)
+            let lines = json ? [try record.replayJSON(path: file)]
+                : record.replayText(path: file, unicode: Terminal.isUTF8)
             for line in lines { try printOutput(line) }
             return
         }

@@ -148,6 +148,9 @@ final class ImportBoundaryTests: XCTestCase {
                             "JSONLines", "PrivacyCommands"],
              "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour, the gate "
                 + "or the headless front end's and the app core's modules"),
+            ("HeadlessUI", ["TicTacToeApp", "TerminalUI", "CursesTerminal", "Series", "Bonjour", "GameTransport",
+                            "LobbyMulticast"],
+             "the headless front end is the TUI's sibling: it reads the events, never the app core or the adapters"),
             ("GameProtocol", ["Localization", "NIOCore"], "the protocol is pure; its text helpers are TextSupport's"),
             ("Lobby", ["GameClient", "GameTransport", "LobbyMulticast", "Bonjour", "LocalNetworkPrivacy", "NIOCore",
                        "NIOPosix"],

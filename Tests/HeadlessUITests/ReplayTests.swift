@@ -1,3 +1,4 @@
+import AppManifest
 import Foundation
 import GameClient
 import GameProtocol
@@ -123,7 +124,7 @@ final class ReplayTests: XCTestCase {
 
     func testTheHeadlessTextAndJSON() throws {
         let game = try ReplayReport.choose(in: try hostTranscript(), path: "t.jsonl", game: 1)
-        XCTAssertEqual(ReplayReport.text(game, path: "t.jsonl"), [
+        XCTAssertEqual(game.replayText(path: "t.jsonl"), [
             "Game 1 of t.jsonl: X Ada · O Bo",
             "Move 1 of 5: Ada (X) in cell 1",
             "Move 2 of 5: Bo (O) in cell 4",
@@ -140,7 +141,7 @@ final class ReplayTests: XCTestCase {
             "Ada (X) wins: a line 1-2-3",
         ])
         XCTAssertEqual(
-            try ReplayReport.json(game, path: "t.jsonl"),
+            try game.replayJSON(path: "t.jsonl"),
             #"{"board":"XXXOO....","event":"replay","file":"t.jsonl","finished":true,"game":1,"line":[1,2,3],"#
                 + #""moves":[1,4,2,5,3],"o":"Bo","reason":"line","winner":"X","x":"Ada"}"#)
     }
@@ -299,11 +300,11 @@ final class ReplayTests: XCTestCase {
     }
 
     func testTheDataDirectoryFollowsXDG() {
-        XCTAssertEqual(GameArchive.defaultDirectory(environment: ["HOME": "/home/you"]),
+        XCTAssertEqual(AppDirectories.games(environment: ["HOME": "/home/you"]),
                        "/home/you/.local/share/tictactoe/games")
-        XCTAssertEqual(GameArchive.defaultDirectory(environment: ["HOME": "/home/you", "XDG_DATA_HOME": "/data"]),
+        XCTAssertEqual(AppDirectories.games(environment: ["HOME": "/home/you", "XDG_DATA_HOME": "/data"]),
                        "/data/tictactoe/games")
-        XCTAssertEqual(GameArchive.defaultDirectory(environment: ["HOME": "/home/you", "XDG_DATA_HOME": "rel"]),
+        XCTAssertEqual(AppDirectories.games(environment: ["HOME": "/home/you", "XDG_DATA_HOME": "rel"]),
                        "/home/you/.local/share/tictactoe/games", "a relative XDG_DATA_HOME is ignored")
     }
 }

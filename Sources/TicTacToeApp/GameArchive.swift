@@ -25,11 +25,6 @@ public struct GameArchive: Sendable {
         self.keep = keep
     }
 
-    /// `$XDG_DATA_HOME/tictactoe/games`, else `$HOME/.local/share/tictactoe/games`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        AppDirectories.data(environment: environment) + "/games"
-    }
-
     /// Writes `record` as a new file (the directory created when missing) and prunes the oldest beyond `keep`;
     /// returns the file's path. `sequence` tells games saved in the same second apart.
     @discardableResult

@@ -3,29 +3,28 @@ import GameRules
 import JSONLines
 import Localization
 import TextSupport
-import TicTacToeApp
 
 /// `tictactoe replay FILE`'s headless output: the moves, the final board and the result as text, or one JSON line.
-extension ReplayReport {
+extension GameRecord {
     /// The headless text: a heading, each move, the final board, the result.
-    public static func text(_ game: GameRecord, path: String, unicode: Bool = false) -> [String] {
-        var lines = [tr("Game %@ of %@: X %@ · O %@", String(game.number), path,
-                        DisplayText.escaped(game.name(of: .x)), DisplayText.escaped(game.name(of: .o)))]
-        lines += game.cells.indices.map(game.moveText)
+    public func replayText(path: String, unicode: Bool = false) -> [String] {
+        var lines = [tr("Game %@ of %@: X %@ · O %@", String(number), path,
+                        DisplayText.escaped(name(of: .x)), DisplayText.escaped(name(of: .o)))]
+        lines += cells.indices.map(moveText)
         lines.append("")
-        lines += (game.positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map { row in
+        lines += (positions.last ?? Board()).rendered(unicode: unicode).split(separator: "\n").map { row in
             var row = String(row)
             while row.last == " " { row.removeLast() }
             return row
         }
         lines.append("")
-        lines.append(game.resultText)
+        lines.append(resultText)
         return lines
     }
 
     /// `--json`: one `replay` line with the game's moves, final board and result.
-    public static func json(_ game: GameRecord, path: String) throws -> String {
-        try JSONLine.encode(ReplayLine(game: game, path: path))
+    public func replayJSON(path: String) throws -> String {
+        try JSONLine.encode(ReplayLine(game: self, path: path))
     }
 }
 

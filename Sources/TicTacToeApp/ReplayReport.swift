@@ -1,3 +1,4 @@
+import AppManifest
 import FoundationEssentials
 import GameClient
 import GameProtocol
@@ -9,8 +10,8 @@ import TextSupport
 import Glibc
 #endif
 
-/// `tictactoe replay FILE`'s work outside the terminal UI: reading the record and choosing its game (the headless
-/// output is `ReplayReport+Text` in HeadlessUI).
+/// Reading a game record and choosing its game: `tictactoe replay FILE` (its text is `GameRecord.replayText`, in
+/// HeadlessUI) and the TUI's past games (`GameArchiveClient.live`).
 public enum ReplayReport {
     /// Why a record cannot be replayed (exit 65, EX_DATAERR); `description` names the file (and the line when there
     /// is one).
@@ -74,7 +75,7 @@ public enum ReplayReport {
     /// Why `open` failed, in the player's words.
     private static func openProblem(_ code: Int32) -> String {
         switch code {
-        case ENOENT: return "no such file (saved games are in \(GameArchive.defaultDirectory()))"
+        case ENOENT: return "no such file (saved games are in \(AppDirectories.games()))"
         case EACCES, EPERM: return "you are not allowed to read this file (permission denied)"
         case ENOTDIR: return "no such file (a part of the path is not a directory)"
         default: return "cannot read the record (\(String(cString: strerror(code))))"
