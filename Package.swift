@@ -399,6 +399,7 @@ let package = Package(
                 "AppManifest",
                 "TextSupport",
                 "TicTacToeApp",
+                "Lobby",
                 "GameClient",
                 "PrivacyCommands",
                 "JSONLines",

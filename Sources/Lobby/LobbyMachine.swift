@@ -2,8 +2,8 @@ import GameProtocol
 
 /// The lobby's logic, pure (time is an input, as in `LobbyRoster`): what it does with the group's state, each
 /// datagram, the announce ticks, the person's commands and the game hosted for a challenge, as actions a driver
-/// carries out (`runLobby` for `tictactoe lobby`, `runInteractiveLobby` for the TUI's Lobby screen). One machine for
-/// both front ends: `Policy` says who decides challenges (the command line's `--challenge`/`--accept`, or the person).
+/// carries out (`runLobby`, for `tictactoe lobby` and the TUI's Lobby screen). One machine for both front ends:
+/// `Policy` says who decides challenges (the command line's `--challenge`/`--accept`, or the person).
 public struct LobbyMachine: Sendable {
     public struct Policy: Sendable, Hashable {
         /// Challenge the first member of this name seen (`PlayerName.matches`).

@@ -73,8 +73,10 @@ struct LiveNetwork {
         let gate = self.gate
         let (commands, input) = AsyncStream<LobbyCommand>.makeStream()
         let task = Task {
-            await runInteractiveLobby(
-                LobbyRequest(name: name, origin: .lobbyScreen), gate: gate, commands: commands, update: events)
+            let status = await runLobby(
+                LobbyRequest(name: name, origin: .lobbyScreen, policy: .init(interactive: true)),
+                games: .askingFrontEnd(events), gate: gate, commands: commands, report: { events(.event($0)) })
+            events(.ended(status))
         }
         return LobbyHandle(send: { input.yield($0) }, cancel: { task.cancel() })
     }

@@ -30,13 +30,9 @@ public struct LobbyRequest: Sendable {
     public var waitTimeout: Duration?
     /// How long to stay (nil: until stopped, or a game).
     public var duration: Duration?
-    /// Said once, when joined.
-    public var greeting: String?
-    /// Challenge the first member of this name seen (matched as names are: `PlayerName.matches`): host a game and
-    /// invite them; play it if they accept.
-    public var challenge: String?
-    /// Accept the first challenge (else each is declined): join the challenger's game.
-    public var acceptChallenges: Bool
+    /// Who decides challenges, and what is said once joined: the command line's `--challenge`, `--accept` and
+    /// `--greet`, or the person (`.interactive`, the Lobby screen).
+    public var policy: LobbyMachine.Policy
     /// How often we announce ourselves (and look for the silent).
     public var announceInterval: Duration
     /// How long a challenge waits for its answer.
@@ -44,8 +40,8 @@ public struct LobbyRequest: Sendable {
 
     public init(
         name: String, group: MulticastGroup = .lobby, interface: String? = nil, origin: OperationOrigin = .lobbyCommand,
-        waitTimeout: Duration? = nil, duration: Duration? = nil, greeting: String? = nil, challenge: String? = nil,
-        acceptChallenges: Bool = false, announceInterval: Duration = .seconds(2), answerTimeout: Duration = .seconds(30)
+        waitTimeout: Duration? = nil, duration: Duration? = nil, policy: LobbyMachine.Policy = .init(),
+        announceInterval: Duration = .seconds(2), answerTimeout: Duration = .seconds(30)
     ) {
         self.name = PlayerName.fitted(name)
         self.group = group
@@ -53,75 +49,43 @@ public struct LobbyRequest: Sendable {
         self.origin = origin
         self.waitTimeout = waitTimeout
         self.duration = duration
-        self.greeting = greeting
-        self.challenge = challenge
-        self.acceptChallenges = acceptChallenges
+        self.policy = policy
         self.announceInterval = announceInterval
         self.answerTimeout = answerTimeout
     }
 }
 
-extension LobbyRequest {
-    /// Why `text` cannot be a greeting, or nil (`--greet` is checked before the lobby is joined).
-    public static func greetingProblem(_ text: String) -> String? { LobbyMessage.greetingProblem(text) }
-}
-
-/// Runs `tictactoe lobby`: asks the gate for the lobby's group (the multicast entitlement first: without it, exit 15
-/// at once), joins it, announces itself every `announceInterval`, reports who is around and what they say, and, as
-/// asked, challenges a member (hosting a game they are invited to join) or accepts a challenge (joining the
-/// challenger's game by address, with the checks of any joined address: the gate, and no loopback, unspecified,
-/// multicast or broadcast address from the network). Its events (`.lobby`) and the game, a normal match
-/// (`hostMatches`, `joinMatch`), go to `reporter`. The result is the exit status: the game's, or 0 when the lobby ended by its duration
-/// or a stop. The logic is `LobbyMachine`'s, shared with the TUI's Lobby screen (`runInteractiveLobby`).
+/// Runs a stay in the LAN lobby, for either front end: asks the gate for the lobby's group (the multicast
+/// entitlement first: without it, exit 15 at once), joins it, announces itself every `announceInterval`, reports who
+/// is around and what they say, and challenges or answers as `request.policy` says: by the command line's options,
+/// or by the person (`.interactive`: what they do comes in on `commands`). A challenge's game is played by `games`.
+/// An accepted challenge is joined by address, with the checks of any joined address (the gate, and no loopback,
+/// unspecified, multicast or broadcast address from the network). The result is the exit status: the game's, or 0
+/// when the lobby ended by its duration, a `stop` or the task's cancellation (leaving the group first, saying so to
+/// the others). The logic is `LobbyMachine`'s.
 public func runLobby(
     _ request: LobbyRequest,
-    options: MatchOptions,
+    games: LobbyGames,
     gate: LocalNetworkGate,
-    reporter: MatchReporter,
+    commands: AsyncStream<LobbyCommand>? = nil,
+    report: @escaping @Sendable (LobbyEvent) -> Void,
     stop: StopSignal? = nil,
     clock: any Clock<Duration> = ContinuousClock(),
     logger: Logger = Logger(label: "tictactoe.lobby")
 ) async -> ExitStatus {
-    let report: @Sendable (LobbyEvent) -> Void = { reporter.report(.lobby($0)) }
     let capability: MulticastCapability
     do {
-        capability = try await lobbyCapability(request, gate: gate, report: report)
+        let group = request.group
+        capability = try await LocalNetworkAccess(gate: gate).obtain(
+            { $0.joinGroup(group, for: request.origin) }, waitTimeout: request.waitTimeout,
+            onWaiting: { report(.waiting($0)) })
     } catch {
-        let status = ExitStatus(failure: error, stop: stop?.raised)
+        let status = ExitStatus(failure: error, stop: stop?.raised ?? (Task.isCancelled ? .quit : nil))
         report(.left("\(error)"))
         return status
     }
-    // The games are the command line's own: hosted and joined here, reported to `reporter`.
-    let games = LobbyGames(
-        host: { _, input in
-            let stopHost = StopSignal()
-            Task {
-                let status = await hostMatches(
-                    HostRequest(port: 0, matches: 1, advertise: false, origin: request.origin, endsWithFirstMatch: true),
-                    options: options, gate: gate,
-                    reporter: ClosureReporter { report in
-                        switch report {
-                        case .listening(_, let port, _, _, _): input(.hostListening(port))
-                        case .connected: input(.hostConnected)
-                        default: break
-                        }
-                        reporter.report(report)
-                    },
-                    stop: stopHost)
-                input(.hostDone(status))  // the driver waits for this before it ends
-            }
-            return { stopHost.raise(stop?.raised ?? .quit) }
-        },
-        join: { _, address, port in
-            let join = JoinRequest(
-                target: .address(Endpoint(host: address, port: port)), waitTimeout: request.waitTimeout,
-                origin: request.origin)
-            return await joinMatch(join, options: options, gate: gate, reporter: reporter, stop: stop)
-        })
-    let policy = LobbyMachine.Policy(
-        challenge: request.challenge, acceptChallenges: request.acceptChallenges, greeting: request.greeting)
-    let lobby = Lobby(request: request, policy: policy, capability: capability, logger: logger)
-    return await lobby.run(games: games, gate: gate, report: report, commands: nil, clock: clock) { input in
+    let lobby = Lobby(request: request, capability: capability, logger: logger)
+    return await lobby.run(games: games, gate: gate, report: report, commands: commands, clock: clock) { input in
         guard let stop else { return nil }
         return Task {
             for await reason in stop.stream() {
@@ -132,65 +96,67 @@ public func runLobby(
     }
 }
 
-/// Runs the TUI's Lobby screen (`GameClient.lobby`): the lobby of `tictactoe lobby`, where the person decides
-/// (`LobbyMachine.Policy.interactive`): what they do comes in on `commands`; the games are the front end's own (it
-/// is asked to host or join one with `.hostGame` and `.join`). Ends with `.ended` when the lobby is over, or when
-/// the task is cancelled (leaving the group first, saying so to the others).
-public func runInteractiveLobby(
-    _ request: LobbyRequest,
-    gate: LocalNetworkGate,
-    commands: AsyncStream<LobbyCommand>,
-    update: @escaping @Sendable (LobbyUpdate) -> Void,
-    clock: any Clock<Duration> = ContinuousClock(),
-    logger: Logger = Logger(label: "tictactoe.lobby")
-) async {
-    let report: @Sendable (LobbyEvent) -> Void = { update(.event($0)) }
-    let capability: MulticastCapability
-    do {
-        capability = try await lobbyCapability(request, gate: gate, report: report)
-    } catch {
-        report(.left("\(error)"))
-        update(.ended(ExitStatus(failure: error, stop: Task.isCancelled ? .quit : nil)))
-        return
-    }
-    let games = LobbyGames(
-        host: { name, _ in
-            update(.hostGame(for: name))
-            return { update(.stopHosting) }
-        },
-        join: { name, address, port in
-            update(.join(name: name, address: address, port: port))
-            return .success
-        })
-    let lobby = Lobby(request: request, policy: .init(interactive: true), capability: capability, logger: logger)
-    let status = await lobby.run(games: games, gate: gate, report: report, commands: commands, clock: clock) { _ in nil }
-    update(.ended(status))
-}
-
-/// The gate's capability for the lobby's group: the multicast entitlement, then local network permission (waited
-/// for, saying why).
-private func lobbyCapability(
-    _ request: LobbyRequest, gate: LocalNetworkGate, report: @escaping @Sendable (LobbyEvent) -> Void
-) async throws -> MulticastCapability {
-    let group = request.group
-    return try await LocalNetworkAccess(gate: gate).obtain(
-        { $0.joinGroup(group, for: request.origin) }, waitTimeout: request.waitTimeout,
-        onWaiting: { report(.waiting($0)) })
-}
-
 /// How a lobby's games are played: by the command line itself, or by the front end that drives the lobby.
-struct LobbyGames: Sendable {
+public struct LobbyGames: Sendable {
     /// Hosts a game for our challenge to `name`; what becomes of it goes to `input` (`.hostListening`,
     /// `.hostConnected`, `.hostDone`). Returns how to stop it.
     var host: @Sendable (_ name: String, _ input: @escaping @Sendable (LobbyMachine.Input) -> Void) -> @Sendable () -> Void
     /// Joins the game of `name`, whose challenge we accepted; the lobby's result.
     var join: @Sendable (_ name: String, _ address: String, _ port: Int) async -> ExitStatus
+
+    /// The command line's (`tictactoe lobby`): each game a normal match (`hostMatches`, `joinMatch`) played with
+    /// `options` and reported to `reporter`; the joined game's status is the lobby's.
+    public static func played(
+        _ request: LobbyRequest, options: MatchOptions, gate: LocalNetworkGate, reporter: MatchReporter,
+        stop: StopSignal?
+    ) -> LobbyGames {
+        LobbyGames(
+            host: { _, input in
+                let stopHost = StopSignal()
+                Task {
+                    let status = await hostMatches(
+                        HostRequest(
+                            port: 0, matches: 1, advertise: false, origin: request.origin, endsWithFirstMatch: true),
+                        options: options, gate: gate,
+                        reporter: ClosureReporter { report in
+                            switch report {
+                            case .listening(_, let port, _, _, _): input(.hostListening(port))
+                            case .connected: input(.hostConnected)
+                            default: break
+                            }
+                            reporter.report(report)
+                        },
+                        stop: stopHost)
+                    input(.hostDone(status))  // the driver waits for this before it ends
+                }
+                return { stopHost.raise(stop?.raised ?? .quit) }
+            },
+            join: { _, address, port in
+                let join = JoinRequest(
+                    target: .address(Endpoint(host: address, port: port)), waitTimeout: request.waitTimeout,
+                    origin: request.origin)
+                return await joinMatch(join, options: options, gate: gate, reporter: reporter, stop: stop)
+            })
+    }
+
+    /// The Lobby screen's (`GameClient.lobby`): the front end is asked to host or join each game (`.hostGame`,
+    /// `.stopHosting`, `.join`) and plays it itself.
+    public static func askingFrontEnd(_ update: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyGames {
+        LobbyGames(
+            host: { name, _ in
+                update(.hostGame(for: name))
+                return { update(.stopHosting) }
+            },
+            join: { name, address, port in
+                update(.join(name: name, address: address, port: port))
+                return .success
+            })
+    }
 }
 
 /// One stay in the lobby: carries out a `LobbyMachine`'s actions (the group, the timers, the games).
 private final class Lobby: Sendable {
     let request: LobbyRequest
-    let policy: LobbyMachine.Policy
     let group: ConnectionGroup
     let me = LobbyMessage.MemberID.random()
     let logger: Logger
@@ -201,9 +167,8 @@ private final class Lobby: Sendable {
     private let pending = Atomic<Int>(0)
     static let backlog = 256
 
-    init(request: LobbyRequest, policy: LobbyMachine.Policy, capability: MulticastCapability, logger: Logger) {
+    init(request: LobbyRequest, capability: MulticastCapability, logger: Logger) {
         self.request = request
-        self.policy = policy
         self.logger = logger
         group = ConnectionGroup(
             capability: capability,
@@ -260,7 +225,7 @@ private final class Lobby: Sendable {
             continuation.finish()
         }
         var machine = LobbyMachine(
-            me: me, policy: policy, answerTimeout: request.answerTimeout,
+            me: me, policy: request.policy, answerTimeout: request.answerTimeout,
             checkChallenge: { [local = InterfaceAddress.current().map(\.address)] address, challenger in
                 LobbyChallenge.problem(joining: address, challenger: challenger, localAddresses: local)
             })

@@ -2,6 +2,7 @@ import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import HeadlessUI
+import Lobby
 import LocalNetworkPrivacy
 import TicTacToeApp
 
@@ -64,7 +65,7 @@ struct Lobby: AsyncParsableCommand {
     func validate() throws {
         try OptionRanges.games.check(games)
         if let duration { try OptionRanges.browseTimeout.check(duration) }
-        if let greet, let problem = LobbyRequest.greetingProblem(greet) {
+        if let greet, let problem = LobbyMessage.greetingProblem(greet) {
             throw ValidationError("--greet: \(problem)")
         }
         if challenge != nil && accept {
@@ -81,10 +82,13 @@ struct Lobby: AsyncParsableCommand {
         defer { withExtendedLifetime(shutdown) {} }
         let request = LobbyRequest(
             name: name, interface: interface, waitTimeout: privacy.waitDuration, duration: duration.map { .seconds($0) },
-            greeting: greet, challenge: challenge, acceptChallenges: accept)
+            policy: .init(challenge: challenge, acceptChallenges: accept, greeting: greet))
+        let reporter = match.reporter(name: name)
+        let gate = privacy.makeGate()
         let status = await runLobby(
-            request, options: match.options(games: games), gate: privacy.makeGate(),
-            reporter: match.reporter(name: name), stop: stop)
+            request, games: .played(request, options: match.options(games: games), gate: gate, reporter: reporter,
+                                    stop: stop),
+            gate: gate, report: { reporter.report(.lobby($0)) }, stop: stop)
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }
