@@ -111,25 +111,30 @@ public struct JSONEvent: Encodable, Sendable {
             try object.encode(joined, forKey: "joined")
             try object.encode(watching, forKey: "watching")
         case .watched(let match):
-            try object.encode("watch", forKey: "event")
-            try object.encode(Int(match.game), forKey: "game")
-            try object.encode(match.hostName, forKey: "host")
-            try object.encode(match.joinerName, forKey: "joiner")
-            try object.encode(match.hostMark?.description, forKey: "host_mark")
-            try object.encode(match.firstMover?.description, forKey: "first")
-            try object.encode(match.board.compactText, forKey: "board")
-            try object.encode(match.phase.description, forKey: "phase")
-            try object.encode(match.toMove?.description, forKey: "to_move")
-            try object.encode(match.winner?.description, forKey: "winner")
-            try object.encode(match.ending == .none ? nil : match.ending.description, forKey: "reason")
-            try object.encode(
-                ["host": Int(match.hostWins), "joiner": Int(match.joinerWins), "draws": Int(match.draws)],
-                forKey: "score")
+            try Self.encode(match, into: &object)
         case .watchEnded(let end):
             try object.encode("watch-end", forKey: "event")
             try object.encode(end.name, forKey: "end")
             try object.encode(end.text, forKey: "detail")
         }
+    }
+
+    /// `watch`: what a spectator is shown.
+    private static func encode(_ match: WatchedMatch, into object: inout KeyedEncodingContainer<JSONKey>) throws {
+        try object.encode("watch", forKey: "event")
+        try object.encode(Int(match.game), forKey: "game")
+        try object.encode(match.hostName, forKey: "host")
+        try object.encode(match.joinerName, forKey: "joiner")
+        try object.encode(match.hostMark?.description, forKey: "host_mark")
+        try object.encode(match.firstMover?.description, forKey: "first")
+        try object.encode(match.board.compactText, forKey: "board")
+        try object.encode(match.phase.description, forKey: "phase")
+        try object.encode(match.toMove?.description, forKey: "to_move")
+        try object.encode(match.winner?.description, forKey: "winner")
+        try object.encode(match.ending == .none ? nil : match.ending.description, forKey: "reason")
+        try object.encode(
+            ["host": Int(match.hostWins), "joiner": Int(match.joinerWins), "draws": Int(match.draws)],
+            forKey: "score")
     }
 
     private static func encode(
