@@ -98,12 +98,16 @@ public final class CursesTerminal: Terminal {
         wrefresh(cncurses_stdscr())
     }
 
-    public func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool {
+    public func waitForInput(timeout: Duration?, wakeDescriptor: Int32) -> Bool {
         var descriptors = [
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0).rounded(.up), 86_400_000)) } ?? -1
+        let milliseconds = timeout.map { timeout -> Int32 in
+            let (seconds, attoseconds) = timeout.components
+            let whole = Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded(.up)
+            return Int32(min(max(whole, 0), 86_400_000))
+        } ?? -1
         _ = poll(&descriptors, 2, milliseconds)
         return true
     }

@@ -1,6 +1,5 @@
 import GameClient
 import Localization
-import Dispatch
 import FoundationEssentials
 import GameProtocol
 import Logging
@@ -23,11 +22,11 @@ public final class UIApp {
     private var privacy: PrivacyClient { client.privacy }
     private let promptAtLaunch: Bool
     private var watching: SessionHandle?
-    private let clock: () -> Double
+    private let clock: () -> Duration
     private let logger: Logger
     private var colors: Bool
     public private(set) var model: AppModel
-    private var timers: [TimerID: Double] = [:]
+    private var timers: [TimerID: Duration] = [:]
     private var handle: SessionHandle?
     private var browsing: SessionHandle?
     /// All services on this network, while it lists them.
@@ -42,6 +41,13 @@ public final class UIApp {
     private var engineSession = 0
     private let privacyLogger = Logger(label: "tictactoe.privacy")
 
+    /// The time since this call on the monotonic clock: what the event loop's timers are measured on (a test passes
+    /// its fake terminal's time instead).
+    public static func monotonicClock() -> () -> Duration {
+        let origin = ContinuousClock.now
+        return { origin.duration(to: .now) }
+    }
+
     public init(
         terminal: Terminal,
         settings: UISettings,
@@ -52,7 +58,7 @@ public final class UIApp {
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
-        clock: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        clock: @escaping () -> Duration = UIApp.monotonicClock(),
         logger: Logger = Logger(label: "tictactoe.ui")
     ) {
         self.terminal = terminal
@@ -98,7 +104,7 @@ public final class UIApp {
                 terminal.present(model.render(unicode: terminal.unicode))
                 dirty = false
             }
-            let timeout = timers.values.min().map { max(0, $0 - clock()) }
+            let timeout = timers.values.min().map { max(.zero, $0 - clock()) }
             let alive = terminal.waitForInput(timeout: timeout, wakeDescriptor: queue.wakeDescriptor)
             var inputs: [AppInput] = terminal.readKeys().map { $0 == .resize ? .resized(terminal.size) : .key($0) }
             if queue.takeResize() {
@@ -157,7 +163,7 @@ public final class UIApp {
     private func perform(_ effect: AppEffect) -> Performed {
         switch effect {
         case .schedule(let id, let delay):
-            timers[id] = clock() + delay.seconds
+            timers[id] = clock() + delay
         case .host, .watch, .join, .lobbyGame, .command, .cancelNetwork:
             performMatch(effect)
         case .startBrowsing, .stopBrowsing, .startServiceTypes, .stopServiceTypes, .startLobby, .stopLobby,

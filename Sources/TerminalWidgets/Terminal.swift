@@ -40,9 +40,9 @@ public protocol Terminal: AnyObject {
     func useColors(_ on: Bool)
     /// Shows a frame.
     func present(_ canvas: Canvas)
-    /// Sleeps until a key is ready, `wakeDescriptor` becomes readable, or `timeout` seconds pass (nil: no limit).
+    /// Sleeps until a key is ready, `wakeDescriptor` becomes readable, or `timeout` passes (nil: no limit).
     /// Returns false when input has ended for good (the fake's script ran out).
-    func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool
+    func waitForInput(timeout: Duration?, wakeDescriptor: Int32) -> Bool
     /// The keys available now, without blocking.
     func readKeys() -> [Key]
     /// The window changed size (SIGWINCH): take the new size. Called on the UI thread.

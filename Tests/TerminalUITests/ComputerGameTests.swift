@@ -7,7 +7,7 @@ import XCTest
 final class ComputerGameTests: XCTestCase {
     /// Types 1..9, letting the computer answer after each: every cell gets tried, so the game always ends.
     private func playThrough() -> [FakeTerminal.Step] {
-        (1...9).flatMap { [FakeTerminal.Step.keys(String($0)), .wait(0.5)] }
+        (1...9).flatMap { [FakeTerminal.Step.keys(String($0)), .wait(.milliseconds(500))] }
     }
 
     func testAFullGameAgainstThePerfectComputerEndsWithoutAWinForUs() throws {
@@ -26,7 +26,7 @@ final class ComputerGameTests: XCTestCase {
     }
 
     func testRematchKeepsTheScoreAndAlternatesWhoStarts() throws {
-        let terminal = FakeTerminal(script: [.keys("p")] + playThrough() + [.keys("r"), .wait(1)])
+        let terminal = FakeTerminal(script: [.keys("p")] + playThrough() + [.keys("r"), .wait(.seconds(1))])
         let (app, _) = try runApp(terminal)  // starter: alternate
         guard case .computer(let game) = app.model.screen else { return XCTFail("not in a game") }
         XCTAssertEqual(game.number, 2)
@@ -80,8 +80,8 @@ final class ComputerGameTests: XCTestCase {
         // Against the random computer, keep trying the top row and the rest until the game ends.
         var script: [FakeTerminal.Step] = [.keys("p")]
         for _ in 0..<30 {
-            script += "1235479".map { FakeTerminal.Step.keys(String($0)) } + [.wait(0.5)]
-            script += [.keys("r"), .wait(0.5)]
+            script += "1235479".map { FakeTerminal.Step.keys(String($0)) } + [.wait(.milliseconds(500))]
+            script += [.keys("r"), .wait(.milliseconds(500))]
         }
         let terminal = FakeTerminal(script: script)
         _ = try runApp(terminal, settings: settings)

@@ -16,7 +16,7 @@ final class FakeTerminal: Terminal {
         /// Something from the network or a signal, posted to the app's queue.
         case input(AppInput)
         /// Let time pass (timers fire).
-        case wait(Double)
+        case wait(Duration)
         /// A network event for the latest host/join.
         case network(NetworkEvent)
         /// A browser event for the running search.
@@ -36,7 +36,7 @@ final class FakeTerminal: Terminal {
     private(set) var colors = false
     private(set) var started = false
     private(set) var stopped = false
-    var now = 1000.0
+    var now: Duration = .seconds(1000)
     weak var queue: EventQueue<AppInput>?
     weak var network: FakeNetwork?
     private var pendingKeys: [Key] = []
@@ -67,7 +67,7 @@ final class FakeTerminal: Terminal {
     /// The last frame's words in reading order, box lines and wrapping removed (to find sentences that wrap).
     var lastFrameWords: String { flattened(lastFrame) }
 
-    func waitForInput(timeout: Double?, wakeDescriptor: Int32) -> Bool {
+    func waitForInput(timeout: Duration?, wakeDescriptor: Int32) -> Bool {
         guard !script.isEmpty else {
             if let timeout {
                 now += timeout
@@ -82,7 +82,7 @@ final class FakeTerminal: Terminal {
             size = newSize
             pendingKeys.append(.resize)
         case .input(let input): queue?.post(input)
-        case .wait(let seconds): now += seconds
+        case .wait(let duration): now += duration
         case .network(let event): network?.deliver(event)
         case .discovery(let update): network?.deliverDiscovery(update)
         case .discoveryUpdate(let update): network?.deliverDiscovery(update)

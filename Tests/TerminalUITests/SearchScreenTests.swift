@@ -77,7 +77,7 @@ final class SearchScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: [
             .keys("s"), .discovery(.games(listed)), .key(.down), .key(.down), .key(.enter),
             .network(.report(.discovery(.resolved(name: "日本語のゲーム", addresses: ["10.99.0.12:7990"])))),
-            .wait(1), .wait(1), .wait(1),
+            .wait(.seconds(1)), .wait(.seconds(1)), .wait(.seconds(1)),
         ])
         try runApp(terminal, network: network)
         let list = try XCTUnwrap(terminal.frames.first { $0.text.contains("2 games, 1 not joinable") }).text
@@ -106,9 +106,9 @@ final class SearchScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: [
             .keys("s"), .discovery(.games([GameListing(name: "alice", security: .open)])), .key(.enter),
             .network(.report(.connectionState(.waiting(.notAllowed("local network permission denied"))))),
-            .wait(1), .wait(1), .wait(1), .wait(1),
+            .wait(.seconds(1)), .wait(.seconds(1)), .wait(.seconds(1)), .wait(.seconds(1)),
             .network(.report(.discovery(.resolved(name: "alice", addresses: ["10.99.0.12:7990"])))),
-            .wait(1),
+            .wait(.seconds(1)),
         ])
         try runApp(terminal, network: network)
         let texts = terminal.frames.map(\.text)
