@@ -98,37 +98,25 @@ func browseGames(
     return .success
 }
 
-/// Searches for games while local network access is allowed, until cancelled (a UI's Search screen): waits for
-/// permission (saying why), browses, and when access is turned off (Settings, `privacy deny`) stops browsing at
-/// once, empties the list with the reason, and waits again. Returns false when it could not browse at all
-/// (`.failed`: NoAuth, no manifest).
+/// Searches for games while local network access is allowed, until cancelled (a UI's Search screen, `browse --watch`):
+/// waits for permission (saying why), browses, and when access is turned off (Settings, `privacy deny`) stops
+/// browsing at once, empties the list with the reason, and waits again (`LocalNetworkAccess.whileAllowed`). Returns
+/// false when it could not browse at all (`.failed`: NoAuth, no manifest).
 /// The list is `GameList`'s, on `clock`.
 @discardableResult
 public func searchGames(
     gate: LocalNetworkGate, origin: OperationOrigin, clock: some Clock<Duration> = ContinuousClock(),
     onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
 ) async -> Bool {
-    let access = LocalNetworkAccess(gate: gate)
     let start = clock.now
-    while !Task.isCancelled {
-        let capability: BrowseCapability
-        do {
-            capability = try await access.obtain({ $0.browse(GameService.type, for: origin) }) { onUpdate(.waiting($0)) }
-        } catch is CancellationError {
-            return true
-        } catch LocalNetworkAccessError.refused(.noAuth) {
-            onUpdate(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
-            return false
-        } catch {
-            onUpdate(.failed("\(error)"))
-            return false
-        }
-        let browser = GameBrowser(capability: capability)
-        let revocations = gate.revocations()
-        let events = browser.events()
-        browser.start()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
+    do {
+        try await LocalNetworkAccess(gate: gate).whileAllowed(
+            { $0.browse(GameService.type, for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
+        ) { capability in
+            let browser = GameBrowser(capability: capability)
+            let events = browser.events()
+            browser.start()
+            await withTaskCancellationHandler {
                 var list = GameList.onThisMachine()
                 for await event in events {
                     switch event {
@@ -139,25 +127,17 @@ public func searchGames(
                         onUpdate(.games(list.games))
                     }
                 }
+            } onCancel: {
+                browser.stop()  // at once: ends the events too
             }
-            group.addTask {
-                for await _ in revocations { return }  // access turned off (or the search cancelled)
-                await untilCancelled()  // the decision cannot be watched (logged): browse until cancelled
-            }
-            await group.next()
-            browser.stop()  // at once: ends the events too
-            group.cancelAll()
+            browser.stop()
         }
-    }
-    return true
-}
-
-/// Returns once the task that awaits it is cancelled.
-func untilCancelled() async {
-    let (stream, end) = AsyncStream<Never>.makeStream()
-    await withTaskCancellationHandler {
-        for await _ in stream {}
-    } onCancel: {
-        end.finish()
+        return true
+    } catch LocalNetworkAccessError.refused(.noAuth) {
+        onUpdate(.failed("\(LocalNetworkGate.noAuthMessage): \(GameService.type) is not in the app's NSBonjourServices"))
+        return false
+    } catch {
+        onUpdate(.failed("\(error)"))
+        return false
     }
 }

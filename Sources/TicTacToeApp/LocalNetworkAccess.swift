@@ -47,6 +47,47 @@ public struct LocalNetworkAccess: Sendable {
     }
 }
 
+extension LocalNetworkAccess {
+    /// Runs `session` with a capability each time local network access is granted, until the calling task is
+    /// cancelled (a screen's live list): while access is off it waits (each reason to `onWaiting`); when access is
+    /// turned off (Settings, `privacy deny`) the session is cancelled at once, and it waits again. Throws what
+    /// `obtain` throws when access cannot be had at all (refused: NoAuth, a missing entitlement, no manifest).
+    public func whileAllowed<Capability: LocalNetworkCapability>(
+        _ clear: @escaping @Sendable (LocalNetworkGate) -> Clearance<Capability>,
+        onWaiting: @escaping @Sendable (String) -> Void,
+        session: @escaping @Sendable (Capability) async -> Void
+    ) async throws {
+        while !Task.isCancelled {
+            let capability: Capability
+            do {
+                capability = try await obtain(clear, onWaiting: onWaiting)
+            } catch is CancellationError {
+                return
+            }
+            let revocations = gate.revocations()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await session(capability) }
+                group.addTask {
+                    for await _ in revocations { return }  // access turned off (or the session cancelled)
+                    await untilCancelled()  // the decision cannot be watched (logged): go on until cancelled
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+}
+
+/// Returns once the task that awaits it is cancelled.
+func untilCancelled() async {
+    let (stream, end) = AsyncStream<Never>.makeStream()
+    await withTaskCancellationHandler {
+        for await _ in stream {}
+    } onCancel: {
+        end.finish()
+    }
+}
+
 /// Why a front end could not get local network access.
 public enum LocalNetworkAccessError: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
     /// NoAuth, no manifest, a decision that cannot be watched: waiting would not help.

@@ -83,26 +83,14 @@ public func watchServiceTypes(
     },
     onUpdate: @escaping @Sendable (ServiceTypesUpdate) -> Void
 ) async -> Bool {
-    let access = LocalNetworkAccess(gate: gate)
-    while !Task.isCancelled {
-        let capability: ServiceTypesBrowseCapability
-        do {
-            capability = try await access.obtain({ $0.browseServiceTypes(for: origin) }) { onUpdate(.waiting($0)) }
-        } catch is CancellationError {
-            return true
-        } catch LocalNetworkAccessError.refused(.missingEntitlement(let key, _)) {
-            onUpdate(.failed(tr("Cannot use the local network: the app is not entitled to %@", key)))
-            return false
-        } catch {
-            onUpdate(.failed("\(error)"))
-            return false
-        }
-        let browser = makeBrowser(capability)
-        let revocations = gate.revocations()
-        let events = browser.events()
-        browser.start()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
+    do {
+        try await LocalNetworkAccess(gate: gate).whileAllowed(
+            { $0.browseServiceTypes(for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
+        ) { capability in
+            let browser = makeBrowser(capability)
+            let events = browser.events()
+            browser.start()
+            await withTaskCancellationHandler {
                 for await event in events {
                     switch event {
                     case .available: onUpdate(.available)
@@ -110,15 +98,17 @@ public func watchServiceTypes(
                     case .updated(let types): onUpdate(.types(types.map(\.name)))
                     }
                 }
+            } onCancel: {
+                browser.stop()  // at once: ends the events too
             }
-            group.addTask {
-                for await _ in revocations { return }  // access turned off (or cancelled)
-                await untilCancelled()
-            }
-            await group.next()
             browser.stop()
-            group.cancelAll()
         }
+        return true
+    } catch LocalNetworkAccessError.refused(.missingEntitlement(let key, _)) {
+        onUpdate(.failed(tr("Cannot use the local network: the app is not entitled to %@", key)))
+        return false
+    } catch {
+        onUpdate(.failed("\(error)"))
+        return false
     }
-    return true
 }
