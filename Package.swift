@@ -545,12 +545,14 @@ let package = Package(
             ]),
         .testTarget(name: "BonjourTests", dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
         .testTarget(name: "TerminalWidgetsTests", dependencies: ["TerminalWidgets"]),
+        // The screens over a fake terminal; with the app core's files (settings, saved games, the manifest's prompt)
+        // in a scratch directory where a test follows a setting or a game through a relaunch.
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
                 "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
                 "GameRules",
-                "GameProtocol", "Localization",
+                "GameProtocol", "Localization", "TicTacToeApp", "AppManifest", "TicTacToeTestSupport",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(

@@ -172,6 +172,20 @@ final class SettingsFileTests: XCTestCase {
                       warning)
     }
 
+    /// `privacy grant` and `privacy reset` write and remove the decision beside the settings, and leave them alone.
+    func testTheLocalNetworkDecisionInTheSameDirectoryLeavesTheSettingsAlone() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let file = SettingsFile(directory: directory)
+        try file.save(sample)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        let store = DecisionStore(directory: directory)
+        try store.write(.allowed, source: "tictactoe privacy grant")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file.path)), saved, "the grant touched settings.json")
+        try store.reset()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file.path)), saved, "the reset touched settings.json")
+        XCTAssertEqual(file.load().settings, sample)
+    }
+
     func testEveryFileFollowsTheSameHomeAndXDGVariables() {
         let onlyHome = ["HOME": "/home/new"]
         XCTAssertEqual(SettingsFile(directory: AppDirectories.config(environment: onlyHome)).path,
