@@ -2,8 +2,9 @@ import Foundation
 import TicTacToeTestSupport
 import XCTest
 
-/// `tictactoe replay` as a user runs it: headless on a transcript the binary wrote (`match --transcripts`), its
-/// errors (exit 65, naming the file and the line), the games the full-screen UI saves, and the viewer in tmux.
+/// `tictactoe replay` as a user runs it: headless on a transcript the binary wrote (`match --transcripts`), and its
+/// errors (exit 65, naming the file and the line). The games the full-screen UI saves and the viewer:
+/// TerminalUITests.SavedGamesTests.
 final class ReplayCommandTests: ProcessTestCase {
     private func temporaryDirectory() -> String {
         let path = Scratch.path("tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -159,66 +160,5 @@ final class ReplayCommandTests: ProcessTestCase {
         let (last, status) = try run(["replay", "--headless", directory + "/host.jsonl"])
         XCTAssertEqual(status, 0, last.standardError)
         XCTAssertTrue(last.output.first?.hasPrefix("Game 3 of ") == true, "\(last.output)")
-    }
-
-    /// A game against the computer in the full-screen UI is saved in $XDG_DATA_HOME/tictactoe/games, and the
-    /// viewer steps through it: →/←/Home/End change the board shown, q quits.
-    func testAComputerGameIsSavedAndTheViewerStepsThroughIt() throws {
-        let data = temporaryDirectory()
-        let games = data + "/tictactoe/games"
-        let tmux = try Tmux()
-        try tmux.start("solo", tuiCommand("--name solo", dataDirectory: data))
-        XCTAssertNotNil(tmux.waitFor("solo", text: "Play against the computer"), tmux.screen("solo"))
-        try tmux.keys("solo", "p")
-        XCTAssertNotNil(tmux.waitFor("solo", text: "Score: you 0"), tmux.screen("solo"))
-        XCTAssertNotNil(tmux.playUntilOver("solo", over: "Press r for a rematch"), tmux.screen("solo"))
-        // The file is written before the screen that says the game is over.
-        let saved = try FileManager.default.contentsOfDirectory(atPath: games)
-        XCTAssertEqual(saved.count, 1, "\(saved)")
-        let file = games + "/" + saved[0]
-        XCTAssertTrue(saved[0].hasPrefix("game-") && saved[0].hasSuffix(".jsonl"), saved[0])
-        try tmux.keys("solo", "q")
-        try tmux.keys("solo", "q")
-
-        let (headless, status) = try run(["replay", "--json", file])
-        XCTAssertEqual(status, 0, headless.standardError)
-        let event = try XCTUnwrap(headless.events(named: "replay").first, "\(headless.output)")
-        let moves = try XCTUnwrap(event["moves"] as? [Int])
-        XCTAssertTrue([event["x"] as? String, event["o"] as? String].contains("solo"), "\(event)")
-        XCTAssertEqual(event["finished"] as? Bool, true)
-
-        try tmux.start("viewer", tuiCommand("replay \(file); echo replay-exit=$?; read line", dataDirectory: data))
-        var screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
-        XCTAssertTrue(screen.contains("The empty board"), screen)
-        XCTAssertFalse(screen.contains(" X ") || screen.contains(" O "), screen)
-        try tmux.keys("viewer", "Right")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move 1 of \(moves.count)"), tmux.screen("viewer"))
-        XCTAssertTrue(screen.contains("Move 1 of \(moves.count): ") && screen.contains("in cell \(moves[0])"), screen)
-        try tmux.keys("viewer", "End")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count) of \(moves.count)"),
-                               tmux.screen("viewer"))
-        XCTAssertTrue(screen.contains("wins: a line") || screen.contains("Draw: the board is full"), screen)
-        print("replay viewer at the end:\n\(screen)")
-        try tmux.keys("viewer", "Left")
-        screen = try XCTUnwrap(tmux.waitFor("viewer", text: "· move \(moves.count - 1) of \(moves.count)"),
-                               tmux.screen("viewer"))
-        XCTAssertFalse(screen.contains("wins: a line") || screen.contains("Draw: the board"), screen)
-        try tmux.keys("viewer", "Home")
-        XCTAssertNotNil(tmux.waitFor("viewer", text: "· move 0 of \(moves.count)"), tmux.screen("viewer"))
-        try tmux.keys("viewer", "q")
-        XCTAssertNotNil(tmux.waitFor("viewer", text: "replay-exit=0"), tmux.screen("viewer"))
-
-        // The same game from the menu: Past games lists it; Enter replays it; q goes back to the list.
-        try tmux.start("past", tuiCommand("--name solo", dataDirectory: data))
-        XCTAssertNotNil(tmux.waitFor("past", text: "[g] Past games"), tmux.screen("past"))
-        try tmux.keys("past", "g")
-        screen = try XCTUnwrap(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
-        XCTAssertTrue(screen.contains(saved[0].replacingOccurrences(of: ".jsonl", with: "")), screen)
-        try tmux.keys("past", "Enter")
-        XCTAssertNotNil(tmux.waitFor("past", text: "· move 0 of \(moves.count)"), tmux.screen("past"))
-        try tmux.keys("past", "End")
-        XCTAssertNotNil(tmux.waitFor("past", text: "· move \(moves.count) of \(moves.count)"), tmux.screen("past"))
-        try tmux.keys("past", "q")
-        XCTAssertNotNil(tmux.waitFor("past", text: "Saved games: 1"), tmux.screen("past"))
     }
 }
