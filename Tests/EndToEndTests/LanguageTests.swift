@@ -2,12 +2,11 @@ import Foundation
 import GameProtocol
 import TicTacToeTestSupport
 import XCTest
-import TextSupport
 
 /// The prompt in the user's language through the real executable: `privacy status` says which language and which
 /// files, for the shipped Assets/ and for a manifest given with --info-plist (its own DIR/<lang>.lproj); a locale
-/// that is not UTF-8 stays English; and the TUI's prompt at 80 columns in English, Korean, Japanese and Chinese
-/// (both scripts), wrapped inside its box with the right border in one column on every line.
+/// that is not UTF-8 stays English. The TUI's prompt at 80 columns in every shipped language:
+/// TerminalUITests.TranslatedScreensTests.
 final class LanguageTests: XCTestCase {
     private func makeDirectory() throws -> String {
         let path = Scratch.path("tictactoe-language-e2e-" + UUID().uuidString)
@@ -119,68 +118,6 @@ final class CommandLineLanguageTests: XCTestCase {
             XCTAssertEqual(english.first, greeting, "\(environment): \(english)")
             XCTAssertEqual(english.last, "Your move, X (1-9, r = resign, q = quit): Bye. Score: you 0, computer 0, draws 0",
                            "\(environment): \(english)")
-        }
-    }
-}
-
-/// The TUI's prompt at 80 columns in each shipped language, in a real terminal (tmux).
-final class TUILanguageTests: XCTestCase {
-    private struct Expected {
-        let language: String
-        let title: String
-        let message: String
-        let deny: String
-        let ok: String
-    }
-
-    private let languages = [
-        Expected(language: "en", title: "“TicTacToe” would like to find and connect to devices on your local network.",
-                 message: "TicTacToe uses the local network to discover players around you.", deny: "Don't Allow",
-                 ok: "OK"),
-        Expected(language: "ko", title: "“틱택토”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.",
-                 message: "틱택토는 로컬 네트워크를 사용하여 주변의 플레이어를 찾습니다.", deny: "허용 안 함", ok: "확인"),
-        Expected(language: "ja", title: "“三目並べ”がローカルネットワーク上のデバイスの検索および接続を求めています。",
-                 message: "三目並べはローカルネットワークを使って、近くのプレイヤーを見つけます。", deny: "許可しない", ok: "OK"),
-        Expected(language: "zh_CN", title: "“井字棋”想要查找并连接到你本地网络上的设备。",
-                 message: "井字棋使用本地网络来发现你附近的玩家。", deny: "不允许", ok: "好"),
-        Expected(language: "zh_TW", title: "「井字遊戲」想要尋找並連接到你區域網路上的裝置。",
-                 message: "井字遊戲使用區域網路來尋找你附近的玩家。", deny: "不允許", ok: "好"),
-    ]
-
-    func testThePromptInEveryLanguageAt80Columns() throws {
-        let tmux = try Tmux(prefix: "ttt-lang")
-        defer { tmux.stop() }
-        for expected in languages {
-            let pane = "lang-\(expected.language)"
-            try tmux.start(pane, tuiCommand("--name 민준", language: expected.language), columns: 80, rows: 24)
-            // The menu (its title is the app's name in the language: 틱택토, 三目並べ; the letters are the same in all).
-            XCTAssertNotNil(tmux.waitFor(pane, text: "[s]"), tmux.screen(pane))
-            try tmux.keys(pane, "s")
-            let screen = try XCTUnwrap(tmux.waitFor(pane, text: "[ \(expected.ok) ]"), tmux.screen(pane))
-            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            let top = try XCTUnwrap(lines.firstIndex { $0.contains("┌") }, screen)
-            let bottom = try XCTUnwrap(lines.firstIndex { $0.contains("└") }, screen)
-            // The box: its right border in the same terminal column on every line, whatever the characters.
-            let right = DisplayWidth.of(String(lines[top].prefix { $0 != "┐" }) + "┐")
-            for line in lines[(top + 1)..<bottom] {
-                XCTAssertEqual(DisplayWidth.of(String(line.prefix(through: line.lastIndex(of: "│") ?? line.startIndex))),
-                               right, "\(expected.language): \(line)\n\(screen)")
-            }
-            // The title and the message, wrapped inside the box (joined again without the borders).
-            let inside = lines[(top + 1)..<bottom].map { line -> String in
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                return String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-            }
-            let text = inside.reduce("") { joined, line in
-                guard !line.isEmpty else { return joined + "\n" }
-                let spaced = expected.language == "en" || expected.language == "ko"
-                return joined + (joined.isEmpty || joined.hasSuffix("\n") || !spaced ? "" : " ") + line
-            }
-            XCTAssertTrue(text.contains(expected.title), "\(expected.language): the title\n\(screen)")
-            XCTAssertTrue(text.contains(expected.message), "\(expected.language): the message\n\(screen)")
-            XCTAssertTrue(screen.contains("[ \(expected.deny) ]"), screen)
-            XCTAssertTrue(screen.contains("o \(expected.ok) · d \(expected.deny)"), "the key hints name the buttons\n\(screen)")
-            try tmux.keys(pane, "C-c")
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppManifest
 import Foundation
 import GameClient
 import GameProtocol
@@ -9,7 +10,7 @@ import TextSupport
 
 /// The screens in Japanese and Korean, from the tables the app ships (Assets/<lang>.lproj/Localizable.strings): the
 /// menu, the Search list and a game over the network show the translated lines, whole, and nothing is wider than the
-/// smallest window (44 columns).
+/// smallest window (44 columns); the local network prompt in every shipped language fits an 80-column window.
 final class TranslatedScreensTests: XCTestCase {
     private let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -47,6 +48,56 @@ final class TranslatedScreensTests: XCTestCase {
     private func assertShows(_ frame: String, _ lines: [String], file: StaticString = #filePath, line: UInt = #line) {
         for text in lines {
             XCTAssertTrue(frame.contains(text), "no \"\(text)\" in\n\(frame)", file: file, line: line)
+        }
+    }
+
+    /// The prompt as the shipped manifest words it in each language (LANGUAGE as a user sets it), at 80 columns: the
+    /// box's right border in one column on every line whatever the characters, the title and the message inside it
+    /// whole, and the buttons and key hints in the language.
+    func testThePromptInEveryLanguageAt80Columns() throws {
+        let languages: [(language: String, title: String, message: String, deny: String, ok: String)] = [
+            ("en", "“TicTacToe” would like to find and connect to devices on your local network.",
+             "TicTacToe uses the local network to discover players around you.", "Don't Allow", "OK"),
+            ("ko", "“틱택토”이(가) 로컬 네트워크에서 기기를 찾고 연결하려고 합니다.",
+             "틱택토는 로컬 네트워크를 사용하여 주변의 플레이어를 찾습니다.", "허용 안 함", "확인"),
+            ("ja", "“三目並べ”がローカルネットワーク上のデバイスの検索および接続を求めています。",
+             "三目並べはローカルネットワークを使って、近くのプレイヤーを見つけます。", "許可しない", "OK"),
+            ("zh_CN", "“井字棋”想要查找并连接到你本地网络上的设备。", "井字棋使用本地网络来发现你附近的玩家。", "不允许", "好"),
+            ("zh_TW", "「井字遊戲」想要尋找並連接到你區域網路上的裝置。", "井字遊戲使用區域網路來尋找你附近的玩家。", "不允許", "好"),
+        ]
+        let assets = checkout.appendingPathComponent("Assets").path
+        let manifest = try AppManifest(contentsOf: assets + "/Info.plist")
+        for expected in languages {
+            Localization.current = Localization.load(
+                directory: assets, environment: ["LANGUAGE": expected.language, "LANG": "C.UTF-8"])
+            let privacy = FakePrivacy(state: .notDetermined)
+            privacy.title = manifest.promptTitle()
+            privacy.message = manifest.promptMessage()
+            let terminal = FakeTerminal(size: TerminalSize(rows: 24, columns: 80), script: [.keys("s")])
+            try runApp(terminal, privacy: privacy, settings: UISettings(name: "민준"))
+            let screen = terminal.lastFrame
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let top = try XCTUnwrap(lines.firstIndex { $0.contains("┌") }, screen)
+            let bottom = try XCTUnwrap(lines.firstIndex { $0.contains("└") }, screen)
+            let right = DisplayWidth.of(String(lines[top].prefix { $0 != "┐" }) + "┐")
+            for line in lines[(top + 1)...bottom] {
+                let border: Character = line.contains("└") ? "┘" : "│"
+                XCTAssertEqual(DisplayWidth.of(String(line.prefix(through: line.lastIndex(of: border) ?? line.startIndex))),
+                               right, "\(expected.language): \(line)\n\(screen)")
+            }
+            // The title and the message, wrapped inside the box (joined again without the borders; Chinese and
+            // Japanese wrap between characters, English and Korean at spaces).
+            let spaced = expected.language == "en" || expected.language == "ko"
+            let text = lines[(top + 1)..<bottom].reduce("") { joined, line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let inside = String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                guard !inside.isEmpty else { return joined + "\n" }
+                return joined + (joined.isEmpty || joined.hasSuffix("\n") || !spaced ? "" : " ") + inside
+            }
+            XCTAssertTrue(text.contains(expected.title), "\(expected.language): the title\n\(screen)")
+            XCTAssertTrue(text.contains(expected.message), "\(expected.language): the message\n\(screen)")
+            XCTAssertTrue(screen.contains("[ \(expected.deny) ]") && screen.contains("[ \(expected.ok) ]"), screen)
+            XCTAssertTrue(screen.contains("o \(expected.ok) · d \(expected.deny)"), "the key hints name the buttons\n\(screen)")
         }
     }
 
