@@ -4,8 +4,9 @@ import XCTest
 
 /// `tictactoe browse --all-types` through the real executable, where no Bonjour is needed: without the multicast
 /// entitlement beside the manifest it ends at once with exit 15 and asks nothing; with --watch it is a usage error.
-/// The TUI's "All services on this network" (s on Search) goes through the same gate.
-/// (The list itself is checked against avahi-browse in the LAN lab: LabTests/AllTypesLabTests.)
+/// The TUI's "All services on this network" (s on Search) goes through the same gate: ServiceTypesCoordinatorTests
+/// and ServiceTypesScreenTests. (The list itself is checked against avahi-browse in the LAN lab:
+/// LabTests/AllTypesLabTests.)
 final class AllTypesCommandTests: XCTestCase {
     /// A directory with Info.plist (the shipped one, without entitlements beside it) and a fresh state directory.
     private func makeManifestWithoutEntitlements() throws -> (manifest: String, state: String) {
@@ -54,38 +55,5 @@ final class AllTypesCommandTests: XCTestCase {
         let (status, _, error) = try run(["browse", "--all-types", "--watch", "--info-plist", manifest], state: state)
         XCTAssertEqual(status, 64, error)
         XCTAssertTrue(error.contains("--all-types lists the types once: it cannot be combined with --watch"), error)
-    }
-
-    /// In the TUI (Bonjour off: nothing here reaches the network): Search asks first (Don't Allow: it waits); then s
-    /// shows the missing entitlement at once, without a prompt; with the shipped manifest it waits for access instead.
-    func testTheTUIsAllServicesViewShowsTheMissingEntitlementAndOtherwiseWaitsForAccess() throws {
-        let (manifest, _) = try makeManifestWithoutEntitlements()
-        let tmux = try Tmux()
-        try tmux.start("types", tuiCommand("--name t --info-plist \(manifest)"))
-        XCTAssertNotNil(tmux.waitFor("types", text: "Search for games"), tmux.screen("types"))
-        try tmux.keys("types", "s")
-        XCTAssertNotNil(tmux.waitFor("types", text: "[ OK ]"), tmux.screen("types"))
-        try tmux.keys("types", "d")
-        XCTAssertNotNil(tmux.waitFor("types", text: "Not searching"), tmux.screen("types"))
-        try tmux.keys("types", "s")
-        let refused = tmux.waitFor("types") {
-            collapse($0).contains("the app is not entitled to com.apple.developer.networking.multicast")
-        }
-        XCTAssertNotNil(refused, tmux.screen("types"))
-        XCTAssertTrue(tmux.screen("types").contains("All services on this network"), tmux.screen("types"))
-        XCTAssertFalse(tmux.screen("types").contains("[ OK ]"), "no prompt: \(tmux.screen("types"))")
-
-        let config = freshConfigDirectory()
-        try tmux.start("shipped", tuiCommand("--name t", configDirectory: config))
-        XCTAssertNotNil(tmux.waitFor("shipped", text: "Search for games"), tmux.screen("shipped"))
-        try tmux.keys("shipped", "s")
-        XCTAssertNotNil(tmux.waitFor("shipped", text: "[ OK ]"), tmux.screen("shipped"))
-        try tmux.keys("shipped", "d")
-        XCTAssertNotNil(tmux.waitFor("shipped", text: "Not searching"), tmux.screen("shipped"))
-        try tmux.keys("shipped", "s")
-        XCTAssertNotNil(tmux.waitFor("shipped", text: "Not looking: local network access is not allowed yet."),
-                        tmux.screen("shipped"))
-        try tmux.keys("shipped", "q")
-        XCTAssertNotNil(tmux.waitFor("shipped", text: "Not searching"), "back to Search: \(tmux.screen("shipped"))")
     }
 }

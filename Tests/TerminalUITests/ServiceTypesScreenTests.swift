@@ -45,6 +45,7 @@ final class ServiceTypesScreenTests: XCTestCase {
         let terminal = FakeTerminal(script: [.keys("s"), .keys("d"), .keys("s")])
         try runApp(terminal, network: network, privacy: privacy)
         XCTAssertEqual(network.typeListings.count, 1, "denied: the listing runs, and waits saying why")
+        XCTAssertTrue(terminal.frames.contains { flattened($0.text).contains("Not searching") }, "Search after d")
         let waiting = FakeTerminal(script: [
             .keys("s"), .keys("s"),
             .serviceTypes(.waiting("local network permission denied: turn on Local Network in Settings › Privacy")),
@@ -54,6 +55,14 @@ final class ServiceTypesScreenTests: XCTestCase {
         XCTAssertTrue(waiting.lastFrame.contains("Not looking: local network access is not allowed yet."),
                       waiting.lastFrame)
         XCTAssertTrue(waiting.lastFrame.contains("Local network permission denied"), waiting.lastFrame)
+        // q goes back to Search, which searches again and says why it waits too.
+        let denied = "local network permission denied: turn on Local Network in Settings › Privacy"
+        let back = FakeTerminal(script: [
+            .keys("s"), .keys("s"), .serviceTypes(.waiting(denied)), .keys("q"), .discoveryUpdate(.waiting(denied)),
+        ])
+        try runApp(back, network: FakeNetwork(), privacy: privacy)
+        XCTAssertTrue(back.lastFrame.contains("Search for games"), back.lastFrame)
+        XCTAssertTrue(back.lastFrameWords.contains("Not searching"), back.lastFrame)
 
         privacy.reset()
         let asking = FakeTerminal(script: [.keys("s"), .key(.enter), .keys("s")])
@@ -72,6 +81,7 @@ final class ServiceTypesScreenTests: XCTestCase {
         try runApp(terminal, network: network, privacy: privacy)
         XCTAssertEqual(network.typeListings.count, 0, "nothing listed without the entitlement")
         let words = terminal.lastFrameWords
+        XCTAssertTrue(words.contains("All services on this network"), words)
         XCTAssertTrue(
             words.contains("Cannot use the local network: the app is not entitled to com.apple.developer.networking.multicast"),
             words)
