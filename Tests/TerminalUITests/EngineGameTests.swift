@@ -1,11 +1,13 @@
 import GameClient
 import GameRules
+import Synchronization
 import TerminalUI
 import TerminalWidgets
 import XCTest
 
 /// Play against an engine, at the model: the form, the effects that start and ask the engine, its answers and its
-/// failures as inputs. No process runs here (the tmux test plays a real one).
+/// failures as inputs; and through the app, with an engine that answers at once in place of the process (the real
+/// engine processes: GameEnginesTests).
 final class EngineGameTests: XCTestCase {
     private let command = "sh Assets/engines/first-free.sh"
 
@@ -134,6 +136,53 @@ final class EngineGameTests: XCTestCase {
         guard case .menu(let menu) = model.screen else { return XCTFail("\(model.screen)") }
         XCTAssertEqual(menu.selected.shortcut, "e")
         XCTAssertEqual(model.handle(.engine(.moved(game: 1, cell: 0))), [], "a late answer on the menu: nothing")
+    }
+
+    /// An app whose engine is `answer`: each request for a move gets `answer`'s event for that game and position, at
+    /// once (a `.wait` step after a key lets the app read it before the next key).
+    private func runWithEngine(_ script: [FakeTerminal.Step], name: String,
+                               answer: @escaping @Sendable (Int, Game) -> EngineEvent) throws -> (FakeTerminal, [String]) {
+        let commands = Mutex<[String]>([])
+        var client = fakeClient(FakeNetwork(), FakePrivacy(state: .allowed))
+        client.engine = { command, events in
+            commands.withLock { $0.append(command) }
+            events(.started(name: name, log: "/tmp/\(name)-1-1.log"))
+            return EngineHandle(move: { game, position in events(answer(game, position)) }, stop: {})
+        }
+        let terminal = FakeTerminal(script: [.keys("e"), .keys(command), .key(.enter)] + script)
+        let app = UIApp(terminal: terminal, settings: UISettings(name: "solo"), client: client, seed: 7,
+                        clock: { [unowned terminal] in terminal.now })
+        terminal.queue = app.queue
+        _ = try app.run()
+        return (terminal, commands.withLock { $0 })
+    }
+
+    /// We are X and start; an engine that takes the first free cell answers 5 with 1 and 4 with 2, and 6 wins.
+    func testAGameAgainstAnEngineThatTakesTheFirstFreeCell() throws {
+        let (terminal, commands) = try runWithEngine([.keys("5"), .wait(0), .keys("4"), .wait(0), .keys("6"), .keys("r"), .keys("q")],
+                                                     name: "first-free") { game, position in
+            .moved(game: game, cell: position.board.emptyCells.first ?? 0)
+        }
+        XCTAssertEqual(commands, [command], "one engine, started with the command typed")
+        let over = try XCTUnwrap(terminal.frames.first { $0.text.contains("You win!") }, terminal.lastFrame).text
+        XCTAssertTrue(over.contains("first-free"), "the engine's name:\n\(over)")
+        XCTAssertTrue(terminal.frames.contains { $0.text.contains("Game 2") }, "r: a rematch")
+        XCTAssertTrue(terminal.lastFrame.contains("Play against an engine"), "q: back to the menu\n\(terminal.lastFrame)")
+    }
+
+    func testAnEngineThatCrashesLosesTheGameAndTheScreenNamesItsLog() throws {
+        let (terminal, _) = try runWithEngine([.keys("5"), .wait(0), .keys("q")], name: "crash") { game, _ in
+            .failed(game: game, engine: "crash", reason: "ended unexpectedly (exited with status 3)",
+                    log: "/tmp/crash-1-1.log")
+        }
+        let screen = try XCTUnwrap(terminal.frames.last { flattened($0.text).contains("it loses the game") },
+                                   terminal.lastFrame).text
+        let words = flattened(screen)
+        XCTAssertTrue(words.contains("Engine 'crash' ended unexpectedly (exited with status 3)"), screen)
+        XCTAssertTrue(words.contains("/tmp/crash-1-1.log"), screen)
+        XCTAssertTrue(words.contains("You win!"), screen)
+        // The UI is still there and answers.
+        XCTAssertTrue(terminal.lastFrame.contains("Play against an engine"), terminal.lastFrame)
     }
 
     func testABuiltInComputerStillUsesItsPause() {
