@@ -2,10 +2,12 @@ import GameClient
 import GameProtocol
 import TerminalUI
 import TerminalWidgets
+import TicTacToeTestSupport
 import XCTest
 
 /// Host a private game: the menu item hosts with `.private`; the host's screen shows the code (from `.privateCode`,
-/// never a report), the code that replaces it with the reason, and each failed attempt with its address.
+/// never a report), the code that replaces it with the reason, and each failed attempt with its address; the UI's log
+/// never has a code.
 final class PrivateHostScreenTests: XCTestCase {
     /// Host a private game from the menu: "r", then Enter on the form (prefilled with port 7878).
     private func hostPrivately(_ tail: [FakeTerminal.Step]) -> [FakeTerminal.Step] {
@@ -107,6 +109,40 @@ final class PrivateHostScreenTests: XCTestCase {
         try runApp(playing)
         XCTAssertFalse(playing.lastFrame.contains("482 913"), playing.lastFrame)
         XCTAssertTrue(playing.lastFrame.contains("Your turn (X)"), playing.lastFrame)
+    }
+
+    /// The screen is the only place a code goes: a private host's code, a joiner's wrong one and its right one are
+    /// not in what the UI logs about them.
+    func testTheUIsLogNeverHasTheCode() throws {
+        let lines = Recorder<String>()
+        func run(_ script: [FakeTerminal.Step]) throws {
+            let terminal = FakeTerminal(script: script)
+            let network = FakeNetwork()
+            let app = UIApp(terminal: terminal, settings: UISettings(name: "tester"),
+                            client: fakeClient(network, FakePrivacy(state: .allowed)), seed: 7,
+                            clock: { [unowned terminal] in terminal.now }, logger: recordingLogger(lines))
+            terminal.queue = app.queue
+            terminal.network = network
+            _ = try app.run()
+        }
+        try run(hostPrivately([
+            .network(.privateCode("482913", replacedBecause: nil)),
+            .network(.report(.peerFailed(remote: "127.0.0.1:50112", error: "wrong code"))),
+        ]))
+        let wrongCode = "wrong code: 127.0.0.1:7000 did not accept the code given"
+        try run([
+            .keys("a"), .keys("127.0.0.1:7000"), .key(.enter),
+            .network(.report(.error(wrongCode, .wrongCode))), .network(.finished(.wrongCode)),
+            .keys("111 111"), .key(.enter),
+            .network(.report(.error(wrongCode, .wrongCode))), .network(.finished(.wrongCode)),
+            .keys("482 913"), .key(.enter),
+        ])
+        let logged = lines.all.joined(separator: "\n")
+        XCTAssertTrue(logged.contains("hosting a private game as tester"), logged)
+        XCTAssertTrue(logged.contains("joining 127.0.0.1:7000 as tester with a code"), logged)
+        for code in ["482913", "482 913", "111111", "111 111"] {
+            XCTAssertFalse(logged.contains(code), "the log has the code \(code):\n\(logged)")
+        }
     }
 
     func testLeavingAPrivateHostGoesBackToItsMenuEntry() throws {
