@@ -36,6 +36,7 @@ final class RetryScreenTests: XCTestCase {
         _ = model.handle(.network(.finished(.unreachable)))
         XCTAssertEqual(network(model)?.retry, .retry)
         XCTAssertTrue(text(model).contains("r retry · Enter or q back to the menu"), text(model))
+        XCTAssertTrue(text(model).contains("Joining 127.0.0.1:9 as tester"), "what failed:\n\(text(model))")
         XCTAssertEqual(model.handle(.key(.character("r"))),
                        [.checkNetwork(.join(name: "tester", address: "127.0.0.1:9"))])
         XCTAssertEqual(network(model)?.phase, .connecting)
