@@ -55,6 +55,7 @@ final class WatchScreenTests: XCTestCase {
         let words = terminal.lastFrameWords
         XCTAssertTrue(words.contains("X: alice O: bob"), words)
         XCTAssertTrue(words.contains("bob (O)'s turn"), words)
+        XCTAssertTrue(words.contains("Game 1") && words.contains("Score: alice 0"), words)
         XCTAssertTrue(words.contains("Watching alice"), words)
         XCTAssertTrue(words.contains("q stops watching"), words)
     }
