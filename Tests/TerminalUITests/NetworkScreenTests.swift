@@ -201,5 +201,16 @@ final class NetworkScreenTests: XCTestCase {
         try runApp(terminal)
         let lines = terminal.lastFrame.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines.last.map(String.init)?.trimmingCharacters(in: .whitespaces), warning, terminal.lastFrame)
+
+        // A log file that could not be opened, told at launch: one row under the menu, and the menu still answers.
+        let unopened = "Warning: cannot open the log file /proc/none/tictactoe.log (No such file or directory); "
+            + "logging is off, the game goes on"
+        let menu = FakeTerminal(size: TerminalSize(rows: 24, columns: 120), script: [.input(.notice(unopened)), .keys("p")])
+        try runApp(menu)
+        let shown = try XCTUnwrap(menu.frames.first { $0.text.contains("Warning: cannot open the log file /proc/none") },
+                                  menu.lastFrame).text
+        XCTAssertEqual(shown.split(separator: "\n").filter { $0.contains("Warning: cannot") }.count, 1, shown)
+        XCTAssertTrue(shown.contains("Play against the computer"), "the menu is intact:\n\(shown)")
+        XCTAssertTrue(menu.lastFrame.contains("Score: you 0"), menu.lastFrame)
     }
 }
