@@ -1,27 +1,17 @@
 import Foundation
 import TicTacToeTestSupport
-import XCTest
 
-/// The command line that runs the TUI in a pane with fresh state, data and privacy directories and a UTF-8 locale, in
-/// English unless `language` says otherwise (the value of LANGUAGE: the tests' own locale never changes the text).
-/// These panes run in the machine's own network namespace: TICTACTOE_BONJOUR=off keeps Bonjour (mDNS) out.
-/// The games the TUI saves go to `dataDirectory` (`XDG_DATA_HOME`), by default a temporary one of this test process:
-/// never the account's own.
-func tuiCommand(
-    _ arguments: String, configDirectory: String? = nil, dataDirectory: String? = nil, language: String = "en"
-) -> String {
+/// The command line that runs the TUI in a pane with fresh state, data and privacy directories (nothing decided yet)
+/// and a UTF-8 locale, in English (LANGUAGE: the tests' own locale never changes the text). These panes run in the
+/// machine's own network namespace: TICTACTOE_BONJOUR=off keeps Bonjour (mDNS) out. The games the TUI saves go to a
+/// temporary directory of this test process (`XDG_DATA_HOME`): never the account's own.
+func tuiCommand(_ arguments: String) -> String {
     let state = Scratch.path("tictactoe-tui-state-\(getpid())")
-    let data = dataDirectory ?? Scratch.path("tictactoe-tui-data-\(getpid())")
-    let config = configDirectory ?? freshConfigDirectory()
-    return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 LANGUAGE=\(language) XDG_STATE_HOME=\(state) XDG_DATA_HOME=\(data) "
+    let data = Scratch.path("tictactoe-tui-data-\(getpid())")
+    let config = Scratch.path("tictactoe-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try? FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 LANGUAGE=en XDG_STATE_HOME=\(state) XDG_DATA_HOME=\(data) "
         + "TICTACTOE_CONFIG_DIR=\(config) TICTACTOE_BONJOUR=off \(tictactoeBinary) \(arguments)"
-}
-
-/// A new, empty directory for the local network decision (nothing decided yet).
-func freshConfigDirectory() -> String {
-    let path = Scratch.path("tictactoe-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }
 
 extension Tmux {
@@ -38,33 +28,5 @@ extension Tmux {
             }
         }
         return waitFor(pane, text: over)
-    }
-
-    /// Starts the TUI in `pane` as `name`, hosts a game on a port the system picks (answering the prompt OK), and
-    /// returns that port, read from the waiting screen.
-    func hostOnAFreePort(_ pane: String, as name: String) throws -> String {
-        try start(pane, tuiCommand("--name \(name)"))
-        XCTAssertNotNil(waitFor(pane, text: "Host a game"), screen(pane))
-        try keys(pane, "h")
-        XCTAssertNotNil(waitFor(pane, text: "Port"), screen(pane))
-        try keys(pane, "BSpace", "BSpace", "BSpace", "BSpace")
-        try literal(pane, "0")
-        try keys(pane, "Enter")
-        XCTAssertNotNil(waitFor(pane, text: "[ OK ]"), screen(pane))
-        try keys(pane, "o")
-        let waiting = try XCTUnwrap(waitFor(pane, text: "Waiting for someone to join on port"), screen(pane))
-        return try XCTUnwrap(waiting.range(of: #"port (\d+)"#, options: .regularExpression).map {
-            String(waiting[$0].dropFirst(5))
-        })
-    }
-
-    /// Starts the TUI in `pane` as `name` and joins `address` from Join by address (Enter pressed).
-    func joinByAddress(_ pane: String, as name: String, _ address: String) throws {
-        try start(pane, tuiCommand("--name \(name)"))
-        XCTAssertNotNil(waitFor(pane, text: "Join by address"), screen(pane))
-        try keys(pane, "a")
-        XCTAssertNotNil(waitFor(pane, text: "Address"), screen(pane))
-        try literal(pane, address)
-        try keys(pane, "Enter")
     }
 }
