@@ -159,7 +159,7 @@ final class EngineGameTests: XCTestCase {
 
     /// We are X and start; an engine that takes the first free cell answers 5 with 1 and 4 with 2, and 6 wins.
     func testAGameAgainstAnEngineThatTakesTheFirstFreeCell() throws {
-        let (terminal, commands) = try runWithEngine([.keys("5"), .wait(0), .keys("4"), .wait(0), .keys("6"), .keys("r"), .keys("q")],
+        let (terminal, commands) = try runWithEngine([.keys("5"), .wait(.seconds(0)), .keys("4"), .wait(.seconds(0)), .keys("6"), .keys("r"), .keys("q")],
                                                      name: "first-free") { game, position in
             .moved(game: game, cell: position.board.emptyCells.first ?? 0)
         }
@@ -171,7 +171,7 @@ final class EngineGameTests: XCTestCase {
     }
 
     func testAnEngineThatCrashesLosesTheGameAndTheScreenNamesItsLog() throws {
-        let (terminal, _) = try runWithEngine([.keys("5"), .wait(0), .keys("q")], name: "crash") { game, _ in
+        let (terminal, _) = try runWithEngine([.keys("5"), .wait(.seconds(0)), .keys("q")], name: "crash") { game, _ in
             .failed(game: game, engine: "crash", reason: "ended unexpectedly (exited with status 3)",
                     log: "/tmp/crash-1-1.log")
         }

@@ -1,3 +1,4 @@
+import AppManifest
 import Foundation
 import GameClient
 import TerminalUI
@@ -11,7 +12,7 @@ import XCTest
 /// and replays it.
 final class SavedGamesTests: XCTestCase {
     /// Types 1..9, letting the computer answer after each: every cell gets tried, so the game always ends.
-    private let playThrough = (1...9).flatMap { [FakeTerminal.Step.keys(String($0)), .wait(0.5)] }
+    private let playThrough = (1...9).flatMap { [FakeTerminal.Step.keys(String($0)), .wait(.milliseconds(500))] }
 
     /// The first frame at or after `start` showing `text`.
     private func frame(_ terminal: FakeTerminal, showing text: String, after start: Int = 0) -> Int? {
@@ -20,7 +21,7 @@ final class SavedGamesTests: XCTestCase {
 
     func testAComputerGameIsSavedAndTheViewerStepsThroughIt() throws {
         let data = try makeTemporaryDirectory(self)
-        let games = GameArchive.defaultDirectory(environment: ["HOME": "/nonexistent", "XDG_DATA_HOME": data])
+        let games = AppDirectories.games(environment: ["HOME": "/nonexistent", "XDG_DATA_HOME": data])
         XCTAssertEqual(games, data + "/tictactoe/games")
         let played = FakeTerminal(script: [.keys("p")] + playThrough)
         let (app, _) = try runApp(played, settings: UISettings(name: "solo"),
