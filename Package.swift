@@ -196,7 +196,6 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,7 +210,6 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The LAN lobby, pure: its datagrams (`LobbyMessage`, docs/LOBBY.md), who is in it (`LobbyRoster`), what

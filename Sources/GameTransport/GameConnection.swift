@@ -1,9 +1,9 @@
 import GameProtocol
 import LocalNetworkPrivacy
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The joiner's connection to a host, with explicit states like `NWConnection`.
 ///
@@ -70,12 +70,12 @@ public final class GameConnection: Sendable {
     private let group: EventLoopGroup
     private let logger: Logger
     private let onStateChange: @Sendable (ConnectionState) -> Void
-    private let machine = NIOLockedValueBox(ConnectionStateMachine())
-    private let cancelled = NIOLockedValueBox<(flag: Bool, channel: Channel?, wake: AsyncStream<Void>.Continuation?)>(
+    private let machine = Mutex(ConnectionStateMachine())
+    private let cancelled = Mutex<(flag: Bool, channel: Channel?, wake: AsyncStream<Void>.Continuation?)>(
         (false, nil, nil))
     /// The endpoint's addresses as the caller had the gate clear them just before (it waited for permission first):
     /// the first attempt uses them instead of asking again (one decision in the privacy report, not two); a retry asks.
-    private let precleared: NIOLockedValueBox<[ConnectCapability]>
+    private let precleared: Mutex<[ConnectCapability]>
 
     public init(
         to endpoint: Endpoint,
@@ -88,7 +88,7 @@ public final class GameConnection: Sendable {
         precleared: [ConnectCapability] = [],
         onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }
     ) {
-        self.precleared = NIOLockedValueBox(precleared)
+        self.precleared = Mutex(precleared)
         self.endpoint = endpoint
         self.localName = localName
         self.configuration = configuration
@@ -101,12 +101,12 @@ public final class GameConnection: Sendable {
     }
 
     /// The current state.
-    public var state: ConnectionState { machine.withLockedValue { $0.state } }
+    public var state: ConnectionState { machine.withLock { $0.state } }
 
     /// Stops the connection wherever it is; `run` then throws `CancellationError` (or returns, if the match code
     /// finishes first).
     public func cancel() {
-        let (channel, wake) = cancelled.withLockedValue { value -> (Channel?, AsyncStream<Void>.Continuation?) in
+        let (channel, wake) = cancelled.withLock { value -> (Channel?, AsyncStream<Void>.Continuation?) in
             value.flag = true
             return (value.channel, value.wake)
         }
@@ -115,11 +115,11 @@ public final class GameConnection: Sendable {
         _ = feed(.cancel)
     }
 
-    private var isCancelled: Bool { cancelled.withLockedValue { $0.flag } }
+    private var isCancelled: Bool { cancelled.withLock { $0.flag } }
 
     @discardableResult
     private func feed(_ input: ConnectionStateMachine.Input) -> ConnectionStateMachine.Action {
-        let (before, action, after) = machine.withLockedValue { machine -> (ConnectionState, ConnectionStateMachine.Action, ConnectionState) in
+        let (before, action, after) = machine.withLock { machine -> (ConnectionState, ConnectionStateMachine.Action, ConnectionState) in
             let before = machine.state
             let action = machine.handle(input)
             return (before, action, machine.state)
@@ -188,9 +188,9 @@ public final class GameConnection: Sendable {
         }
         defer {
             forward.cancel()
-            cancelled.withLockedValue { $0.wake = nil }
+            cancelled.withLock { $0.wake = nil }
         }
-        if cancelled.withLockedValue({ value -> Bool in
+        if cancelled.withLock({ value -> Bool in
             value.wake = wake
             return value.flag
         }) {
@@ -199,7 +199,7 @@ public final class GameConnection: Sendable {
         var wakeup = wakeups.makeAsyncIterator()
         let addresses: [SocketAddress]
         if let literal = EndpointResolution.literalAddresses(of: endpoint) {
-            let given = precleared.withLockedValue { given in
+            let given = precleared.withLock { given in
                 defer { given = [] }  // once: a retry asks the gate again
                 return given
             }
@@ -284,7 +284,7 @@ public final class GameConnection: Sendable {
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .connect(host: endpoint.host, port: cleared.first?.address.port ?? endpoint.port) { channel in
                     // Each attempt's channel is known at once, so that `cancel()` closes a connect under way.
-                    let cancelledAlready = self.cancelled.withLockedValue { value -> Bool in
+                    let cancelledAlready = self.cancelled.withLock { value -> Bool in
                         value.channel = channel
                         return value.flag
                     }
@@ -306,7 +306,7 @@ public final class GameConnection: Sendable {
         _ body: (inout PeerLink) async throws -> Result
     ) async throws -> Result {
         let channel = asyncChannel.channel
-        let alreadyCancelled = cancelled.withLockedValue { value -> Bool in
+        let alreadyCancelled = cancelled.withLock { value -> Bool in
             value.channel = channel
             return value.flag
         }

@@ -1,13 +1,13 @@
 import GameProtocol
-import NIOConcurrencyHelpers
 import GameWire
 import NIOCore
+import Synchronization
 
 /// Round-trip times measured with ping/pong, what protects the connection and whom it is with, readable from any
 /// thread.
 public final class ConnectionStats: Sendable {
-    private let box = NIOLockedValueBox<(last: TimeAmount?, count: Int)>((nil, 0))
-    private let secure = NIOLockedValueBox<SecureSession?>(nil)
+    private let box = Mutex<(last: TimeAmount?, count: Int)>((nil, 0))
+    private let secure = Mutex<SecureSession?>(nil)
     /// The peer's address as the connection was accepted (a host's side; nil: not known then). SwiftNIO's
     /// `channel.remoteAddress` is nil once the channel is closed, and a joiner with a wrong code can be closed on the
     /// event loop before the task that serves it first reads it: a host then reported the attempt as from "?".
@@ -18,19 +18,19 @@ public final class ConnectionStats: Sendable {
     }
 
     /// The TLS version and cipher suite once a protocol-2 handshake has completed; nil in plaintext.
-    public var secureSession: SecureSession? { secure.withLockedValue { $0 } }
+    public var secureSession: SecureSession? { secure.withLock { $0 } }
 
     func recordSecureSession(_ session: SecureSession) {
-        secure.withLockedValue { $0 = session }
+        secure.withLock { $0 = session }
     }
 
     /// The last measured round trip, if any.
-    public var lastRoundTrip: TimeAmount? { box.withLockedValue { $0.last } }
+    public var lastRoundTrip: TimeAmount? { box.withLock { $0.last } }
     /// How many pongs have come back.
-    public var pongCount: Int { box.withLockedValue { $0.count } }
+    public var pongCount: Int { box.withLock { $0.count } }
 
     func record(_ roundTrip: TimeAmount) {
-        box.withLockedValue { $0 = (roundTrip, $0.count + 1) }
+        box.withLock { $0 = (roundTrip, $0.count + 1) }
     }
 }
 

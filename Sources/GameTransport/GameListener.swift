@@ -2,10 +2,10 @@ import GamePairing
 import GameProtocol
 import LocalNetworkPrivacy
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PairingCode
+import Synchronization
 
 /// The host's listener: serves one match at a time and keeps listening after a match ends or a peer misbehaves.
 /// Errors are caught per connection, so one bad peer never stops the host.
@@ -98,7 +98,7 @@ public final class GameListener: Sendable {
         /// The accept loop has ended: a connection set up from now on is closed at once.
         var acceptLoopEnded = false
     }
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
 
     public init(
         capability: ListenCapability,
@@ -129,20 +129,20 @@ public final class GameListener: Sendable {
         self.maximumPendingHandshakes = max(1, maximumPendingHandshakes)
         self.group = group
         self.logger = logger
-        self.state = NIOLockedValueBox(State(handshakes: HandshakeQueue(capacity: max(1, maximumPendingHandshakes))))
+        self.state = Mutex(State(handshakes: HandshakeQueue(capacity: max(1, maximumPendingHandshakes))))
     }
 
     /// How many connections are waiting for their hello now.
-    public var connectionsAwaitingHello: Int { state.withLockedValue { $0.handshakes.count } }
+    public var connectionsAwaitingHello: Int { state.withLock { $0.handshakes.count } }
 
     /// Whether a match is running.
-    public var isPlaying: Bool { state.withLockedValue { $0.playing } }
+    public var isPlaying: Bool { state.withLock { $0.playing } }
 
     /// Stops listening and closes the connections still waiting for their hello; `run` returns once the match in
     /// progress (if any) has ended.
     /// Its spectators hear `bye(spectatorsHear)` and are let go (the hub takes new ones when a listener runs again).
     public func stop(spectatorsHear reason: ByeReason = .seriesOver) {
-        let (server, waiting) = state.withLockedValue { state -> (Channel?, [Channel]) in
+        let (server, waiting) = state.withLock { state -> (Channel?, [Channel]) in
             state.stopped = true
             return (state.channel, state.handshakes.removeAll())
         }
@@ -157,7 +157,7 @@ public final class GameListener: Sendable {
         onMatch: @escaping @Sendable (inout PeerLink) async -> Next
     ) async throws {
         let (server, bindHost) = try await bind()
-        let stoppedAlready = state.withLockedValue { state -> Bool in
+        let stoppedAlready = state.withLock { state -> Bool in
             state.channel = server.channel
             return state.stopped
         }
@@ -187,7 +187,7 @@ public final class GameListener: Sendable {
                         (child, stats, attempt) = (channel, connectionStats, admittedAttempt)
                         claim(child)
                     }
-                    let admitted = state.withLockedValue { state -> (ticket: Int, evicted: Channel?)? in
+                    let admitted = state.withLock { state -> (ticket: Int, evicted: Channel?)? in
                         state.stopped ? nil : state.handshakes.admit(child.channel)
                     }
                     guard let (ticket, evicted) = admitted else {
@@ -203,7 +203,7 @@ public final class GameListener: Sendable {
                         guard case .played(let next) = await self.serve(
                             child, ticket: ticket, stats: stats, attempt: attempt, onEvent: onEvent, onMatch: onMatch)
                         else { return }
-                        let stopped = self.state.withLockedValue { state -> Bool in
+                        let stopped = self.state.withLock { state -> Bool in
                             state.playing = false
                             return state.stopped
                         }
@@ -222,7 +222,7 @@ public final class GameListener: Sendable {
     /// Keeps a connection just set up until the accept loop takes it (`State.unclaimed`); closes it if the loop has
     /// ended.
     func hold(_ child: GameAsyncChannel) {
-        let late = state.withLockedValue { state -> Bool in
+        let late = state.withLock { state -> Bool in
             if state.acceptLoopEnded { return true }
             state.unclaimed[ObjectIdentifier(child.channel)] = child
             return false
@@ -232,12 +232,12 @@ public final class GameListener: Sendable {
 
     /// The accept loop has taken `child`: it owns it now.
     private func claim(_ child: GameAsyncChannel) {
-        _ = state.withLockedValue { $0.unclaimed.removeValue(forKey: ObjectIdentifier(child.channel)) }
+        _ = state.withLock { $0.unclaimed.removeValue(forKey: ObjectIdentifier(child.channel)) }
     }
 
     /// Marks the accept loop ended; returns the connections it never took, to be closed.
     private func endAcceptLoop() -> [GameAsyncChannel] {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.acceptLoopEnded = true
             defer { state.unclaimed = [:] }
             return Array(state.unclaimed.values)
@@ -257,7 +257,7 @@ public final class GameListener: Sendable {
 
     /// Takes the match for a valid hello, if the host is free.
     private func reserveMatch() -> Reservation {
-        state.withLockedValue { state -> Reservation in
+        state.withLock { state -> Reservation in
             if state.stopped { return .stopping }
             if state.playing { return .busy }
             state.playing = true
@@ -268,7 +268,7 @@ public final class GameListener: Sendable {
     /// The connection's first frame has come (or it ended): it no longer waits for its hello. Returns false if it had
     /// been taken out already (closed as the oldest of too many, or by `stop()`), and whether the listener stopped.
     private func finishHandshake(_ ticket: Int) -> (wasWaiting: Bool, stopped: Bool) {
-        state.withLockedValue { state in
+        state.withLock { state in
             let waiting = state.handshakes.contains(ticket)
             state.handshakes.finish(ticket)
             return (waiting, state.stopped)

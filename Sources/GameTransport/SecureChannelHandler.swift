@@ -1,7 +1,7 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import NIOTLS
+import Synchronization
 
 /// What one connection's PSK callback did: it runs inside BoringSSL, which keeps only "no key" of a thrown error,
 /// so the error and whether a key was computed are kept here for `SecureChannelHandler` to explain the failure.
@@ -10,14 +10,14 @@ final class PSKHandshakeRecord: Sendable {
         var keyComputed = false
         var failure: String?
     }
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     /// Runs the callback's body, noting a computed key or the error (which still goes to NIOSSL, failing the
     /// handshake).
     func run<Response>(_ body: () throws -> Response) throws -> Response {
         do {
             let response = try body()
-            state.withLockedValue { $0.keyComputed = true }
+            state.withLock { $0.keyComputed = true }
             return response
         } catch {
             fail(error)
@@ -25,14 +25,14 @@ final class PSKHandshakeRecord: Sendable {
         }
     }
 
-    var keyComputed: Bool { state.withLockedValue { $0.keyComputed } }
-    var failure: String? { state.withLockedValue { $0.failure } }
+    var keyComputed: Bool { state.withLock { $0.keyComputed } }
+    var failure: String? { state.withLock { $0.failure } }
 
     /// Notes a failure (of the callback, or before the handshake began: making the exchange, or its hint).
     func fail(_ error: Error) {
         var text = "\(error)"
         if case SecureChannelError.exchangeFailed(let why) = error { text = why }
-        state.withLockedValue { $0.failure = text }
+        state.withLock { $0.failure = text }
     }
 }
 

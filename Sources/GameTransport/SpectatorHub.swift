@@ -1,6 +1,6 @@
 import GameProtocol
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The spectators of a host (`--spectators N`): at most `capacity` connections that get the match as it stands
 /// (`GameMessage.watch`) when they come in and after every change, and a `bye` when the host stops.
@@ -24,28 +24,28 @@ public final class SpectatorHub: Sendable {
         var dropped = 0
         var closed = false
     }
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
 
     public init(capacity: Int, hostName: String) {
         self.capacity = max(0, capacity)
-        self.state = NIOLockedValueBox(State(latest: WatchedMatch(hostName: hostName)))
+        self.state = Mutex(State(latest: WatchedMatch(hostName: hostName)))
     }
 
     /// Spectators watching now.
-    public var count: Int { state.withLockedValue { $0.watchers.count } }
+    public var count: Int { state.withLock { $0.watchers.count } }
 
     /// How many spectators were dropped as too slow so far.
-    public var droppedCount: Int { state.withLockedValue { $0.dropped } }
+    public var droppedCount: Int { state.withLock { $0.dropped } }
 
     /// Free seats (capacity minus spectators watching or on their way in).
-    public var room: Int { state.withLockedValue { max(0, capacity - $0.watchers.count - $0.reserved) } }
+    public var room: Int { state.withLock { max(0, capacity - $0.watchers.count - $0.reserved) } }
 
     /// The match as spectators see it now.
-    public var latest: WatchedMatch { state.withLockedValue { $0.latest } }
+    public var latest: WatchedMatch { state.withLock { $0.latest } }
 
     /// Takes a seat for a spectator about to be accepted; false if there is none (or the host stopped).
     func reserve() -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard !state.closed, state.watchers.count + state.reserved < capacity else { return false }
             state.reserved += 1
             return true
@@ -54,7 +54,7 @@ public final class SpectatorHub: Sendable {
 
     /// Gives back a seat reserved for a spectator that did not get in.
     func release() {
-        state.withLockedValue { $0.reserved = max(0, $0.reserved - 1) }
+        state.withLock { $0.reserved = max(0, $0.reserved - 1) }
     }
 
     /// Sets up an accepted spectator's connection so that a stalled reader is noticed soon: a small send buffer and
@@ -70,7 +70,7 @@ public final class SpectatorHub: Sendable {
     /// Adds an accepted spectator (its seat reserved) and sends it the match as it stands. False if the host stopped
     /// meanwhile (the caller closes it).
     func add(_ channel: Channel) -> Bool {
-        let latest = state.withLockedValue { state -> WatchedMatch? in
+        let latest = state.withLock { state -> WatchedMatch? in
             state.reserved = max(0, state.reserved - 1)
             guard !state.closed else { return nil }
             state.watchers[ObjectIdentifier(channel)] = channel
@@ -83,12 +83,12 @@ public final class SpectatorHub: Sendable {
 
     /// A spectator's connection ended.
     func remove(_ channel: Channel) {
-        _ = state.withLockedValue { $0.watchers.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = state.withLock { $0.watchers.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// Sends `match` to every spectator; one that cannot take it now is dropped (closed).
     public func publish(_ match: WatchedMatch) {
-        let watchers = state.withLockedValue { state -> [Channel] in
+        let watchers = state.withLock { state -> [Channel] in
             state.latest = match
             return Array(state.watchers.values)
         }
@@ -103,13 +103,13 @@ public final class SpectatorHub: Sendable {
 
     /// Says `bye(reason)` to every spectator and closes their connections; no spectator is taken afterwards.
     public func closeAll(_ reason: ByeReason) {
-        state.withLockedValue { $0.closed = true }
+        state.withLock { $0.closed = true }
         dismissAll(reason)
     }
 
     /// Says `bye(reason)` to every spectator watching now and closes their connections (a listener stopping).
     public func dismissAll(_ reason: ByeReason) {
-        let watchers = state.withLockedValue { state -> [Channel] in
+        let watchers = state.withLock { state -> [Channel] in
             defer { state.watchers = [:] }
             return Array(state.watchers.values)
         }
@@ -119,7 +119,7 @@ public final class SpectatorHub: Sendable {
     }
 
     private func drop(_ channel: Channel) {
-        let removed = state.withLockedValue { state -> Bool in
+        let removed = state.withLock { state -> Bool in
             guard state.watchers.removeValue(forKey: ObjectIdentifier(channel)) != nil else { return false }
             state.dropped += 1
             return true

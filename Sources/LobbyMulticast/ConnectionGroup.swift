@@ -2,12 +2,12 @@ import AppManifest
 import GameTransport
 import LocalNetworkPrivacy
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// A multicast group conversation in the spirit of Network.framework's NWConnectionGroup: made from the gate's
@@ -81,7 +81,7 @@ public final class ConnectionGroup: Sendable {
     public let parameters: Parameters
     private let eventLoop: EventLoop
     private let logger: Logger
-    private let state = NIOLockedValueBox(Inner())
+    private let state = Mutex(Inner())
 
     private struct Inner {
         var state: State = .setup
@@ -111,21 +111,21 @@ public final class ConnectionGroup: Sendable {
         self.logger = logger
     }
 
-    public var currentState: State { state.withLockedValue { $0.state } }
+    public var currentState: State { state.withLock { $0.state } }
     /// Messages rejected for being longer than `maximumMessageSize`.
-    public var rejectedOversized: Int { state.withLockedValue { $0.rejectedOversized } }
+    public var rejectedOversized: Int { state.withLock { $0.rejectedOversized } }
     /// Datagrams dropped because they did not come from the link (an IPv4 source outside the interface's subnet, an
     /// IPv6 source that is not link-local): the group's TTL of 1 means a member is always on the link.
-    public var rejectedOffLink: Int { state.withLockedValue { $0.rejectedOffLink } }
+    public var rejectedOffLink: Int { state.withLock { $0.rejectedOffLink } }
     /// Where the group was joined (ready only): "239.255.77.77 on eth0 (192.168.1.20)".
-    public var joinedOn: [String] { state.withLockedValue { $0.joinedOn } }
+    public var joinedOn: [String] { state.withLock { $0.joinedOn } }
 
     /// Starts: the state handler gets each new state, the receive handler each message (on the group's event loop:
     /// return quickly).
     public func start(
         stateUpdate: @escaping @Sendable (State) -> Void, receive: @escaping @Sendable (Message) -> Void
     ) {
-        let go = state.withLockedValue { inner -> Bool in
+        let go = state.withLock { inner -> Bool in
             guard case .setup = inner.state else { return false }
             inner.stateHandler = stateUpdate
             inner.receiveHandler = receive
@@ -150,7 +150,7 @@ public final class ConnectionGroup: Sendable {
 
     /// Leaves the group and closes its sockets; the state becomes `.cancelled`.
     public func cancel() {
-        let (channels, handler, retry) = state.withLockedValue { inner in
+        let (channels, handler, retry) = state.withLock { inner in
             defer {
                 // The handlers go too: they may hold their owner (which holds the group) until then.
                 inner.channels = []
@@ -177,7 +177,7 @@ public final class ConnectionGroup: Sendable {
         }
         let eventLoop = self.eventLoop
         let logger = self.logger
-        let future: EventLoopFuture<Void> = try state.withLockedValue { inner in
+        let future: EventLoopFuture<Void> = try state.withLock { inner in
             guard case .ready = inner.state else { throw SendError.notReady(inner.state) }
             let previous = inner.lastSend ?? eventLoop.makeSucceededVoidFuture()
             let channels = inner.channels
@@ -257,7 +257,7 @@ public final class ConnectionGroup: Sendable {
             for error in errors { self.logger.warning("multicast group \(group): one family not joined: \(error)") }
             let on = chosen.filter { plan in joined.contains { $0.group.ipAddress == (try? SocketAddress(ipAddress: plan.address, port: 0))?.ipAddress } }
                 .map { "\($0.address) on \($0.device.name) (\($0.device.address?.ipAddress ?? "?"))" }
-            let handler = self.state.withLockedValue { inner -> (@Sendable (State) -> Void)? in
+            let handler = self.state.withLock { inner -> (@Sendable (State) -> Void)? in
                 guard case .cancelled = inner.state else {
                     inner.joinedOn = on
                     inner.channels = joined
@@ -369,7 +369,7 @@ public final class ConnectionGroup: Sendable {
     }
 
     private func wait(_ reason: String) {
-        let (handler, changed) = state.withLockedValue { inner -> ((@Sendable (State) -> Void)?, Bool) in
+        let (handler, changed) = state.withLock { inner -> ((@Sendable (State) -> Void)?, Bool) in
             if case .cancelled = inner.state { return (nil, false) }
             let changed = inner.state != .waiting(reason)
             inner.state = .waiting(reason)
@@ -383,7 +383,7 @@ public final class ConnectionGroup: Sendable {
     }
 
     private func fail(_ reason: String) {
-        let handler = state.withLockedValue { inner -> (@Sendable (State) -> Void)? in
+        let handler = state.withLock { inner -> (@Sendable (State) -> Void)? in
             if case .cancelled = inner.state { return nil }
             inner.state = .failed(reason)
             for joined in inner.channels { joined.channel.close(promise: nil) }
@@ -395,13 +395,13 @@ public final class ConnectionGroup: Sendable {
     }
 
     fileprivate func droppedOffLink(_ source: SocketAddress) {
-        state.withLockedValue { $0.rejectedOffLink += 1 }
+        state.withLock { $0.rejectedOffLink += 1 }
         logger.debug("multicast group: dropped a datagram from \(source), which is not on the link")
     }
 
     fileprivate func received(_ envelope: AddressedEnvelope<ByteBuffer>) {
         let bytes = Array(envelope.data.readableBytesView)
-        let handler = state.withLockedValue { inner -> (@Sendable (Message) -> Void)? in
+        let handler = state.withLock { inner -> (@Sendable (Message) -> Void)? in
             guard case .ready = inner.state else { return nil }
             guard bytes.count <= parameters.maximumMessageSize else {
                 inner.rejectedOversized += 1
