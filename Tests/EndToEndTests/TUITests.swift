@@ -111,16 +111,73 @@ final class TUITests: XCTestCase {
 
         try tmux.keys("join", "C-c")
         XCTAssertNotNil(tmux.waitFor("host", text: "left before the match was over."), tmux.screen("host"))
-        // Back at the shell: it echoes what we type and runs it, and stty shows a sane line discipline.
-        XCTAssertNotNil(tmux.waitFor("join", text: "$ "), tmux.screen("join"))
-        try tmux.literal("join", "echo ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")
-        try tmux.keys("join", "Enter")
+        try assertUsableShell(tmux, "join", exitStatus: 130)
+    }
+
+    /// Every other way out gives the terminal back too: q on the menu, SIGTERM, SIGHUP (each with its exit code).
+    func testEveryWayOutRestoresTheTerminal() throws {
+        let tmux = try Tmux()
+        try tmux.start("shell", "env PS1='$ ' bash --norc --noprofile")
+        XCTAssertNotNil(tmux.waitFor("shell") { $0.hasPrefix("$") }, tmux.screen("shell"))  // tmux trims the space
+        let shell = try XCTUnwrap(tmux.panePID("shell"))
+        for (way, status) in [("q", Int32(0)), ("SIGTERM", 143), ("SIGHUP", 143)] {
+            try tmux.run(["clear-history", "-t", "shell"])
+            try tmux.keys("shell", "C-l")
+            try tmux.literal("shell", tuiCommand("--name \(way)"))
+            try tmux.keys("shell", "Enter")
+            XCTAssertNotNil(tmux.waitFor("shell", text: "Play against the computer"), "\(way): \(tmux.screen("shell"))")
+            switch way {
+            case "q": try tmux.keys("shell", "q")
+            default:
+                let game = try XCTUnwrap(Int32(paneProcess(shell)), "no game process under the shell")
+                XCTAssertNotEqual(game, shell, "the game is not running")
+                kill(game, way == "SIGTERM" ? SIGTERM : SIGHUP)
+            }
+            try assertUsableShell(tmux, "shell", exitStatus: status, after: way)
+        }
+    }
+
+    /// A terminal made smaller is drawn again at its new size: the menu centred in it, nothing cut off.
+    func testAResizedTerminalIsDrawnAgainAtItsNewSize() throws {
+        let tmux = try Tmux()
+        try tmux.start("resize", tuiCommand("--name resize"), columns: 100, rows: 30)
+        let wide = try XCTUnwrap(tmux.waitFor("resize", text: "Play against the computer"), tmux.screen("resize"))
+        let wideIndent = try XCTUnwrap(Self.indent(of: "Play against the computer", in: wide), wide)
+        try tmux.run(["resize-window", "-t", "resize", "-x", "60", "-y", "24"])
+        let narrow = try XCTUnwrap(tmux.waitFor("resize") { screen in
+            Self.indent(of: "Play against the computer", in: screen).map { $0 < wideIndent } ?? false
+        }, "the menu was not drawn again for 60 columns:\n\(tmux.screen("resize"))")
+        XCTAssertTrue(narrow.contains("Quit"), "the menu was cut off:\n\(narrow)")
+        try tmux.keys("resize", "p")
+        XCTAssertNotNil(tmux.waitFor("resize", text: "Score: you 0"), "the game did not start after the resize:\n"
+            + tmux.screen("resize"))
+    }
+
+    /// The column where `text` starts on the screen, or nil when it is not shown.
+    private static func indent(of text: String, in screen: String) -> Int? {
+        for line in screen.split(separator: "\n") {
+            if let range = line.range(of: text) { return line.distance(from: line.startIndex, to: range.lowerBound) }
+        }
+        return nil
+    }
+
+    /// Back at the shell in `pane` once the game ended with `exitStatus`: the shell echoes what is typed and runs
+    /// it, stty shows a sane line discipline (echo and icanon on), and the game's screen is gone.
+    private func assertUsableShell(
+        _ tmux: Tmux, _ pane: String, exitStatus: Int32, after way: String = "Ctrl-C",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertNotNil(tmux.waitFor(pane, text: "$ "), tmux.screen(pane), file: file, line: line)
+        try tmux.literal(pane, "echo status-$? ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")
+        try tmux.keys(pane, "Enter")
         // Both outputs must arrive (the stty line a moment after ok-42).
         let screen = try XCTUnwrap(
-            tmux.waitFor("join") { $0.contains("ok-42") && ($0.contains("icanon,echo,") || $0.contains("echo,icanon,")) },
-            "the shell did not echo and run the command with echo and icanon on:\n\(tmux.screen("join"))"
-        )
-        XCTAssertFalse(screen.contains("TicTacToe"), "the game's screen was left behind:\n\(screen)")
+            tmux.waitFor(pane) { $0.contains("ok-42") && ($0.contains("icanon,echo,") || $0.contains("echo,icanon,")) },
+            "after \(way) the shell did not echo and run the command with echo and icanon on:\n\(tmux.screen(pane))",
+            file: file, line: line)
+        XCTAssertTrue(screen.contains("status-\(exitStatus) ok-42"), "after \(way): \(screen)", file: file, line: line)
+        XCTAssertFalse(screen.contains("TicTacToe"), "after \(way) the game's screen was left behind:\n\(screen)",
+                       file: file, line: line)
     }
 
     func testIdleUIUsesNoCPU() throws {
