@@ -6,7 +6,8 @@ import XCTest
 /// compatibility library), only `Sources/CursesTerminal/` imports `CNCurses` (ncursesw), only `Sources/GamePairing/`
 /// imports `CSodium` (libsodium) and only `Sources/GameTransport/` imports `NIOSSL` (BoringSSL). Everything else uses the
 /// Swift API of those targets. And the module graph: each module imports only what its target declares in
-/// Package.swift, and the graph keeps its seams. Reads the sources as text: no build setting can hide an import from it.
+/// Package.swift, and the graph keeps its seams. Reads the sources as text: no build setting can hide an import from it
+/// (what the built binary links and loads is `BinaryLibrariesTests`').
 final class ImportBoundaryTests: XCTestCase {
     /// A C module and the only folder (relative to the package root) whose files may import it.
     private static let boundaries: [(module: String, folder: String)] = [
@@ -169,9 +170,9 @@ final class ImportBoundaryTests: XCTestCase {
         }
     }
 
-    /// The app imports FoundationEssentials, never all of Foundation: Foundation brings ICU and its data (about 15 MB
-    /// of the 34 MB a networked host was resident in, and most of its start time: issue 15). Only the transport
-    /// bench, a measuring tool that `make install` does not install, may.
+    /// The app imports FoundationEssentials, never all of Foundation: Foundation brings ICU and its data, much of a
+    /// host's resident memory and start time. Only the transport bench, a measuring tool that `make install` does not
+    /// install, may.
     func testNoAppModuleImportsFoundation() throws {
         var importers: [String] = []
         for file in try swiftSources() where !file.path.hasPrefix("Sources/transport-bench/") {
@@ -200,73 +201,6 @@ final class ImportBoundaryTests: XCTestCase {
         XCTAssertEqual(users, [], "use EventLoops.group (GameTransport) instead")
         XCTAssertTrue(try String(contentsOf: Self.packageRoot.appendingPathComponent(allowed), encoding: .utf8)
             .contains("NIOSingletons.groupLoopCountSuggestion"), "\(allowed) no longer sets the loop count: update this test")
-    }
-
-    /// What the built binary loads: FoundationEssentials, not Foundation, FoundationInternationalization or ICU (a
-    /// dependency that imported Foundation would bring them back without any import in Sources/).
-    func testTheBinaryDoesNotLoadFoundationOrICU() throws {
-        let output = try runCapturing(["/usr/bin/ldd", tictactoeBinary])
-        let libraries = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        XCTAssertFalse(libraries.isEmpty, "ldd printed nothing for \(tictactoeBinary)")
-        let unwanted = libraries.filter { line in
-            ["libFoundation.so", "libFoundationInternationalization", "_FoundationICU", "libFoundationNetworking",
-             "libFoundationXML"].contains { line.contains($0) }
-        }
-        XCTAssertEqual(unwanted, [], "the binary loads all of Foundation:\n\(output)")
-    }
-
-    /// The libraries Avahi's dns_sd compatibility library brings (itself, avahi-client, D-Bus, systemd).
-    private static let dnssdLibraries = ["libdns_sd", "libavahi-client", "libavahi-common", "libdbus-1", "libsystemd"]
-
-    /// Avahi's dns_sd library is not linked: the Bonjour module loads it (dlopen) when Bonjour is first used, so the
-    /// binary needs neither it nor what it pulls in (issue 15: start-up time and resident memory).
-    func testTheBinaryDoesNotLinkTheDNSSDLibrary() throws {
-        let output = try runCapturing(["/usr/bin/ldd", tictactoeBinary])
-        XCTAssertFalse(output.isEmpty, "ldd printed nothing for \(tictactoeBinary)")
-        let linked = output.split(separator: "\n").filter { line in Self.dnssdLibraries.contains { line.contains($0) } }
-        XCTAssertEqual(linked, [], "the binary links Avahi's dns_sd library (or its dependencies):\n\(output)")
-    }
-
-    /// Commands that use no Bonjour never load the dns_sd library: what the dynamic loader opens (LD_DEBUG=files, on
-    /// standard error) for --version, --help, a usage error, privacy status, line mode against the computer and a
-    /// join by address (to a closed loopback port). Bonjour stays off (TICTACTOE_BONJOUR=off) as in every test outside
-    /// the LAN lab; none of these would touch it anyway.
-    func testCommandsWithoutBonjourDoNotLoadTheDNSSDLibrary() throws {
-        let directory = URL(fileURLWithPath: Scratch.path("tictactoe-dnssd-\(UUID().uuidString)"))
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_DEBUG"] = "files"
-        environment["TICTACTOE_BONJOUR"] = "off"
-        environment["LANGUAGE"] = "en"
-        environment["HOME"] = directory.path
-        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        environment["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        let commands: [[String]] = [
-            ["--version"], ["--help"], ["host", "--no-such-option"], ["privacy", "status"],
-            ["play", "--plain", "--seed", "1"], ["join", "127.0.0.1:9", "--headless", "--connect-timeout", "0.1"],
-        ]
-        for arguments in commands {
-            let trace = try runCapturing([tictactoeBinary] + arguments, environment: environment, standardError: true)
-            XCTAssertTrue(
-                trace.contains("file="), "LD_DEBUG=files printed nothing for \(arguments): \(trace.prefix(500))")
-            let loaded = trace.split(separator: "\n").filter { line in
-                line.contains("file=") && Self.dnssdLibraries.contains { line.contains($0) }
-            }
-            XCTAssertEqual(loaded, [], "tictactoe \(arguments.joined(separator: " ")) loaded the dns_sd library")
-        }
-    }
-
-    /// Runs a program (standard input empty) to its end and returns its standard output, or its standard error.
-    private func runCapturing(
-        _ arguments: [String], environment: [String: String]? = nil, standardError: Bool = false
-    ) throws -> String {
-        let process = try ChildProcess(
-            executable: arguments[0], Array(arguments.dropFirst()),
-            environment: environment ?? ProcessInfo.processInfo.environment, input: .null)
-        defer { process.terminate() }
-        XCTAssertNotNil(process.waitForExit(timeout: 60), "\(arguments) still runs")
-        return standardError ? process.standardError : process.standardOutput
     }
 
     /// The matcher itself: every form of import counts, and look-alikes do not.
