@@ -72,11 +72,23 @@ public struct FileLogHandler: LogHandler {
     /// about twice this.
     public static let rotationSize = 1 << 20
 
-    /// Sends every logger of the process to `path` (created with its directory; moved aside first when it is past
-    /// `rotationSize`). Returns the file as an output whose `onFailure` hears, once, that the file could not be opened
-    /// (then nothing is logged) or that a write failed (then logging stops there).
+    /// Sends every logger of the process to `path` (`openLog`). Returns the file as an output whose `onFailure` hears,
+    /// once, that the file could not be opened (then nothing is logged) or that a write failed (then logging stops
+    /// there).
     @discardableResult
     public static func bootstrap(path: String, level: Logger.Level = .info) -> CheckedOutput {
+        let file = openLog(path)
+        if file.failure != nil {
+            LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        } else {
+            LoggingSystem.bootstrap { label in FileLogHandler(label: label, file: file, level: level) }
+        }
+        return file
+    }
+
+    /// The log at `path` opened for appending: created with its directory, moved aside first when it is past
+    /// `rotationSize`; an output that has failed already when it cannot be opened.
+    static func openLog(_ path: String) -> CheckedOutput {
         let directory = PathText.directory(of: path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         rotateIfLarge(path)
@@ -85,14 +97,8 @@ public struct FileLogHandler: LogHandler {
         }
         let name = "the log file \(path)"
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let error = OutputError(stream: name, code: errno, operation: "open")
-            LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
-            return CheckedOutput(failed: error)
-        }
-        let file = CheckedOutput(descriptor: descriptor, name: name, ownsDescriptor: true)
-        LoggingSystem.bootstrap { label in FileLogHandler(label: label, file: file, level: level) }
-        return file
+        guard descriptor >= 0 else { return CheckedOutput(failed: OutputError(stream: name, code: errno, operation: "open")) }
+        return CheckedOutput(descriptor: descriptor, name: name, ownsDescriptor: true)
     }
 
     /// Moves the log at `path` to `path.1` (replacing the one there) when it is past `limit` bytes, so that a log

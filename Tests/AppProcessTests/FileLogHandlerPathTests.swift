@@ -8,8 +8,9 @@ import TicTacToeTestSupport
 import Glibc
 #endif
 
-/// `FileLogHandler.defaultPath` reads only `XDG_STATE_HOME` and `HOME` (issue 15: not a copy of the whole environment
-/// at every start): it must name the same file as the path computed from the whole environment.
+/// The log file: `FileLogHandler.defaultPath` reads only `XDG_STATE_HOME` and `HOME` (not a copy of the whole
+/// environment at every start) and names the same file as the path computed from the whole environment; a log past
+/// its limit is moved aside; a log that cannot be opened is a warning.
 final class FileLogHandlerPathTests: XCTestCase {
     func testTheDefaultPathIsThePathOfTheWholeEnvironment() {
         let saved = getenv("XDG_STATE_HOME").map { String(cString: $0) }
@@ -40,5 +41,25 @@ final class FileLogHandlerPathTests: XCTestCase {
         FileLogHandler.rotateIfLarge(path, limit: 10)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertEqual(try String(contentsOfFile: path + ".1", encoding: .utf8), "0123456789A")
+    }
+
+    /// A log that cannot be opened (its path is a directory) is an output that failed at once, naming the file: the
+    /// warning the command prints. One that can be opened is created with its directory, readable by its owner only.
+    func testALogThatCannotBeOpenedIsAFailedOutputAndOneThatCanIsCreated() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let failure = try XCTUnwrap(FileLogHandler.openLog(directory).failure, "a directory opened as the log")
+        let warning = FileLogHandler.warning(failure)
+        XCTAssertTrue(warning.contains("the log file \(directory)"), warning)
+        XCTAssertTrue(warning.hasSuffix("logging is off, the game goes on"), warning)
+
+        let path = directory + "/state/tictactoe/tictactoe.log"
+        let log = FileLogHandler.openLog(path)
+        XCTAssertNil(log.failure)
+        _ = log.writeLine("hello")
+        log.waitUntilWritten()
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "hello\n")
+        var status = stat()
+        XCTAssertEqual(stat(path, &status), 0)
+        XCTAssertEqual(status.st_mode & 0o777, 0o600)
     }
 }
