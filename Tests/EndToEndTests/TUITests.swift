@@ -153,6 +153,32 @@ final class TUITests: XCTestCase {
             + tmux.screen("resize"))
     }
 
+    /// On a terminal `tictactoe replay FILE` opens the viewer (through a pipe it prints the game as text:
+    /// `ReplayCommandTests`); → steps, q quits with 0.
+    func testReplayOnATerminalOpensTheViewer() throws {
+        let record = Scratch.path("tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl")
+        try [
+            #"{"event":"game-start","first":"X","game":1,"you":"X"}"#,
+            #"{"by":"local","cell":1,"event":"move","mark":"X"}"#,
+            #"{"by":"peer","cell":4,"event":"move","mark":"O"}"#,
+            #"{"by":"local","cell":2,"event":"move","mark":"X"}"#,
+            #"{"by":"peer","cell":5,"event":"move","mark":"O"}"#,
+            #"{"by":"local","cell":3,"event":"move","mark":"X"}"#,
+            #"{"board":"XXXOO....","event":"game-over","game":1,"line":[1,2,3],"reason":"line","score":{"draws":0,"games":1,"losses":0,"wins":1},"winner":"X"}"#,
+        ].joined(separator: "\n").appending("\n").write(toFile: record, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let tmux = try Tmux()
+        try tmux.start("replay", "env PS1='$ ' bash --norc --noprofile")
+        XCTAssertNotNil(tmux.waitFor("replay") { $0.hasPrefix("$") }, tmux.screen("replay"))
+        try tmux.literal("replay", tuiCommand("replay \(record)"))
+        try tmux.keys("replay", "Enter")
+        XCTAssertNotNil(tmux.waitFor("replay", text: "move 0 of 5"), "no viewer:\n\(tmux.screen("replay"))")
+        try tmux.keys("replay", "Right")
+        XCTAssertNotNil(tmux.waitFor("replay", text: "Move 1 of 5"), tmux.screen("replay"))
+        try tmux.keys("replay", "q")
+        try assertUsableShell(tmux, "replay", exitStatus: 0, after: "the viewer's q")
+    }
+
     /// The column where `text` starts on the screen, or nil when it is not shown.
     private static func indent(of text: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") {
