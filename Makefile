@@ -78,8 +78,7 @@ check: deps check-swift
 	$(SWIFT) test --skip-build --disable-swift-testing --skip EndToEndTests --skip LabTests
 
 # Builds, makes the man pages InstallTests and DebianPackageTests install, checks for the lab (root), and runs every
-# test and the demo check, on three lines at once: the lab tests split over two labs (the demo check before the
-# second's), and the other tests (scripts/test-lines.sh).
+# test and the demo check, on three lines at once, the lab tests split over three labs (scripts/test-lines.sh).
 test: deps check-swift
 	$(SWIFT) build --build-tests
 	@$(MAKE) --no-print-directory man CONFIG=debug
