@@ -458,15 +458,12 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
         .testTarget(name: "EngineProtocolTests", dependencies: ["EngineProtocol", "GameRules"]),
-        // Real engine processes: misbehaving ones written to a temporary directory, and the samples in Assets/engines.
-        .testTarget(
-            name: "GameEnginesTests",
-            dependencies: ["GameEngines", "EngineProtocol", "GameRules", "TicTacToeTestSupport"]),
         .testTarget(name: "MatchStatisticsTests", dependencies: ["MatchStatistics"]),
-        // The lobby's machine in process; its challenge check is the live lobby's.
+        // The lobby in process: its wire format, its roster, its machine (whose challenge check is the live lobby's).
         .testTarget(
             name: "LobbyTests",
-            dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "JSONLines", "GameClient", "GameProtocol"]),
+            dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "JSONLines", "GameClient", "GameProtocol",
+                           "TicTacToeTestSupport"]),
         // The JSON lines: escaping (lossless, terminal controls and bidi as `\u`) and each event's line.
         .testTarget(
             name: "JSONLinesTests",
@@ -550,7 +547,7 @@ let package = Package(
             dependencies: [
                 "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
                 "GameRules",
-                "GameProtocol", "Localization", "TicTacToeApp", "AppManifest", "TicTacToeTestSupport",
+                "GameProtocol", "Localization", "TicTacToeApp", "AppManifest", "AppProcess", "TicTacToeTestSupport",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
@@ -571,7 +568,8 @@ let package = Package(
         // Inside the project's LAN lab (network namespaces with their own avahi-daemon): needs root; skipped with a
         // reason outside CI, a failure in CI.
         .testTarget(name: "LabTests", dependencies: ["TextSupport", "TicTacToeTestSupport", "GameProtocol"]),
-        // Real processes on loopback: the built `tictactoe` binary against itself and raw TCP peers.
+        // Real processes: the built `tictactoe` binary against itself and raw TCP peers on loopback, and engine
+        // processes (the engine adapter's own tests, misbehaving engines, the samples in Assets/engines).
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
@@ -579,8 +577,14 @@ let package = Package(
                 "TicTacToeTestSupport",
                 "GameProtocol",
                 "GameEngines",
+                "EngineProtocol",
                 "GameRules",
                 "GameWire",
+                "GameClient",
+                "GameTransport",
+                "JSONLines",
+                "MatchPlay",
+                "TicTacToeApp",
                 "LocalNetworkPrivacy",
                 "AppManifest",
                 .product(name: "NIOCore", package: "swift-nio"),

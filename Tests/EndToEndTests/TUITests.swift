@@ -129,8 +129,9 @@ final class TUITests: XCTestCase {
             switch way {
             case "q": try tmux.keys("shell", "q")
             default:
-                let game = try XCTUnwrap(Int32(paneProcess(shell)), "no game process under the shell")
-                XCTAssertNotEqual(game, shell, "the game is not running")
+                guard let game = Int32(paneProcess(shell)), game != shell else {
+                    return XCTFail("no game process under the shell for \(way)")
+                }
                 kill(game, way == "SIGTERM" ? SIGTERM : SIGHUP)
             }
             try assertUsableShell(tmux, "shell", exitStatus: status, after: way)
@@ -193,7 +194,11 @@ final class TUITests: XCTestCase {
         _ tmux: Tmux, _ pane: String, exitStatus: Int32, after way: String = "Ctrl-C",
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        XCTAssertNotNil(tmux.waitFor(pane, text: "$ "), tmux.screen(pane), file: file, line: line)
+        // The game has ended when the pane's shell has no child left: only then is what is typed the shell's.
+        let shell = try XCTUnwrap(tmux.panePID(pane), "no pane \(pane)", file: file, line: line)
+        guard eventually(timeout: 15, { paneProcess(shell) == String(shell) }) else {
+            return XCTFail("after \(way) the game still runs:\n\(tmux.screen(pane))", file: file, line: line)
+        }
         try tmux.literal(pane, "echo status-$? ok-$((40+2)); stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ,; echo")
         try tmux.keys(pane, "Enter")
         // Both outputs must arrive (the stty line a moment after ok-42).

@@ -7,7 +7,7 @@ import XCTest
 
 /// Play against an engine, at the model: the form, the effects that start and ask the engine, its answers and its
 /// failures as inputs; and through the app, with an engine that answers at once in place of the process (the real
-/// engine processes: GameEnginesTests).
+/// engine processes: EnginePlayerTests, in the end-to-end tests).
 final class EngineGameTests: XCTestCase {
     private let command = "sh Assets/engines/first-free.sh"
 

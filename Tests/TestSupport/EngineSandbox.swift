@@ -1,7 +1,7 @@
 import Foundation
 
 /// A temporary directory for one test's engines and logs, removed at the end of the test; the small misbehaving
-/// engines of the engine tests (GameEnginesTests, EngineMatchTests, EngineTimeoutTests) are written there.
+/// engines of the engine tests (EnginePlayerTests, EngineMatchTests, EngineTimeoutTests) are written there.
 public final class EngineSandbox {
     public let directory: URL
 
