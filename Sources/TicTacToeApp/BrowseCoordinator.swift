@@ -116,21 +116,17 @@ public func searchGames(
             let browser = GameBrowser(capability: capability)
             let events = browser.events()
             browser.start()
-            await withTaskCancellationHandler {
-                var list = GameList.onThisMachine()
-                for await event in events {
-                    switch event {
-                    case .available: onUpdate(.available)
-                    case .unavailable(let error): onUpdate(.unavailable(error.description))
-                    case .updated(let games):
-                        list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
-                        onUpdate(.games(list.games))
-                    }
+            var list = GameList.onThisMachine()
+            for await event in events {
+                switch event {
+                case .available: onUpdate(.available)
+                case .unavailable(let error): onUpdate(.unavailable(error.description))
+                case .updated(let games):
+                    list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
+                    onUpdate(.games(list.games))
                 }
-            } onCancel: {
-                browser.stop()  // at once: ends the events too
             }
-            browser.stop()
+            browser.stop()  // the events end when the session is cancelled (access turned off, or leaving)
         }
         return true
     } catch LocalNetworkAccessError.refused(.noAuth) {

@@ -90,18 +90,14 @@ public func watchServiceTypes(
             let browser = makeBrowser(capability)
             let events = browser.events()
             browser.start()
-            await withTaskCancellationHandler {
-                for await event in events {
-                    switch event {
-                    case .available: onUpdate(.available)
-                    case .unavailable(let error): onUpdate(.unavailable(error.description))
-                    case .updated(let types): onUpdate(.types(types.map(\.name)))
-                    }
+            for await event in events {
+                switch event {
+                case .available: onUpdate(.available)
+                case .unavailable(let error): onUpdate(.unavailable(error.description))
+                case .updated(let types): onUpdate(.types(types.map(\.name)))
                 }
-            } onCancel: {
-                browser.stop()  // at once: ends the events too
             }
-            browser.stop()
+            browser.stop()  // the events end when the session is cancelled (access turned off, or leaving)
         }
         return true
     } catch LocalNetworkAccessError.refused(.missingEntitlement(let key, _)) {

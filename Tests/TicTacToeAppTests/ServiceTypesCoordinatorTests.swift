@@ -159,4 +159,30 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
             .failed("Cannot use the local network: the app is not entitled to com.apple.developer.networking.multicast"),
         ])
     }
+
+    /// Access turned off while listing stops the browser at once and waits, saying why; turned on again, a new
+    /// listing starts; leaving the screen (cancelling) stops it too.
+    func testTurningAccessOffStopsTheListingAndOnAgainStartsANewOne() async throws {
+        let gate = try makeGate(.allowed, entitlements: [AppEntitlements.multicastKey: true])
+        let browser = FakeServiceTypeBrowser()
+        let updates = Recorder<ServiceTypesUpdate>()
+        let task = Task {
+            await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, makeBrowser: { _ in browser }) {
+                updates.append($0)
+            }
+        }
+        await assertEventually("listing") { browser.starts == 1 && browser.subscribers == 1 }
+        XCTAssertEqual(browser.stops, 0)
+        try gate.store.write(.denied)
+        await assertEventually("stopped and waiting") {
+            browser.stops == 1 && updates.all.contains { if case .waiting = $0 { true } else { false } }
+        }
+        XCTAssertEqual(browser.starts, 1, "nothing is asked of the network while denied")
+        try gate.store.write(.allowed)
+        await assertEventually("listing again") { browser.starts == 2 && browser.subscribers == 1 }
+        task.cancel()
+        let listed = await task.value
+        XCTAssertTrue(listed)
+        XCTAssertEqual(browser.stops, 2, "leaving stops the listing")
+    }
 }
