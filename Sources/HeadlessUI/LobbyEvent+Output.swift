@@ -4,9 +4,9 @@ import Lobby
 import TextSupport
 
 extension LobbyEvent {
-    /// The line `tictactoe lobby` prints (text from the network escaped: `DisplayText.escaped`); `name` is ours, as
-    /// shown (escaped already).
-    public func text(name: String) -> String {
+    /// The line `tictactoe lobby` prints (text from the network escaped: `DisplayText.escaped`); `shownName` is our
+    /// own name as the transcript shows it (escaped already).
+    public func text(shownName: String) -> String {
         func shown(_ text: String) -> String { DisplayText.escaped(text) }
         func hosting(_ member: LobbyRoster.Member) -> String {
             switch member.hosting {
@@ -17,7 +17,7 @@ extension LobbyEvent {
         }
         switch self {
         case .waiting(let reason): return "Waiting for local network permission: \(reason)"
-        case .joined(let group, _): return "Lobby: joined \(group) as \(name)"
+        case .joined(let group, _): return "Lobby: joined \(group) as \(shownName)"
         case .groupState(let state): return "Lobby group: \(state)"
         case .roster(let event):
             switch event {

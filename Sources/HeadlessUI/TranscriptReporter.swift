@@ -126,7 +126,7 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             guard let (line, isProblem) = report.textLine else { return }
             if isProblem { writeError(line) } else { write(line) }
         case .lobby(let event):
-            write(event.text(name: localName))
+            write(event.text(shownName: localName))
         case .engineStarted(let name, let pid, let log):
             write(tr("Engine '%@' started (pid %@; stderr: %@)", DisplayText.escaped(name), "\(pid)",
                      DisplayText.escaped(log)))

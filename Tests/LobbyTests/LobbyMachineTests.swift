@@ -4,6 +4,7 @@ import HeadlessUI
 import JSONLines
 import Lobby
 import TicTacToeApp
+import TicTacToeTestSupport
 import XCTest
 
 /// The lobby's logic without a network: datagrams, ticks and the person's commands in, actions out (time is an
@@ -232,18 +233,26 @@ final class LobbyEventOutputTests: XCTestCase {
     func testAChallengeToUsHeardAndWaitingForAnAnswer() throws {
         let heard = LobbyEvent.roster(.challenged(id: bob, name: "bob", address: "198.18.0.12", port: 40000))
         XCTAssertEqual(try JSONEvent.line(.lobby(heard)), #"{"address":"198.18.0.12","event":"lobby-challenged","id":"0000000000000b0b","name":"bob","port":40000}"#)
-        XCTAssertEqual(heard.text(name: "alice"), "bob challenges you to a game at 198.18.0.12:40000")
+        XCTAssertEqual(heard.text(shownName: "alice"), "bob challenges you to a game at 198.18.0.12:40000")
         let waiting = LobbyEvent.challengeWaiting(id: bob, from: "bob", address: "fe80::2%lab0", port: 40000)
         XCTAssertEqual(try JSONEvent.line(.lobby(waiting)), #"{"address":"fe80::2%lab0","event":"lobby-challenge-waiting","id":"0000000000000b0b","name":"bob","port":40000}"#)
-        XCTAssertEqual(waiting.text(name: "alice"),
+        XCTAssertEqual(waiting.text(shownName: "alice"),
                        "bob's challenge (a game at [fe80::2%lab0]:40000) waits for your answer")
     }
 
     func testAClosedChallengeAndAReasonNamingAPlayerAreEscaped() throws {
         let closed = LobbyEvent.challengeClosed(id: bob, from: "b\\ob", why: "they withdrew it")
         XCTAssertEqual(try JSONEvent.line(.lobby(closed)), #"{"event":"lobby-no-game","id":"0000000000000b0b","name":"b\\ob","reason":"they withdrew it"}"#)
-        XCTAssertEqual(closed.text(name: "alice"), #"No game with b\\ob: they withdrew it"#)
-        XCTAssertEqual(LobbyEvent.left(#"accepted b\ob's challenge"#).text(name: "alice"),
+        XCTAssertEqual(closed.text(shownName: "alice"), #"No game with b\\ob: they withdrew it"#)
+        XCTAssertEqual(LobbyEvent.left(#"accepted b\ob's challenge"#).text(shownName: "alice"),
                        #"Left the lobby: accepted b\\ob's challenge"#)
+    }
+
+    /// The transcript shows our own name escaped once, as every other name (`tictactoe lobby --name 'b\ob'`).
+    func testTheTranscriptShowsOurNameEscapedOnce() {
+        let lines = Recorder<String>()
+        let reporter = TranscriptReporter(localName: #"b\ob"#, write: lines.append)
+        reporter.report(.lobby(.joined(group: "239.255.77.77:7879", addresses: ["198.18.0.11"])))
+        XCTAssertEqual(lines.all, [#"Lobby: joined 239.255.77.77:7879 as b\\ob"#])
     }
 }
