@@ -41,11 +41,11 @@ public final class UIApp {
     private var engineSession = 0
     private let privacyLogger = Logger(label: "tictactoe.privacy")
 
-    /// The time since this call on the monotonic clock: what the event loop's timers are measured on (a test passes
-    /// its fake terminal's time instead).
-    public static func monotonicClock() -> () -> Duration {
-        let origin = ContinuousClock.now
-        return { origin.duration(to: .now) }
+    /// The time on `clock` since this call: what the event loop's timers are measured on. The root passes the
+    /// process's `ContinuousClock`; a test, its fake terminal's time.
+    public static func elapsed(on clock: some Clock<Duration>) -> () -> Duration {
+        let origin = clock.now
+        return { origin.duration(to: clock.now) }
     }
 
     public init(
@@ -58,7 +58,7 @@ public final class UIApp {
         promptAtLaunch: Bool = false,
         colors: Bool = true,
         seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max)),
-        clock: @escaping () -> Duration = UIApp.monotonicClock(),
+        clock: @escaping () -> Duration,
         logger: Logger = Logger(label: "tictactoe.ui")
     ) {
         self.terminal = terminal

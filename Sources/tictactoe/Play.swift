@@ -134,7 +134,7 @@ struct PlayOptions: Sendable {
             settingsStore: settingsStore,
             gameArchive: .live(GameArchive(directory: AppDirectories.games(environment: environment))),
             promptAtLaunch: promptAtLaunch, colors: colors,
-            seed: seed
+            seed: seed, clock: UIApp.elapsed(on: ContinuousClock())
         )
         let signals = catchSignals(for: app)
         defer { withExtendedLifetime(signals) {} }

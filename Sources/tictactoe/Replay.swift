@@ -84,7 +84,8 @@ struct Replay: ParsableCommand {
             // The viewer never asks for the network: the gate reads nothing until then.
             terminal: CursesTerminal(), settings: settings,
             client: .live(gate: LocalNetworkGate(explicitManifestPath: nil), logFile: FileLogHandler.defaultPath),
-            replay: ReplayViewer(record: record, title: title), colors: colors)
+            replay: ReplayViewer(record: record, title: title), colors: colors,
+            clock: UIApp.elapsed(on: ContinuousClock()))
         let signals = catchSignals(for: app)
         defer { withExtendedLifetime(signals) {} }
         let status = try app.run()
