@@ -1,11 +1,11 @@
 #!/bin/bash
 # make test's tests, after the build, on three lines at once, each about a third of the time: most lab tests
-# (Tests/LabTests) in one LAN lab (TICTACTOE_LAB=lab); the demo check (in the demo's lab) followed by the longest
-# lab tests in a second lab (lab2; labs of different names are LANs that never meet); and every other test (the
-# quick tier and the end-to-end tests, which use loopback only) followed by a few lab tests in a third lab (lab3).
-# The lab tests mostly wait on the network, so the lines share the machine well. Each line's output is shown as it comes, prefixed with its name, and kept whole in
-# LOGDIR; at the end the failed tests of every line are listed again, with their messages, so that the end of the
-# output says what failed.
+# (Tests/LabTests) in one LAN lab (TICTACTOE_LAB=lab); the demo check (in the demo's lab) followed by the longest lab
+# tests in a second lab (lab2; labs of different names are LANs that never meet); and every other test (the quick
+# tier and the end-to-end tests, which use loopback only) followed by a few lab tests in a third lab (lab3). The lab
+# tests mostly wait on the network, so the lines share the machine well. Each line's output is shown as it comes,
+# prefixed with its name, and kept whole in LOGDIR; at the end the failed tests of every line are listed again, with
+# their messages, so that the end of the output says what failed.
 # usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND... (SWIFT in the environment: the swift to run)
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: scripts/test-lines.sh LOGDIR DEMO_CHECK_COMMAND..." >&2; exit 2; }

@@ -97,7 +97,9 @@ public struct FileLogHandler: LogHandler {
         }
         let name = "the log file \(path)"
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard descriptor >= 0 else { return CheckedOutput(failed: OutputError(stream: name, code: errno, operation: "open")) }
+        guard descriptor >= 0 else {
+            return CheckedOutput(failed: OutputError(stream: name, code: errno, operation: "open"))
+        }
         return CheckedOutput(descriptor: descriptor, name: name, ownsDescriptor: true)
     }
 

@@ -1,6 +1,3 @@
-import GameProtocol
-import TextSupport
-
 /// Who is in the LAN lobby, from the messages heard (pure: time is an input): members announce themselves every few
 /// seconds and are gone after `timeout` without a word (or at once when they say `leave`); greetings, challenges and
 /// answers to us become events. Nothing from the network is obeyed blindly: every datagram is decoded and checked

@@ -4,10 +4,10 @@ import LocalNetworkPrivacy
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// A multicast group conversation in the spirit of Network.framework's NWConnectionGroup: made from the gate's

@@ -18,7 +18,7 @@ enum Lab {
     static let hosts = ["host-a", "host-b", "host-c"]
 
     /// Which lab this test process uses (`TICTACTOE_LAB`, as `lan` reads it; default `lab`): `make test` runs the lab
-    /// tests on two lines at once, each in a lab of its own.
+    /// tests on three lines at once, each in a lab of its own.
     static let name = ProcessInfo.processInfo.environment["TICTACTOE_LAB"] ?? "lab"
 
     /// HOST's network namespace (`ip netns pids` lists what runs there).

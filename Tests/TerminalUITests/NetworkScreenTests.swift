@@ -1,3 +1,4 @@
+@testable import AppProcess
 import GameProtocol
 import GameRules
 import GameClient
@@ -203,8 +204,8 @@ final class NetworkScreenTests: XCTestCase {
         XCTAssertEqual(lines.last.map(String.init)?.trimmingCharacters(in: .whitespaces), warning, terminal.lastFrame)
 
         // A log file that could not be opened, told at launch: one row under the menu, and the menu still answers.
-        let unopened = "Warning: cannot open the log file /proc/none/tictactoe.log (No such file or directory); "
-            + "logging is off, the game goes on"
+        let failure = try XCTUnwrap(FileLogHandler.openLog("/proc/none/tictactoe.log").failure)
+        let unopened = "Warning: \(FileLogHandler.warning(failure))"  // as the full-screen game posts it
         let menu = FakeTerminal(size: TerminalSize(rows: 24, columns: 120), script: [.input(.notice(unopened)), .keys("p")])
         try runApp(menu)
         let shown = try XCTUnwrap(menu.frames.first { $0.text.contains("Warning: cannot open the log file /proc/none") },

@@ -70,7 +70,7 @@ final class ExitStatusTests: XCTestCase {
             // A record line that does not parse: replay reports it as its `ReplayReport.Failure` (exit 65).
             "GameRecordError", "Problem",
             "ArchiveError",  // a finished game that cannot be saved: the TUI says so, the run goes on
-            "LobbyDecodingError",  // a lobby datagram that does not decode: dropped (the roster counts it)
+            "LobbyDecodingError",  // a lobby datagram that does not decode: dropped (the roster reports it)
             "LobbyEncodingError",  // a lobby message that cannot be written: not sent (logged), the lobby goes on
         ]
         let root = EngineSandbox.packageRoot

@@ -28,7 +28,7 @@ final class ImportBoundaryTests: XCTestCase {
             options: [.anchorsMatchLines])
     }
 
-    /// The package root: this file is `<root>/Tests/EndToEndTests/ImportBoundaryTests.swift`.
+    /// The package root: this file is `<root>/Tests/TicTacToeAppTests/ImportBoundaryTests.swift`.
     private static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
