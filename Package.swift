@@ -489,6 +489,7 @@ let package = Package(
         .testTarget(
             name: "SeriesTests", dependencies: [
                 "Series", "MatchPlay", "TicTacToeApp", "GameRules", "MatchStatistics", "TicTacToeTestSupport",
+                "AppProcess", "GameProtocol",
             ]),
         // One match's players: the `--player` and `--computer` specs.
         .testTarget(name: "MatchPlayTests", dependencies: ["MatchPlay"]),

@@ -43,10 +43,11 @@ public struct SeriesCommand: Sendable {
         self.transcripts = transcripts
     }
 
-    /// Plays the series until it ends or `stop` stops it; the exit status says how it went (a failure is also said
-    /// on standard error). Throws only when a line cannot be encoded as JSON.
-    public func run(stop: StopSignal) async throws -> ExitStatus {
-        let errors = CheckedOutput.standardError
+    /// Plays the series until it ends or `stop` stops it, printing to `output`; the exit status says how it went (a
+    /// failure is also said on `errors`). Throws only when a line cannot be encoded as JSON.
+    public func run(
+        stop: StopSignal, output: CheckedOutput = .standardOutput, errors: CheckedOutput = .standardError
+    ) async throws -> ExitStatus {
         let scripts: [Int: ScriptedPlayer]
         switch readScripts() {
         case .success(let read): scripts = read
@@ -68,12 +69,11 @@ public struct SeriesCommand: Sendable {
                 engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: moveTime, gameTime: gameTime,
                 network: network),
             concurrency: concurrency, sprt: sprt)
-        let output = CheckedOutput.standardOutput
         guard output.writeLine(json ? try report.seedJSON() : report.seedLine) else {
             errors.writeLine("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             return .outputFailed
         }
-        if let network, let refused = await Self.obtainAccess(network) {
+        if let network, let refused = await Self.obtainAccess(network, errors: errors) {
             errors.writeLine("tictactoe: \(refused.message)")
             return refused.status
         }
@@ -155,10 +155,12 @@ public struct SeriesCommand: Sendable {
 
     /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error); why it did not come
     /// and the exit status that says so, or nil once it has.
-    private static func obtainAccess(_ network: SeriesNetwork) async -> (message: String, status: ExitStatus)? {
+    private static func obtainAccess(
+        _ network: SeriesNetwork, errors: CheckedOutput
+    ) async -> (message: String, status: ExitStatus)? {
         do {
             try await network.obtainAccess {
-                CheckedOutput.standardError.writeLine("tictactoe: waiting for local network permission: \($0)")
+                errors.writeLine("tictactoe: waiting for local network permission: \($0)")
             }
             return nil
         } catch let error as LocalNetworkAccessError {
