@@ -2,35 +2,13 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// Real `tictactoe` processes playing each other over loopback.
+/// Real `tictactoe` processes playing each other over loopback where only processes show it: standard output to a
+/// pipe (every line of a fast match, stamped when the environment asks), exit codes (a script that runs out, an
+/// unreadable script, bad usage, a host nobody answers at), and a joiner started before its host. A match's rules,
+/// what the players play and the transcripts are proven in process: LoopbackMatchTests.
 final class HeadlessMatchTests: ProcessTestCase {
     private func join(_ port: Int, _ extra: [String]) throws -> TicTacToeProcess {
         track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"] + extra))
-    }
-
-    func testHundredPerfectGamesAreHundredDraws() throws {
-        let (host, port) = try startHost(["--player", "perfect", "--games", "100", "--seed", "11", "--name", "host"])
-        _ = track(host)
-        let joiner = try join(port, ["--player", "perfect", "--seed", "12", "--name", "joiner"])
-        XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
-        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
-        for side in [host, joiner] {
-            let summary = try XCTUnwrap(side.events(named: "summary").last, side.standardError)
-            XCTAssertEqual(summary["games"] as? Int, 100)
-            XCTAssertEqual(summary["draws"] as? Int, 100)
-            XCTAssertEqual(summary["wins"] as? Int, 0)
-            XCTAssertEqual(summary["losses"] as? Int, 0)
-            XCTAssertEqual(side.events(named: "game-over").count, 100)
-            XCTAssertEqual(side.events(named: "game-start").count, 100)
-        }
-        // The first player alternates: the joiner is X in odd games, O in even ones.
-        let joinerMarks = joiner.events(named: "game-start").compactMap { $0["you"] as? String }
-        XCTAssertEqual(Array(joinerMarks.prefix(4)), ["X", "O", "X", "O"])
-        // Both transcripts agree move by move.
-        let hostMoves = host.events(named: "move").map { "\($0["mark"]!)\($0["cell"]!)" }
-        let joinerMoves = joiner.events(named: "move").map { "\($0["mark"]!)\($0["cell"]!)" }
-        XCTAssertEqual(hostMoves, joinerMoves)
-        XCTAssertGreaterThanOrEqual(hostMoves.count, 900)
     }
 
     /// Standard output to a pipe is gathered (issue 15: lines that follow each other within 2 ms go out in one write):
@@ -53,59 +31,6 @@ final class HeadlessMatchTests: ProcessTestCase {
         XCTAssertEqual(stamps, stamps.sorted(), "in the order they were made")
         XCTAssertTrue(joiner.output.allSatisfy { $0.hasPrefix(#"{"_mono_ns":"#) })
         XCTAssertFalse(host.output.contains { $0.contains("_mono_ns") }, "no stamps unless asked")
-    }
-
-    func testPerfectNeverLosesToRandom() throws {
-        for (hostPlayer, joinerPlayer, seed) in [("perfect", "random", "3"), ("random", "perfect", "4")] {
-            let (host, port) = try startHost(["--player", hostPlayer, "--games", "40", "--seed", seed])
-            _ = track(host)
-            let joiner = try join(port, ["--player", joinerPlayer, "--seed", seed + "1"])
-            XCTAssertEqual(joiner.waitForExit(timeout: 120), 0, joiner.standardError)
-            XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
-            let perfect = hostPlayer == "perfect" ? host : joiner
-            let summary = try XCTUnwrap(perfect.events(named: "summary").last)
-            XCTAssertEqual(summary["games"] as? Int, 40)
-            XCTAssertEqual(summary["losses"] as? Int, 0, "perfect lost as \(hostPlayer == "perfect" ? "host" : "joiner")")
-            XCTAssertGreaterThan(summary["wins"] as? Int ?? 0, 0, "random should lose some of 40 games")
-        }
-    }
-
-    func testSeedReplaysTheSameMatch() throws {
-        var transcripts: [[String]] = []
-        for _ in 0..<2 {
-            let (host, port) = try startHost(["--player", "random", "--games", "5", "--seed", "99"])
-            _ = track(host)
-            let joiner = try join(port, ["--player", "random", "--seed", "100"])
-            XCTAssertEqual(joiner.waitForExit(), 0)
-            XCTAssertEqual(host.waitForExit(), 0)
-            transcripts.append(joiner.events(named: "move").map { "\($0["mark"]!)\($0["cell"]!)" })
-        }
-        XCTAssertEqual(transcripts[0], transcripts[1])
-        XCTAssertFalse(transcripts[0].isEmpty)
-    }
-
-    func testScriptedPlayersAndTextTranscript() throws {
-        let directory = Scratch.path("tictactoe-scripts-\(getpid())")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        // The joiner is X in game 1: X 1, O 4, X 2, O 5, X 3 wins the top row.
-        try "# top row\n1\n2, 3\n".write(toFile: directory + "/x.txt", atomically: true, encoding: .utf8)
-        try "4 5 # too slow\n".write(toFile: directory + "/o.txt", atomically: true, encoding: .utf8)
-        let (host, port) = try startHost(["--player", "script:\(directory)/o.txt", "--games", "1"])
-        _ = track(host)
-        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--player",
-                                                 "script:\(directory)/x.txt", "--name", "scripter"]))
-        XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
-        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
-        let text = joiner.output.joined(separator: "\n")
-        for needle in ["Seed ", "you (X) play 1", "plays 4", "you (X) win with 1-2-3", "Summary: 1 game; you 1,"] {
-            XCTAssertTrue(text.contains(needle), "transcript lacks '\(needle)':\n\(text)")
-        }
-        XCTAssertTrue(text.contains(" X | X | X ") || text.contains(" X │ X │ X "), text)
-        let over = try XCTUnwrap(host.events(named: "game-over").first)
-        XCTAssertEqual(over["line"] as? [Int], [1, 2, 3])
-        XCTAssertEqual(over["winner"] as? String, "X")
-        XCTAssertEqual(over["board"] as? String, "XXXOO....")
     }
 
     func testExhaustedScriptEndsWithScriptError() throws {
@@ -134,15 +59,6 @@ final class HeadlessMatchTests: ProcessTestCase {
             let process = track(try TicTacToeProcess(arguments))
             XCTAssertEqual(process.waitForExit(), 64, "\(arguments): \(process.standardError)")
             XCTAssertFalse(process.standardError.isEmpty)
-        }
-    }
-
-    func testHelpDescribesCommandsAndExitCodes() throws {
-        let help = track(try TicTacToeProcess(["--help"]))
-        XCTAssertEqual(help.waitForExit(), 0)
-        let text = help.output.joined(separator: "\n")
-        for needle in ["host", "join", "play", "EXIT CODES", "protocol", "reading order"] {
-            XCTAssertTrue(text.contains(needle), "--help lacks \(needle):\n\(text)")
         }
     }
 

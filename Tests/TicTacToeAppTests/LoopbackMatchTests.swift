@@ -1,0 +1,141 @@
+import Foundation
+import GameClient
+import GameProtocol
+import HeadlessUI
+import MatchPlay
+import TicTacToeApp
+import TicTacToeTestSupport
+import XCTest
+
+@testable import LocalNetworkPrivacy
+
+/// A headless match as `host --headless` and `join --headless` play it, both sides in process on loopback
+/// (`hostMatches`, `joinMatch`) and reporting as the command line does (`--json` lines, the text transcript): the
+/// rules of a match (alternating first player, every game scored on both sides), what a level or a script plays, and
+/// the same seeds giving the same games.
+final class LoopbackMatchTests: XCTestCase {
+    private let origin = OperationOrigin("loopback match tests")
+
+    /// One side's `--json` lines.
+    private final class JSONSide: Sendable {
+        let lines = Recorder<String>()
+        var reporter: JSONLinesReporter {
+            let lines = self.lines
+            return JSONLinesReporter(stamped: false, write: { lines.append($0) }, writeError: { lines.append($0) })
+        }
+
+        var events: [[String: Any]] {
+            lines.all.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        }
+
+        func events(named name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+
+        /// Each move as `X5`.
+        var moves: [String] { events(named: "move").map { "\($0["mark"]!)\($0["cell"]!)" } }
+    }
+
+    /// Plays a match on 127.0.0.1 between a host with `host`'s options and a joiner with `joiner`'s (which follows
+    /// the host's games); returns both exit statuses once both have ended.
+    private func play(
+        host: MatchOptions, _ hostReporter: any MatchReporter, joiner: MatchOptions, _ joinerReporter: any MatchReporter
+    ) async throws -> (host: ExitStatus, joiner: ExitStatus) {
+        let gate = try makeGate(.notDetermined)  // loopback needs no permission
+        let reports = Recorder<MatchReport>()
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
+        let hostTask = Task {
+            await hostMatches(request, options: host, gate: gate, reporter: ClosureReporter { report in
+                reports.append(report)
+                hostReporter.report(report)
+            })
+        }
+        let port = try await listeningPort(reports)
+        let join = JoinRequest(
+            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin)
+        let joinerStatus = await joinMatch(join, options: joiner, gate: gate, reporter: joinerReporter)
+        return (await hostTask.value, joinerStatus)
+    }
+
+    private func options(_ name: String, _ player: PlayerSpec, seed: UInt64, games: Int? = nil) -> MatchOptions {
+        MatchOptions(name: name, player: player, seed: seed, games: games)
+    }
+
+    func testHundredPerfectGamesAreHundredDrawsSeenAlikeOnBothSides() async throws {
+        let (host, joiner) = (JSONSide(), JSONSide())
+        let statuses = try await play(
+            host: options("host", .perfect, seed: 11, games: 100), host.reporter,
+            joiner: options("joiner", .perfect, seed: 12), joiner.reporter)
+        XCTAssertEqual(statuses.joiner, .success, "\(joiner.lines.all.suffix(5))")
+        XCTAssertEqual(statuses.host, .success, "\(host.lines.all.suffix(5))")
+        for side in [host, joiner] {
+            let summary = try XCTUnwrap(side.events(named: "summary").last, "\(side.lines.all.suffix(5))")
+            XCTAssertEqual(summary["games"] as? Int, 100)
+            XCTAssertEqual(summary["draws"] as? Int, 100)
+            XCTAssertEqual(summary["wins"] as? Int, 0)
+            XCTAssertEqual(summary["losses"] as? Int, 0)
+            XCTAssertEqual(side.events(named: "game-over").count, 100)
+            XCTAssertEqual(side.events(named: "game-start").count, 100)
+        }
+        // The first player alternates: the joiner is X in odd games, O in even ones.
+        let joinerMarks = joiner.events(named: "game-start").compactMap { $0["you"] as? String }
+        XCTAssertEqual(Array(joinerMarks.prefix(4)), ["X", "O", "X", "O"])
+        // Both transcripts agree move by move.
+        XCTAssertEqual(host.moves, joiner.moves)
+        XCTAssertGreaterThanOrEqual(host.moves.count, 900)
+    }
+
+    func testPerfectNeverLosesToRandomAsHostOrAsJoiner() async throws {
+        for (hostPlayer, joinerPlayer, seed) in [(PlayerSpec.perfect, PlayerSpec.easy, UInt64(3)), (.easy, .perfect, 4)] {
+            let (host, joiner) = (JSONSide(), JSONSide())
+            let statuses = try await play(
+                host: options("host", hostPlayer, seed: seed, games: 40), host.reporter,
+                joiner: options("joiner", joinerPlayer, seed: seed * 10 + 1), joiner.reporter)
+            XCTAssertEqual(statuses.joiner, .success)
+            XCTAssertEqual(statuses.host, .success)
+            let perfect = hostPlayer == .perfect ? host : joiner
+            let summary = try XCTUnwrap(perfect.events(named: "summary").last)
+            XCTAssertEqual(summary["games"] as? Int, 40)
+            XCTAssertEqual(summary["losses"] as? Int, 0, "perfect lost as \(hostPlayer == .perfect ? "host" : "joiner")")
+            XCTAssertGreaterThan(summary["wins"] as? Int ?? 0, 0, "random should lose some of 40 games")
+        }
+    }
+
+    func testTheSameSeedsReplayTheSameMatch() async throws {
+        var transcripts: [[String]] = []
+        for _ in 0..<2 {
+            let (host, joiner) = (JSONSide(), JSONSide())
+            let statuses = try await play(
+                host: options("host", .easy, seed: 99, games: 5), host.reporter,
+                joiner: options("joiner", .easy, seed: 100), joiner.reporter)
+            XCTAssertEqual(statuses.joiner, .success)
+            XCTAssertEqual(statuses.host, .success)
+            transcripts.append(joiner.moves)
+        }
+        XCTAssertEqual(transcripts[0], transcripts[1])
+        XCTAssertFalse(transcripts[0].isEmpty)
+    }
+
+    func testScriptedPlayersPlayTheirMovesAndTheTextTranscriptSaysSo() async throws {
+        let directory = try makeTemporaryDirectory(self)
+        // The joiner is X in game 1: X 1, O 4, X 2, O 5, X 3 wins the top row.
+        try "# top row\n1\n2, 3\n".write(toFile: directory + "/x.txt", atomically: true, encoding: .utf8)
+        try "4 5 # too slow\n".write(toFile: directory + "/o.txt", atomically: true, encoding: .utf8)
+        let host = JSONSide()
+        let text = Recorder<String>()
+        let transcript = TranscriptReporter(
+            localName: "scripter", target: "127.0.0.1", write: { text.append($0) }, writeError: { text.append($0) })
+        let statuses = try await play(
+            host: options("host", .script(path: directory + "/o.txt"), seed: 1, games: 1), host.reporter,
+            joiner: options("scripter", .script(path: directory + "/x.txt"), seed: 2), transcript)
+        XCTAssertEqual(statuses.joiner, .success, "\(text.all)")
+        XCTAssertEqual(statuses.host, .success, "\(host.lines.all)")
+        let lines = text.all.joined(separator: "\n")
+        for needle in ["Seed ", "you (X) play 1", "plays 4", "you (X) win with 1-2-3", "Summary: 1 game; you 1,"] {
+            XCTAssertTrue(lines.contains(needle), "transcript lacks '\(needle)':\n\(lines)")
+        }
+        XCTAssertTrue(lines.contains(" X | X | X "), lines)
+        let over = try XCTUnwrap(host.events(named: "game-over").first)
+        XCTAssertEqual(over["line"] as? [Int], [1, 2, 3])
+        XCTAssertEqual(over["winner"] as? String, "X")
+        XCTAssertEqual(over["board"] as? String, "XXXOO....")
+    }
+}
