@@ -2,9 +2,11 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// Engines (`--player engine:COMMAND`, `--computer engine:COMMAND`) in real `tictactoe` processes over loopback: the
-/// sample engine plays a match, a misbehaving one loses its game and the next game gets a fresh process, and a command
-/// line that cannot be split is a usage error.
+/// Engines (`--player engine:COMMAND`, `--computer engine:COMMAND`) as real processes of real `tictactoe` processes
+/// over loopback: the sample engine plays a match in one process, an engine is told its game time left and loses on
+/// its game clock, a misbehaving one loses its game and the next game gets a fresh process, a command line that
+/// cannot be split is a usage error, and `play --plain` plays against one. Each kind of engine failure is proven in
+/// process (GameEnginesTests), and the transcript's wording of one too (TranscriptWordingTests).
 final class EngineMatchTests: ProcessTestCase {
     private static let firstFree = EngineSandbox.packageRoot.path + "/Assets/engines/first-free.sh"
 
@@ -151,50 +153,8 @@ final class EngineMatchTests: ProcessTestCase {
         XCTAssertEqual(joinerFirst["winner"] as? String, "X")
     }
 
-    func testEngineThatPrintsGarbageLosesItsGameAndTheNextGameHasAFreshProcess() throws {
-        try checkFailedFirstGame(misbehaviour: "echo 'I think 5 is good'", kind: "protocol",
-                                 reason: "broke the engine protocol: garbage on standard output")
-    }
-
     func testEngineThatExitsLosesItsGameAndTheNextGameHasAFreshProcess() throws {
         try checkFailedFirstGame(misbehaviour: "exit 3", kind: "exited", reason: "ended unexpectedly (exited with status 3)")
-    }
-
-    func testEngineThatPlaysAnOccupiedCellLosesItsGame() throws {
-        // The joiner (perfect, X) opens; the engine answers the centre or a corner it was told is taken: it always
-        // answers the joiner's own cell, read from the `play` command.
-        let path = try sandbox.engine(
-            named: "cheat.sh",
-            overrides: """
-                name) printf '=%s cheat\\n\\n' "$id" ;;
-                play) last=$2; printf '=%s\\n\\n' "$id" ;;
-                genmove) printf '=%s %s\\n\\n' "$id" "$last" ;;
-                """,
-            preamble: "last=5")
-        let (host, port) = try startHost(["--player", "engine:sh \(path)", "--games", "1", "--seed", "9"])
-        _ = track(host)
-        let joiner = try join(port, ["--player", "perfect", "--seed", "10"])
-        XCTAssertEqual(joiner.waitForExit(timeout: 60), 0, joiner.standardError)
-        XCTAssertEqual(host.waitForExit(timeout: 30), 0, host.standardError)
-        let failure = try XCTUnwrap(host.events(named: "engine-failed").first, "\(host.events)")
-        XCTAssertEqual(failure["kind"] as? String, "illegal-move")
-        XCTAssertTrue((failure["reason"] as? String ?? "").contains("is already taken"), "\(failure)")
-        XCTAssertEqual(joiner.events(named: "summary").last?["wins"] as? Int, 1)
-    }
-
-    func testTextTranscriptNamesTheFailureAndTheLog() throws {
-        let engine = try flakyEngine("exit 3")
-        let (host, port) = try startHost(["--player", "perfect", "--games", "1"])
-        _ = track(host)
-        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--player",
-                                                 "engine:sh \(engine)", "--name", "bot"]))
-        XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
-        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
-        let text = joiner.output.joined(separator: "\n")
-        for needle in ["Engine 'flaky' started (pid ", "Game 1: engine 'flaky' ended unexpectedly (exited with status 3); "
-                        + "it loses the game (stderr: ", "you resigned"] {
-            XCTAssertTrue(text.contains(needle), "transcript lacks '\(needle)':\n\(text)")
-        }
     }
 
     func testCommandLineThatCannotBeSplitIsAUsageError() throws {

@@ -1,5 +1,6 @@
 import GameClient
 import GameProtocol
+import GameRules
 @testable import HeadlessUI
 import TicTacToeTestSupport
 @testable import TicTacToeApp
@@ -52,5 +53,24 @@ final class TranscriptWordingTests: XCTestCase {
         byName.report(.connectionState(.preparing))
         XCTAssertEqual(out.all, ["Connecting to 192.0.2.7:7878…", "Found Alice's game at 198.18.0.11:7878, [fd00::11]:7878",
                                  "Connecting to 198.18.0.11:7878…"])
+    }
+
+    /// An engine on our side: where it started and its log; a failure names the game, the reason and the log, and the
+    /// game's end says we resigned.
+    func testAnEnginesStartAndFailureNameTheGameTheReasonAndTheLog() {
+        let lines = lines([
+            .engineStarted(name: "flaky", pid: 4242, log: "/logs/flaky.sh-1-1.log"),
+            .session(.gameStarted(number: 1, localMark: .o, firstMover: .x)),
+            .engineFailed(game: 1, engine: "flaky", kind: "exited", reason: "ended unexpectedly (exited with status 3)",
+                          log: "/logs/flaky.sh-1-1.log"),
+            .session(.gameOver(number: 1, result: GameResult(winner: .x, reason: .resignation(.o)), board: Board(),
+                               score: MatchSession.Score(localWins: 0, peerWins: 1, draws: 0))),
+        ])
+        let text = lines.joined(separator: "\n")
+        for needle in ["Engine 'flaky' started (pid 4242; stderr: /logs/flaky.sh-1-1.log)",
+                       "Game 1: engine 'flaky' ended unexpectedly (exited with status 3); it loses the game "
+                        + "(stderr: /logs/flaky.sh-1-1.log)", "you resigned"] {
+            XCTAssertTrue(text.contains(needle), "transcript lacks '\(needle)':\n\(text)")
+        }
     }
 }
