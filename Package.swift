@@ -539,7 +539,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BonjourTests", dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy"]),
+        .testTarget(
+            name: "BonjourTests",
+            dependencies: ["TextSupport", "Bonjour", "GameProtocol", "LocalNetworkPrivacy", "TicTacToeTestSupport"]),
         .testTarget(name: "TerminalWidgetsTests", dependencies: ["TerminalWidgets"]),
         // The screens over a fake terminal; with the app core's files (settings, saved games, the manifest's prompt)
         // in a scratch directory where a test follows a setting or a game through a relaunch.

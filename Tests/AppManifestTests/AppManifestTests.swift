@@ -156,7 +156,7 @@ final class AppManifestTests: XCTestCase {
             AppManifest.candidatePaths(explicitPath: nil, executablePath: nil, sourceTreeManifest: nil), []
         )
         XCTAssertEqual(AppManifest.sourceTreeManifestPath, assetsDirectory + "/Info.plist")
-        // Read with readlink(2) (issue 15): the same answer as FileManager's.
+        // Read with readlink(2) (fast at start): the same answer as FileManager's.
         XCTAssertEqual(AppManifest.currentExecutablePath,
                        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     }

@@ -32,7 +32,7 @@ final class AppTransportSecurityParsingTests: XCTestCase {
     }
 
     /// The shipped manifest declares ATS with both global keys false and no exception domains: LAN games must be
-    /// encrypted (issue 12), loopback stays free.
+    /// encrypted, loopback stays free.
     func testTheProjectManifestRequiresEncryptionOnTheLAN() throws {
         let manifest = try AppManifest(contentsOf: assetsDirectory + "/Info.plist")
         let ats = manifest.transportSecurity

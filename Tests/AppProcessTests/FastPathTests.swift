@@ -2,7 +2,7 @@ import AppProcess
 import TicTacToeApp
 import XCTest
 
-/// The command lines the executable runs before argument-parser (issue 15): exactly `--version` and no arguments;
+/// The command lines the executable runs before argument-parser: exactly `--version` and no arguments;
 /// every other line is argument-parser's (EndToEndTests' FastPathTests check the binary's output for both).
 final class FastPathTests: XCTestCase {
     func testTheTwoExactLinesAreRecognized() {

@@ -9,7 +9,7 @@ import XCTest
 @testable import AppProcess
 import TicTacToeApp
 
-/// Standard output to a pipe or a file gathers lines that come fast one after the other (issue 15: each write(2) to a
+/// Standard output to a pipe or a file gathers lines that come fast one after the other (each write(2) to a
 /// pipe wakes its reader): the first line after a pause goes out at once, the others within the window, in order,
 /// nothing lost — before standard error's text and before the process exits. Time is the test's (nanoseconds given).
 final class OutputGatheringTests: XCTestCase {

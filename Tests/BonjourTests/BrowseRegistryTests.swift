@@ -27,7 +27,7 @@ final class BrowseRegistryTests: XCTestCase {
         XCTAssertEqual(registry.unclassifiedNames, [])
     }
 
-    /// The browser lists a game at its first address only while its lookup is pending (issue 15: no wait for the
+    /// The browser lists a game at its first address only while its lookup is pending (no wait for the
     /// other IP version first): a first lookup and a retry of one that did not answer, never a quiet refresh of a
     /// game that answered (it stays listed as it was until the refresh ends), nor a name that went.
     func testOnlyAFirstLookupOrARetryIsPending() {

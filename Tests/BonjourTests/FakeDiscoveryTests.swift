@@ -1,5 +1,5 @@
 import Bonjour
-import Synchronization
+import TicTacToeTestSupport
 import XCTest
 
 /// The fakes a UI is tested with behave like the real browser and advertiser towards subscribers.
@@ -39,12 +39,12 @@ final class FakeDiscoveryTests: XCTestCase {
         var last: BrowserEvent?
         for _ in 1...20 { last = await stream.next() }
         XCTAssertEqual(last, .updated(games))
-        XCTAssertEqual(received.values.count, 21)
-        XCTAssertEqual(received.values.last, .updated(games))
+        XCTAssertEqual(received.all.count, 21)
+        XCTAssertEqual(received.all.last, .updated(games))
         subscription.cancel()
         browser.show([])
         _ = await stream.next()
-        XCTAssertEqual(received.values.count, 21, "a cancelled subscription hears nothing more")
+        XCTAssertEqual(received.all.count, 21, "a cancelled subscription hears nothing more")
     }
 
     func testFakeAdvertiserRecordsCallsAndReportsRegistration() async {
@@ -89,10 +89,4 @@ final class FakeDiscoveryTests: XCTestCase {
             XCTAssertEqual(error, .notFound(name: "nobody"))
         }
     }
-}
-
-final class Recorder<T: Sendable>: Sendable {
-    private let items = Mutex<[T]>([])
-    func append(_ item: T) { items.withLock { $0.append(item) } }
-    var values: [T] { items.withLock { $0 } }
 }

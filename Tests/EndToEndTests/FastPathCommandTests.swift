@@ -2,7 +2,7 @@ import Foundation
 import TicTacToeTestSupport
 import XCTest
 
-/// The two command lines the binary runs before argument-parser (issue 15, `FastPath`): `tictactoe --version` prints
+/// The two command lines the binary runs before argument-parser (`FastPath`): `tictactoe --version` prints
 /// exactly what argument-parser printed for it, and `tictactoe` with no terminal plays the line-mode game as
 /// `tictactoe play` does. Any other line is argument-parser's, unchanged (the pinned help: PinnedHelpTests).
 final class FastPathCommandTests: ProcessTestCase {

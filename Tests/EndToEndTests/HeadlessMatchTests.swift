@@ -11,7 +11,7 @@ final class HeadlessMatchTests: ProcessTestCase {
         track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json"] + extra))
     }
 
-    /// Standard output to a pipe is gathered (issue 15: lines that follow each other within 2 ms go out in one write):
+    /// Standard output to a pipe is gathered (lines that follow each other within 2 ms go out in one write):
     /// every line of a fast match still arrives, in order, by the joiner's exit. With `TICTACTOE_JSON_STAMPS=1` each
     /// line starts with the monotonic clock when it was made (what `make bench` times moves by); without, none does.
     func testEveryLineOfAFastMatchArrivesInOrderAndStampsWhenAsked() throws {

@@ -224,7 +224,7 @@ final class TUITests: XCTestCase {
         XCTAssertLessThan(after - ticks, 150, "the idle UI busy-loops")
     }
 
-    /// Each frame reaches the terminal in one write (issue 15): ncurses 6.4 wrote out every cursor movement while a
+    /// Each frame reaches the terminal in one write: ncurses 6.4 wrote out every cursor movement while a
     /// screen was in its initial state, so the menu went out in 20 writes and a move of the selection in 4 (a
     /// terminal could show half a frame). `CursesTerminal.start` ends that state before the first frame.
     func testEachFrameIsOneWrite() throws {

@@ -3,7 +3,7 @@ import XCTest
 import TicTacToeTestSupport
 
 /// A game whose host stops answering stays listed while Bonjour lists it, as "not answering", in every front end,
-/// and is live again once its host answers (issue 13, item 2).
+/// and is live again once its host answers.
 ///
 /// The dead host: a real `tictactoe host` on host-c serves the game, advertised (with avahi-publish) under a host
 /// name of its own, `deadhost.local`, whose address record is a separate avahi-publish process. Killing that process

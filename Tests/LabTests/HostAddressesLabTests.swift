@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// A host tells its player where joiners reach it (issue 13, item 1): a headless host on host-b, listening on every
+/// A host tells its player where joiners reach it: a headless host on host-b, listening on every
 /// interface (its default bind), prints host-b's own lab address in its `Join with:` line, and a joiner on host-a that
 /// types exactly that line's address plays the match. No Bonjour is involved (`--no-advertise`).
 final class HostAddressesLabTests: LabTestCase {

@@ -6,7 +6,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Local network privacy in the LAN lab (issue 5): deferred prompting, the usage-description prompt, NoAuth, and
+/// Local network privacy in the LAN lab: deferred prompting, the usage-description prompt, NoAuth, and
 /// connections that wait for permission and proceed by themselves. Each test starts from a fresh decision
 /// directory (TICTACTOE_CONFIG_DIR), never the lab's already-granted one. Avahi is watched with `dbus-monitor` on
 /// the host's own system bus; the TUI runs on host-b in tmux (`lan exec host-b -- tictactoe …` in the pane).

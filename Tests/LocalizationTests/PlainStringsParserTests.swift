@@ -4,7 +4,7 @@ import XCTest
 @testable import Localization
 
 /// The strings files are read without the property-list decoder when they are in the plain form this app ships
-/// (issue 15: the decoder was a tenth of the first frame); the decoder is the oracle: same values, and whatever the
+/// (the decoder is slow for the first frame); the decoder is the oracle: same values, and whatever the
 /// plain reader does not take goes to the decoder, with its results and errors.
 final class PlainStringsParserTests: XCTestCase {
     private let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,7 +4,7 @@ import TerminalUI
 import TerminalWidgets
 import XCTest
 
-/// The waiting host's screen shows where joiners reach it (issue 13, item 1): the exact `tictactoe join` line for the
+/// The waiting host's screen shows where joiners reach it: the exact `tictactoe join` line for the
 /// first address, the other addresses under it (link-local last, with the note), as many as fit.
 final class HostAddressesScreenTests: XCTestCase {
     private let addresses = [

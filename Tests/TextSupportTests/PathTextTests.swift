@@ -3,7 +3,7 @@ import XCTest
 import TextSupport
 
 /// `PathText` as swift-system's `FilePath` did it (these cases passed on `FilePath` before `PathText` worked on the
-/// text itself: issue 15, first frame).
+/// text itself, for the first frame's sake).
 final class PathTextTests: XCTestCase {
     func testJoin() {
         let cases: [(String, String, String)] = [

@@ -8,7 +8,7 @@ import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-/// Where joiners reach a host (issue 13, item 1): the ordering of this machine's interface addresses, and the lines
+/// Where joiners reach a host: the ordering of this machine's interface addresses, and the lines
 /// the transcript and `--json` print with them.
 final class JoinAddressesTests: XCTestCase {
     private func v4(_ interface: String, _ address: String, up: Bool = true, loopback: Bool = false) -> InterfaceAddress {
