@@ -563,7 +563,7 @@ let package = Package(
                 "TicTacToeApp", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient",
                 "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
                 "GameProtocol", "Bonjour", "Lobby",
-                "GamePairing", "GameRules", "MatchStatistics",
+                "GamePairing", "GameRules", "GameWire", "MatchStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

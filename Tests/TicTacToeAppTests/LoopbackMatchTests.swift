@@ -16,24 +16,6 @@ import XCTest
 final class LoopbackMatchTests: XCTestCase {
     private let origin = OperationOrigin("loopback match tests")
 
-    /// One side's `--json` lines.
-    private final class JSONSide: Sendable {
-        let lines = Recorder<String>()
-        var reporter: JSONLinesReporter {
-            let lines = self.lines
-            return JSONLinesReporter(stamped: false, write: { lines.append($0) }, writeError: { lines.append($0) })
-        }
-
-        var events: [[String: Any]] {
-            lines.all.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        }
-
-        func events(named name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
-
-        /// Each move as `X5`.
-        var moves: [String] { events(named: "move").map { "\($0["mark"]!)\($0["cell"]!)" } }
-    }
-
     /// Plays a match on 127.0.0.1 between a host with `host`'s options and a joiner with `joiner`'s (which follows
     /// the host's games); returns both exit statuses once both have ended.
     private func play(
