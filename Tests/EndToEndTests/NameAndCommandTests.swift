@@ -2,12 +2,10 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// `--name` takes at most 63 bytes of UTF-8 after NFC (a DNS label) and sends its NFC form; an unknown command is a
-/// usage error that lists the commands.
+/// Argument parsing as the binary does it: every command refuses a `--name` over 63 bytes of UTF-8 after NFC (a DNS
+/// label) as a usage error, and an unknown command is a usage error that lists the commands. A name sent in NFC is
+/// LoopbackMatchTests' (in process), the name's rule PlayerNameTests', the help's words PinnedHelpTests'.
 final class NameAndCommandTests: ProcessTestCase {
-    /// Bytes: Swift's `==` treats NFC and NFD as equal, the wire and the daemon do not.
-    private func bytes(_ text: Any?) -> [UInt8] { Array((text as? String ?? "").utf8) }
-
     func testANameOf64BytesIsRefusedByEveryCommand() throws {
         let commands = [
             ["host", "--headless", "--no-advertise"], ["join", "127.0.0.1:9", "--headless"], ["play", "--plain"],
@@ -22,35 +20,6 @@ final class NameAndCommandTests: ProcessTestCase {
                     + "printable text, no control or bidi characters; this one has 64 bytes. Choose another name."),
                     "\(command): \(text)")
             }
-        }
-    }
-
-    /// 63 bytes in NFC (31 "é" and an "a") typed decomposed (94 bytes): accepted, and sent and shown in NFC.
-    func testANameOf63BytesInNFCIsAcceptedAndSentInNFC() throws {
-        let typed = String(repeating: "e\u{301}", count: 31) + "a"
-        let nfc = String(repeating: "\u{E9}", count: 31) + "a"
-        XCTAssertEqual(typed.utf8.count, 94)
-        XCTAssertEqual(nfc.utf8.count, 63)
-        let (host, port) = try startHost(["--name", typed, "--games", "1", "--player", "perfect", "--matches", "1"])
-        _ = track(host)
-        let listening = try XCTUnwrap(host.events(named: "listening").first)
-        XCTAssertEqual(bytes(listening["name"]), Array(nfc.utf8))
-        let joiner = track(try TicTacToeProcess(["join", "127.0.0.1:\(port)", "--headless", "--json", "--name",
-                                                 String(repeating: "a", count: 63)]))
-        XCTAssertEqual(joiner.waitForExit(), 0, joiner.standardError)
-        XCTAssertEqual(host.waitForExit(), 0, host.standardError)
-        let ready = try XCTUnwrap(joiner.events(named: "connected").first, "\(joiner.output)")
-        XCTAssertEqual(bytes(ready["peer"]), Array(nfc.utf8), "the hello carries the NFC name")
-        let hostReady = try XCTUnwrap(host.events(named: "connected").first)
-        XCTAssertEqual(bytes(hostReady["peer"]), Array(String(repeating: "a", count: 63).utf8))
-    }
-
-    func testTheHelpStatesTheNameLimit() throws {
-        for command in ["host", "join", "play"] {
-            let help = track(try TicTacToeProcess([command, "--help"]))
-            XCTAssertEqual(help.waitForExit(), 0)
-            let text = help.output.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            XCTAssertTrue(text.contains("at most 63 bytes of UTF-8, the length of a DNS label"), "\(command): \(text)")
         }
     }
 

@@ -120,4 +120,25 @@ final class LoopbackMatchTests: XCTestCase {
         XCTAssertEqual(over["winner"] as? String, "X")
         XCTAssertEqual(over["board"] as? String, "XXXOO....")
     }
+
+    /// A name of 63 bytes in NFC typed decomposed (94 bytes) is taken whole, and sent and shown in NFC.
+    func testANameOf63BytesInNFCTypedDecomposedIsSentInNFC() async throws {
+        let typed = String(repeating: "e\u{301}", count: 31) + "a"
+        let nfc = String(repeating: "\u{E9}", count: 31) + "a"
+        let joinerName = String(repeating: "a", count: 63)
+        XCTAssertEqual(typed.utf8.count, 94)
+        XCTAssertEqual(nfc.utf8.count, 63)
+        // Bytes: Swift's `==` treats NFC and NFD as equal, the wire and the daemon do not.
+        func bytes(_ text: Any?) -> [UInt8] { Array((text as? String ?? "").utf8) }
+        let (host, joiner) = (JSONSide(), JSONSide())
+        let statuses = try await play(
+            host: options(typed, .perfect, seed: 1, games: 1), host.reporter,
+            joiner: options(joinerName, .perfect, seed: 2), joiner.reporter)
+        XCTAssertEqual(statuses.joiner, .success, "\(joiner.lines.all)")
+        XCTAssertEqual(statuses.host, .success, "\(host.lines.all)")
+        XCTAssertEqual(bytes(host.events(named: "listening").first?["name"]), Array(nfc.utf8))
+        XCTAssertEqual(bytes(joiner.events(named: "connected").first?["peer"]), Array(nfc.utf8),
+                       "the hello carries the NFC name")
+        XCTAssertEqual(bytes(host.events(named: "connected").first?["peer"]), Array(joinerName.utf8))
+    }
 }
