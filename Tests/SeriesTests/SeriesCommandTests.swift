@@ -9,7 +9,9 @@ import XCTest
 
 /// `tictactoe match` once its arguments are parsed, in process (`SeriesCommand`, its output and errors into files):
 /// the text a user reads (seed, a progress line per game, the Elo lines, the tables, the summary line), the JSON lines
-/// and their keys, the SPRT's stop, the round robin's standings, the transcripts folder, and a script that fails.
+/// and their keys, the SPRT's stop, the round robin's standings, the transcripts folder, and a script that fails; over
+/// the network (`--over`), a script that fails, the wait for permission on a LAN address and the manifest's refusal
+/// of plaintext there.
 final class SeriesCommandTests: XCTestCase {
     private struct Run {
         var status: ExitStatus
@@ -29,12 +31,12 @@ final class SeriesCommandTests: XCTestCase {
 
     private func match(
         _ players: [PlayerSpec], games: Int, seed: UInt64, concurrency: Int = 1, sprt: SPRT? = nil, json: Bool = false,
-        transcripts: String? = nil
+        transcripts: String? = nil, network: SeriesNetwork? = nil
     ) async throws -> Run {
         let directory = try makeTemporaryDirectory(self)
         let command = SeriesCommand(
             players: players, gamesPerPair: games, seed: seed, sprt: sprt, concurrency: concurrency,
-            moveTime: .seconds(5), gameTime: nil, network: nil, json: json, transcripts: transcripts)
+            moveTime: .seconds(5), gameTime: nil, network: network, json: json, transcripts: transcripts)
         let outputPath = directory + "/output.txt"
         let errorsPath = directory + "/errors.txt"
         let output = CheckedOutput(
@@ -202,5 +204,41 @@ final class SeriesCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, .scriptError, missing.errors)
         XCTAssertTrue(missing.errors.contains("cannot read script"), missing.errors)
         XCTAssertEqual(missing.output, [])
+    }
+
+    func testOverLoopbackAScriptThatRunsOutStopsTheSeriesWithTheScriptErrorStatus() async throws {
+        let script = try makeTemporaryDirectory(self) + "/short.txt"
+        try "5\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let network = SeriesNetwork(address: "127.0.0.1", gate: try makeGate(.notDetermined))
+        let run = try await match([.script(path: script), .easy], games: 4, seed: 3, network: network)
+        XCTAssertEqual(run.status, .scriptError, run.errors)
+        XCTAssertTrue(run.errors.contains("game 1: script error: script:\(script): "), run.errors)
+    }
+
+    func testOverALANAddressItWaitsForPermissionSayingWhyAndThenPlaysThereOrSaysWhyNot() async throws {
+        // 192.0.2.1 (TEST-NET-1) is no address of this machine: nothing is sent to it; the permission comes first.
+        let undecided = SeriesNetwork(
+            address: "192.0.2.1", gate: try makeGate(.notDetermined), waitTimeout: .milliseconds(100))
+        let waiting = try await match([.perfect, .easy], games: 2, seed: 1, network: undecided)
+        XCTAssertEqual(waiting.status, .localNetworkWaitTimedOut, waiting.errors)
+        XCTAssertTrue(waiting.errors.contains("tictactoe: waiting for local network permission: "), waiting.errors)
+        XCTAssertTrue(waiting.errors.contains("--wait-timeout"), waiting.errors)
+        XCTAssertFalse(waiting.output.contains { $0.hasPrefix("Score of ") }, "no game was played")
+        // Allowed: the game's host cannot listen there, and says so with host's exit status.
+        let allowed = SeriesNetwork(address: "192.0.2.1", gate: try makeGate(.allowed))
+        let refused = try await match([.perfect, .easy], games: 2, seed: 1, network: allowed)
+        XCTAssertEqual(refused.status, .cannotListen, refused.errors)
+        XCTAssertTrue(refused.errors.contains(
+            "game 1: the network game over 192.0.2.1 did not finish: cannot listen on 192.0.2.1"), refused.errors)
+    }
+
+    func testPlaintextOverTheLANFollowsTheManifestsTransportSecurityBeforeAnyPrompt() async throws {
+        // Undecided: a refusal comes at once, without asking or waiting (the wait timeout only ends a test that fails).
+        let network = SeriesNetwork(
+            address: "192.0.2.1", security: .plaintext, gate: try makeGate(.notDetermined), waitTimeout: .seconds(30))
+        let run = try await match([.perfect, .easy], games: 2, seed: 1, network: network)
+        XCTAssertEqual(run.status, .transportSecurityRefused, run.errors)
+        XCTAssertTrue(run.errors.contains("cannot play unencrypted games (--plaintext) over 192.0.2.1: "), run.errors)
+        XCTAssertFalse(run.errors.contains("waiting"), run.errors)
     }
 }
