@@ -361,10 +361,11 @@ private func closedBeforeHandshake(_ error: Error) -> Bool {
 private func waitBeforeAskingAgain(
     _ endpoint: Endpoint, reporter: MatchReporter, logger: Logger, clock: any Clock<Duration>, stop: StopSignal?
 ) async -> Bool {
-    logger.info("\(endpoint): closed before the handshake; asking again in 1 s")
+    let pause = Duration.seconds(1)
+    logger.info("\(endpoint): closed before the handshake; asking again in \(formatSeconds(pause))")
     reporter.report(.connectionState(.waiting(.peerUnreachable(
-        "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: .seconds(1)))))
-    try? await clock.sleep(for: .seconds(1))
+        "the host closed the attempt before its handshake (a private game takes one attempt a second)", retryIn: pause))))
+    try? await clock.sleep(for: pause)
     return stop?.raised == nil
 }
 

@@ -89,7 +89,7 @@ public func runLobby(
         guard let stop else { return nil }
         return Task {
             for await reason in stop.stream() {
-                input(.stop(reason == .shutdown ? .terminated : .interrupted))
+                input(.stop(ExitStatus(stoppedBy: reason)))
                 return
             }
         }

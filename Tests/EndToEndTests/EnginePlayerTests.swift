@@ -7,6 +7,19 @@ import XCTest
 
 /// Adjudication: every misbehaviour ends in an `EngineFailure` with the process gone (killed and reaped), never a hang.
 final class EnginePlayerTests: XCTestCase {
+    /// What `move` failed with; a move it played fails the test (nil).
+    private func failure(
+        of move: Task<Int, any Error>, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> EngineFailure? {
+        do {
+            let cell = try await move.value
+            XCTFail("played \(cell)", file: file, line: line)
+            return nil
+        } catch let failure as EngineFailure {
+            return failure
+        }
+    }
+
     /// Starts `script`'s engine, begins a game in which it plays `mark`, and asks for its move in `game`.
     private func failure(
         overrides: String, preamble: String = "", mark: Mark = .x, game: Game = Game(), file: StaticString = #filePath,
@@ -116,13 +129,9 @@ final class EnginePlayerTests: XCTestCase {
         // The genmove's timer is the only sleeper once the command is out.
         await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(2))
-        do {
-            let cell = try await move.value
-            XCTFail("played \(cell)")
-        } catch let failure as EngineFailure {
-            XCTAssertEqual(failure.reason, .timedOut(command: "genmove", limit: .seconds(2)))
-            XCTAssertEqual(failure.reasonText, "did not answer genmove within 2.000 s")
-        }
+        guard let failure = try await failure(of: move) else { return }
+        XCTAssertEqual(failure.reason, .timedOut(command: "genmove", limit: .seconds(2)))
+        XCTAssertEqual(failure.reasonText, "did not answer genmove within 2.000 s")
         assertGone(engine.pid)
         // Every later call gives the same failure at once.
         do {
@@ -147,15 +156,11 @@ final class EnginePlayerTests: XCTestCase {
         await clock.waitForSleepers(1)
         await assertEventually("the engine to read genmove") { FileManager.default.fileExists(atPath: told) }
         await clock.advance(by: .milliseconds(1500))
-        do {
-            let cell = try await move.value
-            XCTFail("played \(cell)")
-        } catch let failure as EngineFailure {
-            XCTAssertEqual(failure.reason, .outOfGameTime(left: .milliseconds(1500), total: .seconds(30)))
-            XCTAssertEqual(failure.kind, "game-time")
-            XCTAssertEqual(
-                failure.reasonText, "ran out of its game time (30.000 s for the whole game; 1.500 s were left at its move)")
-        }
+        guard let failure = try await failure(of: move) else { return }
+        XCTAssertEqual(failure.reason, .outOfGameTime(left: .milliseconds(1500), total: .seconds(30)))
+        XCTAssertEqual(failure.kind, "game-time")
+        XCTAssertEqual(
+            failure.reasonText, "ran out of its game time (30.000 s for the whole game; 1.500 s were left at its move)")
         assertGone(engine.pid)
         XCTAssertEqual(try String(contentsOfFile: told, encoding: .utf8), "x 1.500\n", "told the game time left")
     }
@@ -171,12 +176,8 @@ final class EnginePlayerTests: XCTestCase {
         }
         await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(2))
-        do {
-            let cell = try await move.value
-            XCTFail("played \(cell)")
-        } catch let failure as EngineFailure {
-            XCTAssertEqual(failure.reason, .timedOut(command: "genmove", limit: .seconds(2)))
-        }
+        guard let failure = try await failure(of: move) else { return }
+        XCTAssertEqual(failure.reason, .timedOut(command: "genmove", limit: .seconds(2)))
     }
 
     func testHangDuringTheHandshakeOnAManualClock() async throws {

@@ -129,8 +129,10 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         XCTAssertTrue(message.contains("com.apple.developer.networking.multicast"), message)
     }
 
-    func testTheScreensListingWaitsForPermissionThenListsAndFailsWithoutTheEntitlement() async throws {
-        let gate = try makeGate(.denied, entitlements: [AppEntitlements.multicastKey: true])
+    /// The TUI's listing, started on `gate` with a fake browser: the browser, what the screen is told, the task.
+    private func watchingServiceTypes(
+        _ gate: LocalNetworkGate
+    ) -> (FakeServiceTypeBrowser, Recorder<ServiceTypesUpdate>, Task<Bool, Never>) {
         let browser = FakeServiceTypeBrowser()
         let updates = Recorder<ServiceTypesUpdate>()
         let task = Task {
@@ -138,6 +140,12 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
                 updates.append($0)
             }
         }
+        return (browser, updates, task)
+    }
+
+    func testTheScreensListingWaitsForPermissionThenListsAndFailsWithoutTheEntitlement() async throws {
+        let gate = try makeGate(.denied, entitlements: [AppEntitlements.multicastKey: true])
+        let (browser, updates, task) = watchingServiceTypes(gate)
         await assertEventually("waiting") { updates.all.contains { if case .waiting = $0 { true } else { false } } }
         XCTAssertEqual(browser.starts, 0, "nothing is asked of the network while denied")
         try gate.store.write(.allowed)
@@ -164,13 +172,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
     /// listing starts; leaving the screen (cancelling) stops it too.
     func testTurningAccessOffStopsTheListingAndOnAgainStartsANewOne() async throws {
         let gate = try makeGate(.allowed, entitlements: [AppEntitlements.multicastKey: true])
-        let browser = FakeServiceTypeBrowser()
-        let updates = Recorder<ServiceTypesUpdate>()
-        let task = Task {
-            await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, makeBrowser: { _ in browser }) {
-                updates.append($0)
-            }
-        }
+        let (browser, updates, task) = watchingServiceTypes(gate)
         await assertEventually("listing") { browser.starts == 1 && browser.subscribers == 1 }
         XCTAssertEqual(browser.stops, 0)
         try gate.store.write(.denied)
