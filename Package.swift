@@ -15,7 +15,7 @@
 //     │    ├─ NetworkScreenState ┤   what the network screens show (pure): a match, a watch, lists, the lobby, forms
 //     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
 //     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
-//     └─ TicTacToeApp (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
+//     └─ AppCore (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
 //          │               games, the settings file)
 //          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
 //          ├─ JSONLines          every JSON line written: the one encoder, the events of a match, discovery, the lobby
@@ -276,7 +276,7 @@ let package = Package(
         // ends drive, and `GameClient.live` (every local-network operation through the gate); the saved games, the
         // settings file. One clock from the root for every wait (AppCore.swift).
         .target(
-            name: "TicTacToeApp",
+            name: "AppCore",
             dependencies: [
                 "PrivacyCommands",
                 "JSONLines",
@@ -332,7 +332,7 @@ let package = Package(
                 "JSONLines",
                 "MatchPlay",
                 "AppProcess",
-                "TicTacToeApp",
+                "AppCore",
                 "HeadlessUI",
                 "MatchStatistics",
                 "GameClient",
@@ -396,7 +396,7 @@ let package = Package(
                 "PrivacyReport",
                 "AppManifest",
                 "TextSupport",
-                "TicTacToeApp",
+                "AppCore",
                 "Lobby",
                 "GameClient",
                 "PrivacyCommands",
@@ -462,20 +462,20 @@ let package = Package(
         // The lobby in process: its wire format, its roster, its machine (whose challenge check is the live lobby's).
         .testTarget(
             name: "LobbyTests",
-            dependencies: ["Lobby", "TicTacToeApp", "HeadlessUI", "JSONLines", "GameClient", "GameProtocol",
+            dependencies: ["Lobby", "AppCore", "HeadlessUI", "JSONLines", "GameClient", "GameProtocol",
                            "TicTacToeTestSupport"]),
         // The JSON lines: escaping (lossless, terminal controls and bidi as `\u`) and each event's line.
         .testTarget(
             name: "JSONLinesTests",
             dependencies: [
-                "JSONLines", "HeadlessUI", "TicTacToeApp", "TicTacToeTestSupport", "GameClient", "GameProtocol",
+                "JSONLines", "HeadlessUI", "AppCore", "TicTacToeTestSupport", "GameClient", "GameProtocol",
                 "GameRules", "TextSupport",
             ]),
         // What the command line writes: transcripts, JSON lines (escaping, samples), the line game, the reports' text.
         .testTarget(
             name: "HeadlessUITests",
             dependencies: [
-                "HeadlessUI", "TicTacToeApp", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+                "HeadlessUI", "AppCore", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -483,12 +483,12 @@ let package = Package(
         .testTarget(
             name: "AppProcessTests",
             dependencies: [
-                "AppProcess", "TicTacToeApp", "HeadlessUI", "TicTacToeTestSupport", "GameClient", "GameProtocol",
+                "AppProcess", "AppCore", "HeadlessUI", "TicTacToeTestSupport", "GameClient", "GameProtocol",
                 "TextSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "SeriesTests", dependencies: [
-                "Series", "MatchPlay", "TicTacToeApp", "GameRules", "MatchStatistics", "TicTacToeTestSupport",
+                "Series", "MatchPlay", "AppCore", "GameRules", "MatchStatistics", "TicTacToeTestSupport",
                 "AppProcess", "GameProtocol",
             ]),
         // One match's players: the `--player` and `--computer` specs.
@@ -550,17 +550,17 @@ let package = Package(
             dependencies: [
                 "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
                 "GameRules",
-                "GameProtocol", "Localization", "TicTacToeApp", "AppManifest", "AppProcess", "TicTacToeTestSupport",
+                "GameProtocol", "Localization", "AppCore", "AppManifest", "AppProcess", "TicTacToeTestSupport",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
-            name: "TicTacToeAppTests",
+            name: "AppCoreTests",
             dependencies: [
                 "PrivacyReport",
                 "AppManifest",
                 "PairingCode",
                 "TextSupport",
-                "TicTacToeApp", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient",
+                "AppCore", "JSONLines", "MatchPlay", "AppProcess", "HeadlessUI", "Series", "GameClient",
                 "TicTacToeTestSupport", "LocalNetworkPrivacy", "GameTransport",
                 "GameProtocol", "Bonjour", "Lobby",
                 "GamePairing", "GameRules", "GameWire", "MatchStatistics",
@@ -587,7 +587,7 @@ let package = Package(
                 "GameTransport",
                 "JSONLines",
                 "MatchPlay",
-                "TicTacToeApp",
+                "AppCore",
                 "LocalNetworkPrivacy",
                 "AppManifest",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -5,7 +5,7 @@ import Lobby
 /// Everything a front end can ask of the game beyond its own screen: host, join, search, and local network privacy.
 ///
 /// The interface half of an interface/live split (as isowords' ApiClient): a struct of closures with no networking
-/// types in it. `GameClient.live(…)` in TicTacToeApp is the real one, where every local-network operation goes
+/// types in it. `GameClient.live(…)` in AppCore is the real one, where every local-network operation goes
 /// through the privacy gate; tests pass a fake, so every screen is testable without a network.
 ///
 /// Events arrive on the closures from any thread; a front end hops to its own.

@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import AppProcess
 import FoundationEssentials
@@ -8,7 +9,6 @@ import LocalNetworkPrivacy
 import MatchPlay
 import MatchStatistics
 import TextSupport
-import TicTacToeApp
 
 /// `tictactoe match` once its arguments are parsed: reads the script players and makes the transcripts folder before
 /// anything runs, asks for the network first when the series is played over it, plays the series with a line (or

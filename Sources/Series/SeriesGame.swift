@@ -1,10 +1,10 @@
+import AppCore
 import GameClient
 import GameEngines
 import GameProtocol
 import GameRules
 import MatchPlay
 import MatchStatistics
-import TicTacToeApp
 
 /// One finished game of a series.
 public struct SeriesGameRecord: Sendable {

@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import AppProcess
 import Bonjour
@@ -8,7 +9,6 @@ import GameTransport
 import LocalNetworkPrivacy
 import MatchPlay
 import Synchronization
-import TicTacToeApp
 
 
 /// Where `tictactoe match --over` plays each game: as a network match between a host and a joiner in this process,

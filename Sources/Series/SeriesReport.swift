@@ -1,3 +1,4 @@
+import AppCore
 import GameClient
 import GameProtocol
 import GameRules
@@ -5,7 +6,6 @@ import HeadlessUI
 import JSONLines
 import MatchStatistics
 import TextSupport
-import TicTacToeApp
 
 /// What `tictactoe match` prints: text (cutechess-cli's progress and result lines, then tables) or JSON lines
 /// (`--json`: `seed`, `match-game`, `progress`, `match-result`, `standings`, `match-end`; keys sorted like every other

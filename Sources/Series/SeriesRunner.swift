@@ -1,9 +1,9 @@
+import AppCore
 import AppProcess
 import GameClient
 import GameProtocol
 import GameTransport
 import MatchStatistics
-import TicTacToeApp
 
 /// Runs a series (`tictactoe match`): at most `concurrency` games at once in a task group, each reported in game order
 /// as soon as it and every game before it are done (so the output, the scores and an SPRT's stopping point are the

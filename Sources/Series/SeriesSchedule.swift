@@ -1,6 +1,6 @@
+import AppCore
 import GameRules
 import MatchPlay
-import TicTacToeApp
 
 /// The games of a series (`tictactoe match`), in the order they are reported: every pair of players (the first
 /// listed against each later one, in the order given: (1,2), (1,3), …, (2,3), …) plays `gamesPerPair` games, one pair

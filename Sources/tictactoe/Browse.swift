@@ -1,10 +1,10 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import GameClient
 import HeadlessUI
 import LocalNetworkPrivacy
-import TicTacToeApp
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

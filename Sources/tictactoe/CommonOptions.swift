@@ -1,3 +1,4 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
@@ -6,7 +7,6 @@ import GameProtocol
 import HeadlessUI
 import Localization
 import MatchPlay
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import Dispatch
 import GameClient
 import GameProtocol
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

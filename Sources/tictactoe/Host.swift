@@ -1,10 +1,10 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import GameProtocol
 import LocalNetworkPrivacy
 import MatchPlay
-import TicTacToeApp
 
 struct Host: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

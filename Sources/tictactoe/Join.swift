@@ -1,9 +1,9 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import Bonjour
 import GameProtocol
 import LocalNetworkPrivacy
-import TicTacToeApp
 
 struct Join: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,10 +1,10 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
 import HeadlessUI
 import Lobby
 import LocalNetworkPrivacy
-import TicTacToeApp
 
 struct Lobby: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

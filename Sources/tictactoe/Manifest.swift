@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import ArgumentParser
 import GameClient
@@ -5,7 +6,6 @@ import GameProtocol
 import HeadlessUI
 import LocalNetworkPrivacy
 import PrivacyCommands
-import TicTacToeApp
 
 /// `tictactoe manifest`: what the app manifest declares and what it means (the work is `ManifestReport`'s).
 struct Manifest: ParsableCommand {

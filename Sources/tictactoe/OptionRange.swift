@@ -1,6 +1,6 @@
+import AppCore
 import ArgumentParser
 import MatchPlay
-import TicTacToeApp
 
 /// What a numeric option accepts: finite, from a documented minimum to a documented maximum. Every numeric option is
 /// checked with one of these in its command's `validate()`, so a value out of range (`inf`, `nan`, `1e10`, `-1`, `0`

@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import AppProcess
 import ArgumentParser
@@ -8,7 +9,6 @@ import HeadlessUI
 import LocalNetworkPrivacy
 import MatchPlay
 import TerminalUI
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

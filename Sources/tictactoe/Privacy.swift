@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import AppProcess
 import ArgumentParser
@@ -9,7 +10,6 @@ import JSONLines
 import LocalNetworkPrivacy
 import PrivacyCommands
 import PrivacyReport
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

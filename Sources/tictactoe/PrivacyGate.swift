@@ -1,11 +1,11 @@
+import AppCore
 import AppManifest
 import AppProcess
 import ArgumentParser
 import FoundationEssentials
-import LocalNetworkPrivacy
 import Localization
+import LocalNetworkPrivacy
 import TextSupport
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import AppProcess
 import ArgumentParser
@@ -7,7 +8,6 @@ import GameClient
 import HeadlessUI
 import LocalNetworkPrivacy
 import TerminalUI
-import TicTacToeApp
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
+import AppCore
 import ArgumentParser
 import FoundationEssentials
 import GameClient
 import GameProtocol
-import TicTacToeApp
 
 /// Every command names itself (`commandName`): argument-parser would otherwise derive the name from the type with
 /// `String(describing:)`, whose dynamic casts each scan every protocol conformance of the binary (slow at start-up).

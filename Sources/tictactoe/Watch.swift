@@ -1,10 +1,10 @@
+import AppCore
 import AppProcess
 import ArgumentParser
 import GameClient
 import GameProtocol
 import HeadlessUI
 import MatchPlay
-import TicTacToeApp
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,8 +7,8 @@ import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
+import AppCore
 @testable import AppProcess
-import TicTacToeApp
 import TextSupport
 
 /// Every write checked: a full disk, a reader that went away or a closed descriptor is an error the run handles,

@@ -1,5 +1,5 @@
+import AppCore
 import AppProcess
-import TicTacToeApp
 import XCTest
 
 /// The command lines the executable runs before argument-parser: exactly `--version` and no arguments;

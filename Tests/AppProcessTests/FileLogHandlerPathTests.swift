@@ -1,8 +1,8 @@
-import FoundationEssentials
-import XCTest
+import AppCore
 @testable import AppProcess
-import TicTacToeApp
+import FoundationEssentials
 import TicTacToeTestSupport
+import XCTest
 
 #if canImport(Glibc)
 import Glibc

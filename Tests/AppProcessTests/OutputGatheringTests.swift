@@ -5,9 +5,9 @@ import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
-@testable import HeadlessUI
+import AppCore
 @testable import AppProcess
-import TicTacToeApp
+@testable import HeadlessUI
 
 /// Standard output to a pipe or a file gathers lines that come fast one after the other (each write(2) to a
 /// pipe wakes its reader): the first line after a pause goes out at once, the others within the window, in order,

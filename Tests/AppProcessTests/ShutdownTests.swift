@@ -4,8 +4,8 @@ import GameProtocol
 import TicTacToeTestSupport
 import XCTest
 
+import AppCore
 @testable import AppProcess
-import TicTacToeApp
 
 /// Signals and shutdown in one place (`Shutdown`): a signal raises the run's stop, the process ends 2 s later on the
 /// run's clock with the stop's exit code, and a second signal ends it at once. SIGUSR1 and SIGUSR2 stand in for

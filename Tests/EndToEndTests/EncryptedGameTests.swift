@@ -6,7 +6,7 @@ import XCTest
 /// transcript or log file) and its replacement after three wrong codes, a joiner's code from the environment, from
 /// standard input and from the command line (with a warning), and `--private --plaintext` refused as usage. The
 /// pairing, the codes' outcomes, the protocols' refusals and the manifest's transport security are tested in
-/// process (TicTacToeAppTests' EncryptedMatchTests and GameCodeSourceTests, GameTransportTests' PairingLimitTests).
+/// process (AppCoreTests' EncryptedMatchTests and GameCodeSourceTests, GameTransportTests' PairingLimitTests).
 final class EncryptedGameTests: ProcessTestCase {
     private var directory = ""
 

@@ -1,3 +1,4 @@
+@testable import AppCore
 import Foundation
 import GameClient
 import GameProtocol
@@ -5,12 +6,11 @@ import GameRules
 import GameTransport
 import JSONLines
 import MatchPlay
-@testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-@testable import LocalNetworkPrivacy
 import AppManifest
+@testable import LocalNetworkPrivacy
 
 /// An engine that hangs on `genmove` through the app core: a host in process on loopback whose side the engine plays,
 /// a raw joiner, and the host's clock a `ManualClock` this test advances (the engine's limit is the host's

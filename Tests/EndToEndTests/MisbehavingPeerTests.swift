@@ -4,7 +4,7 @@ import TicTacToeTestSupport
 
 /// What only a process shows of a peer that goes: Ctrl-C (SIGINT) ends a joiner with exit 130 after telling its host
 /// that it quit. How a host and a joiner react to peers that break the protocol, vanish or fall silent is tested in
-/// process (TicTacToeAppTests' MisbehavingPeerHostTests, GameTransportTests' MisbehavingJoinerTests).
+/// process (AppCoreTests' MisbehavingPeerHostTests, GameTransportTests' MisbehavingJoinerTests).
 final class MisbehavingPeerTests: ProcessTestCase {
     func testCtrlCTellsThePeer() throws {
         let (host, port) = try startHost(["--plaintext", "--games", "5", "--move-delay", "0.5"])

@@ -5,7 +5,7 @@ import XCTest
 /// What only the `tictactoe match --over` process shows: over loopback it plays the games it plays without the
 /// network and writes nothing on standard error (the log goes to its file); an engine process that crashes forfeits
 /// each game in its own process; a bad venue is a usage error. The series over the network, its permission, its
-/// refusals and its failures are tested in process (TicTacToeAppTests' SeriesNetworkTests, SeriesTests'
+/// refusals and its failures are tested in process (AppCoreTests' SeriesNetworkTests, SeriesTests'
 /// SeriesCommandTests).
 final class SeriesOverNetworkTests: ProcessTestCase {
     private func match(_ arguments: [String], timeout: TimeInterval = 120) throws -> (TicTacToeProcess, Int32?) {

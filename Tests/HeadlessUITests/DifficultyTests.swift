@@ -1,9 +1,9 @@
+@testable import AppCore
 import GameClient
 import GameRules
-import MatchPlay
 @testable import HeadlessUI
+import MatchPlay
 import Synchronization
-@testable import TicTacToeApp
 import XCTest
 
 /// The computer's levels have one name each (`easy`, `medium`, `perfect`; `random` is another name for `easy`), and

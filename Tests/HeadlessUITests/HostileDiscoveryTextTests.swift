@@ -1,8 +1,8 @@
+import AppCore
 import GameClient
 import GameProtocol
 import HeadlessUI
 import TextSupport
-import TicTacToeApp
 import XCTest
 
 /// Names, hosts, addresses, reasons and messages from Bonjour reach `browse`'s text output and the lists only

@@ -1,8 +1,8 @@
+@testable import AppCore
 import GameRules
-import MatchPlay
 @testable import HeadlessUI
+import MatchPlay
 import Synchronization
-@testable import TicTacToeApp
 import XCTest
 
 /// Line mode asks "really?" before resigning or quitting: `y` (or `yes`) goes ahead, anything else plays on; end of

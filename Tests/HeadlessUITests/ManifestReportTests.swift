@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import Foundation
 import GameClient
@@ -7,7 +8,6 @@ import JSONLines
 import LocalNetworkPrivacy
 import Logging
 import PrivacyCommands
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
+import AppCore
 import AppManifest
 import Foundation
 import HeadlessUI
 import LocalNetworkPrivacy
 import Logging
 import PrivacyCommands
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

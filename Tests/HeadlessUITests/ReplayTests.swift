@@ -1,3 +1,4 @@
+import AppCore
 import AppManifest
 import Foundation
 import GameClient
@@ -8,7 +9,6 @@ import JSONLines
 import MatchPlay
 import MatchStatistics
 import Series
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,9 +1,9 @@
+@testable import AppCore
 import GameClient
 import GameProtocol
 import GameRules
 @testable import HeadlessUI
 import TicTacToeTestSupport
-@testable import TicTacToeApp
 import XCTest
 
 /// The transcript's closing lines read as sentences and say each thing once.

@@ -1,10 +1,10 @@
+@testable import AppCore
 import Foundation
 import GameClient
 import GameProtocol
 import GameRules
-@testable import JSONLines
 @testable import HeadlessUI
-@testable import TicTacToeApp
+@testable import JSONLines
 import TicTacToeTestSupport
 import XCTest
 

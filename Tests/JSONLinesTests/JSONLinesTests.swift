@@ -1,3 +1,4 @@
+import AppCore
 import Foundation
 import GameClient
 import GameProtocol
@@ -5,7 +6,6 @@ import GameRules
 import HeadlessUI
 import JSONLines
 import TextSupport
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,9 +1,9 @@
+import AppCore
 import GameClient
 import GameProtocol
 import HeadlessUI
 import JSONLines
 import Lobby
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,8 +1,8 @@
+import AppCore
 import GameRules
 import MatchPlay
 import MatchStatistics
 import Series
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,9 +1,9 @@
+import AppCore
 import AppManifest
 import Foundation
 import GameClient
 import TerminalUI
 import TerminalWidgets
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

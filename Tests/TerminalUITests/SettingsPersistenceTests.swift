@@ -5,7 +5,7 @@ import TerminalWidgets
 import XCTest
 
 /// Settings survive a relaunch: the model asks to save a changed setting (`.saveSettings`), the app hands it to its
-/// `SettingsClient`, and settings come back from what was stored (the file itself: TicTacToeAppTests).
+/// `SettingsClient`, and settings come back from what was stored (the file itself: AppCoreTests).
 final class SettingsPersistenceTests: XCTestCase {
     private func model() -> AppModel {
         AppModel(settings: UISettings(name: "tester"), size: TerminalSize(rows: 30, columns: 100), seed: 1)

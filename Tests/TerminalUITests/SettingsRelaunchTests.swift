@@ -1,8 +1,8 @@
+import AppCore
 import Foundation
 import GameClient
 import TerminalUI
 import TerminalWidgets
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
+import AppCore
 import GameProtocol
 import Lobby
-import TicTacToeApp
 import XCTest
 
 /// A challenge's address, from unauthenticated multicast, is joined only when it is the challenger's own source

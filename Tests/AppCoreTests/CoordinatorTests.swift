@@ -1,3 +1,4 @@
+import AppCore
 import Bonjour
 import Foundation
 import GameClient
@@ -6,12 +7,11 @@ import GameTransport
 import Logging
 import MatchPlay
 import NIOCore
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-@testable import LocalNetworkPrivacy
 import AppManifest
+@testable import LocalNetworkPrivacy
 
 /// The app core's coordinators, in process, over loopback only. Where a test needs the local network's rules, its
 /// gate treats loopback as the LAN (so nothing but 127.0.0.1 is ever used), over a decision in a temporary directory.

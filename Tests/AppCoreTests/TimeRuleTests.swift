@@ -3,9 +3,9 @@ import GameClient
 import TicTacToeTestSupport
 import XCTest
 
-@testable import TicTacToeApp
+@testable import AppCore
 
-/// The rule for time and shared state (Sources/TicTacToeApp/AppCore.swift), read from the sources as text: the app
+/// The rule for time and shared state (Sources/AppCore/AppCore.swift), read from the sources as text: the app
 /// core, the interface, the modules above the core (the TUI's too) and the executable wait and time on the one clock
 /// handed down from the root, never on a clock of their own, and only `blockingWait` holds a thread for async work.
 final class TimeRuleTests: XCTestCase {
@@ -24,7 +24,7 @@ final class TimeRuleTests: XCTestCase {
         let root = EngineSandbox.packageRoot.appendingPathComponent("Sources")
         var checked = 0
         let modules = [
-            "TicTacToeApp", "GameClient", "AppProcess", "MatchPlay", "JSONLines", "PrivacyCommands", "HeadlessUI",
+            "AppCore", "GameClient", "AppProcess", "MatchPlay", "JSONLines", "PrivacyCommands", "HeadlessUI",
             "Series", "Lobby", "TerminalUI", "NetworkScreenState", "tictactoe",
         ]
         for module in modules {

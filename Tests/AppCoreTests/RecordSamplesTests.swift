@@ -1,9 +1,9 @@
+import AppCore
 import Foundation
 import GameClient
 import GameProtocol
 import GameRules
 import JSONLines
-import TicTacToeApp
 import XCTest
 
 /// Records as the versions before one `RecordEvent` type wrote them, pinned as literal lines: they still replay, and

@@ -1,10 +1,10 @@
+import AppCore
 import GameClient
 import GameProtocol
 import HeadlessUI
 import JSONLines
 import LocalNetworkPrivacy
 import MatchPlay
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,3 +1,4 @@
+@testable import AppCore
 import Foundation
 import GameClient
 import GameProtocol
@@ -7,12 +8,11 @@ import JSONLines
 @testable import MatchPlay
 import NIOCore
 import Synchronization
-@testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-@testable import LocalNetworkPrivacy
 import AppManifest
+@testable import LocalNetworkPrivacy
 
 /// The host's move time limit (`--move-timeout`) through the app core: a host in process on loopback, a joiner that
 /// stalls, and the host's clock a `ManualClock` this test advances (nothing sleeps through the 120 s).

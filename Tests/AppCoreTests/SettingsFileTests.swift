@@ -5,7 +5,7 @@ import LocalNetworkPrivacy
 import TicTacToeTestSupport
 import XCTest
 
-@testable import TicTacToeApp
+@testable import AppCore
 import AppManifest
 
 /// `settings.json`: versioned, tolerant, written atomically under its own lock, read bounded.

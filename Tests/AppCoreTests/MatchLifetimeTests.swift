@@ -1,8 +1,8 @@
+@testable import AppCore
 import GameProtocol
-import MatchPlay
 @testable import GameTransport
+import MatchPlay
 import NIOCore
-@testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-@testable import TicTacToeApp
+@testable import AppCore
 import XCTest
 
 /// A private host's refused connections: a flood from one address is said once, then counted.

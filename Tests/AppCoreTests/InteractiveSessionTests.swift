@@ -1,12 +1,12 @@
+@testable import AppCore
 import Foundation
 import GameClient
 import GameProtocol
-@testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-@testable import LocalNetworkPrivacy
 import AppManifest
+@testable import LocalNetworkPrivacy
 
 /// The full-screen app's sessions through the app core, on loopback.
 final class InteractiveSessionTests: XCTestCase {

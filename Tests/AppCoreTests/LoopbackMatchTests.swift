@@ -1,9 +1,9 @@
+import AppCore
 import Foundation
 import GameClient
 import GameProtocol
 import HeadlessUI
 import MatchPlay
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,16 +1,16 @@
+import AppCore
 import Foundation
 import GameClient
 import GamePairing
 import GameProtocol
 import GameTransport
 import MatchPlay
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
+import AppManifest
 @testable import LocalNetworkPrivacy
 import PairingCode
-import AppManifest
 
 /// The live client's join with a private game's code (what the full-screen UI calls), against a private host on
 /// loopback: a malformed code never leaves the process, a missing or wrong code ends with exit 13 as the UI expects

@@ -28,7 +28,7 @@ final class ImportBoundaryTests: XCTestCase {
             options: [.anchorsMatchLines])
     }
 
-    /// The package root: this file is `<root>/Tests/TicTacToeAppTests/ImportBoundaryTests.swift`.
+    /// The package root: this file is `<root>/Tests/AppCoreTests/ImportBoundaryTests.swift`.
     private static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -145,11 +145,11 @@ final class ImportBoundaryTests: XCTestCase {
         let declared = try declaredDependencies()
         let seams: [(module: String, never: [String], why: String)] = [
             ("TerminalUI", ["GamePairing", "CSodium", "GameTransport", "Bonjour", "LocalNetworkPrivacy", "LobbyMulticast",
-                            "NIOCore", "NIOPosix", "TicTacToeApp", "HeadlessUI", "AppProcess", "MatchPlay", "Series",
+                            "NIOCore", "NIOPosix", "AppCore", "HeadlessUI", "AppProcess", "MatchPlay", "Series",
                             "JSONLines", "PrivacyCommands"],
              "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour, the gate "
                 + "or the headless front end's and the app core's modules"),
-            ("HeadlessUI", ["TicTacToeApp", "TerminalUI", "CursesTerminal", "Series", "Bonjour", "GameTransport",
+            ("HeadlessUI", ["AppCore", "TerminalUI", "CursesTerminal", "Series", "Bonjour", "GameTransport",
                             "LobbyMulticast"],
              "the headless front end is the TUI's sibling: it reads the events, never the app core or the adapters"),
             ("GameProtocol", ["Localization", "NIOCore"], "the protocol is pure; its text helpers are TextSupport's"),

@@ -1,10 +1,10 @@
+import AppCore
 import Foundation
 import GameProtocol
 import GameRules
 import MatchPlay
 import MatchStatistics
 import Series
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

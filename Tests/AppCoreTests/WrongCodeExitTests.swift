@@ -5,7 +5,7 @@ import HeadlessUI
 import TicTacToeTestSupport
 import XCTest
 
-@testable import TicTacToeApp
+@testable import AppCore
 
 /// A private game's wrong (or missing) code: exit 13, "wrong code" in the transcript, on both sides.
 final class WrongCodeExitTests: XCTestCase {

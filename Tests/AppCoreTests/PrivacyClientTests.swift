@@ -1,10 +1,10 @@
+@testable import AppCore
 import Foundation
 import GameClient
 @testable import LocalNetworkPrivacy
-@testable import TicTacToeApp
-import XCTest
 import PrivacyReport
 import TicTacToeTestSupport
+import XCTest
 
 /// Settings › Privacy through the live client: each change of the decision is recorded as the Settings screen's.
 final class PrivacyClientTests: XCTestCase {

@@ -1,7 +1,7 @@
+import AppCore
 import Foundation
 import GameProtocol
 import PairingCode
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

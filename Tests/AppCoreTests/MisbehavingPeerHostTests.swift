@@ -1,3 +1,4 @@
+import AppCore
 import Foundation
 import GameClient
 import GameProtocol
@@ -6,7 +7,6 @@ import GameWire
 import HeadlessUI
 import MatchPlay
 import NIOCore
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

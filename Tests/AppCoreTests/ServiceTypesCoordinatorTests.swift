@@ -1,14 +1,14 @@
+@testable import AppCore
 import Bonjour
 import Foundation
 import GameClient
 import JSONLines
 import Synchronization
-@testable import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 
-@testable import LocalNetworkPrivacy
 import AppManifest
+@testable import LocalNetworkPrivacy
 
 /// A service-type browser for tests: no daemon, the test says what the network announces.
 final class FakeServiceTypeBrowser: ServiceTypeBrowsing {

@@ -1,7 +1,7 @@
+import AppCore
 import GameClient
 import GameProtocol
 import TextSupport
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
+import AppCore
 import Foundation
 import GameClient
 import GameProtocol
 import GameTransport
 import MatchPlay
 import PairingCode
-import TicTacToeApp
 import TicTacToeTestSupport
 import XCTest
 

@@ -10,7 +10,7 @@ import Series
 import TicTacToeTestSupport
 import XCTest
 
-@testable import TicTacToeApp
+@testable import AppCore
 import AppManifest
 
 /// One mapping to exit codes: each error type says its own (`ExitStatusConvertible`), `ExitStatus(failure:)` reads
@@ -91,7 +91,7 @@ final class ExitStatusTests: XCTestCase {
                         conforming.insert(String(name.split(separator: ".").last ?? ""))
                     }
                 }
-                let appCore = ["TicTacToeApp/", "GameClient/", "AppProcess/", "MatchPlay/", "JSONLines/",
+                let appCore = ["AppCore/", "GameClient/", "AppProcess/", "MatchPlay/", "JSONLines/",
                                "PrivacyCommands/", "HeadlessUI/", "Series/", "Lobby/", "tictactoe/"]
                     .contains { path.hasPrefix($0) }
                 for match in declaration.matches(in: text, range: range) {

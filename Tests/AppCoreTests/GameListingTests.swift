@@ -1,6 +1,6 @@
+import AppCore
 import Bonjour
 import GameClient
-import TicTacToeApp
 import XCTest
 
 /// How games are listed: security from Bonjour's compatibility, and the text lines of `browse` and `browse --watch`.
