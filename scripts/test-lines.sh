@@ -22,7 +22,7 @@ swift_test() { $swift test --skip-build --ignore-lock --disable-swift-testing "$
 
 # The lab test classes of the second and the third lab; the first lab runs every other one.
 LAB2_CLASSES='^LabTests\.(DiscoveryLabTests|DeadHostLabTests)/'
-LAB3_CLASSES='^LabTests\.(LobbyLabTests|PrivacyLabTests)/'
+LAB3_CLASSES='^LabTests\.(IPv6OnlyLabTests|LobbyLabTests|PrivacyLabTests)/'
 
 lab_line() { TICTACTOE_LAB=lab swift_test --filter '^LabTests\.' --skip "$LAB2_CLASSES" --skip "$LAB3_CLASSES"; }
 

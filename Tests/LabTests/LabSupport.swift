@@ -74,11 +74,16 @@ enum Lab {
     /// --ipv6-only`: no IPv4 at all, only each host's link-local fe80:: address; avahi on IPv6 only).
     enum Mode: Sendable { case ipv4, ipv6Only }
 
-    /// A fresh lab for a test class (`lan up` clears the one before): what a class did to the network, its daemons
-    /// and their caches never reaches the next. The lab goes down when the test run ends. The lab lock is held from
-    /// the first `up` to the end of the run: one user of a lab at a time, also across test processes (another
-    /// `make test` on the same machine). `hosts` are names, or `NAME=IFNAME` for a host whose interface is named
-    /// IFNAME (`lan up`).
+    /// The lab `up` brought up in this test process: its mode and every host as `lan up` was given it.
+    nonisolated(unsafe) private static var upAs: (mode: Mode, hosts: [String])?
+
+    /// The lab for a test class. It is brought up once per test process and mode, with every host of `Lab.hosts`
+    /// (a class uses the ones it names), and kept for the next class when that asks for no other mode or interface
+    /// name: a class that asks for more than the lab that is up gets a fresh one (`lan up` clears the one before).
+    /// What a failed test left behind is cleared by its class (`restartDaemons`). The lab goes down when the test run
+    /// ends. The lab lock is held from the first `up` to the end of the run: one user of a lab at a time, also across
+    /// test processes (another `make test` on the same machine). `hosts` are names, or `NAME=IFNAME` for a host whose
+    /// interface is named IFNAME (`lan up`).
     static func up(_ mode: Mode = .ipv4, hosts: [String] = Lab.hosts) {
         guard unavailableReason == nil else { return }
         if lockFD < 0 {
@@ -86,8 +91,12 @@ enum Lab {
             if lockFD >= 0 { flock(lockFD, LOCK_EX) }
             XCTestObservationCenter.shared.addTestObserver(LabTeardown())
         }
-        let (status, output) = run(["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + hosts)
+        let named = Set(hosts.map { String($0.prefix { $0 != "=" }) })
+        let all = hosts + Lab.hosts.filter { !named.contains($0) }
+        if let upAs, upFailure == nil, upAs.mode == mode, Set(hosts).isSubset(of: upAs.hosts) { return }
+        let (status, output) = run(["up"] + (mode == .ipv6Only ? ["--ipv6-only"] : []) + all)
         upFailure = status == 0 ? nil : "`lan up` failed (\(status)): \(output)"
+        upAs = status == 0 ? (mode, all) : nil
     }
 
     /// Takes the lab down and lets it go (the end of the test run).
@@ -95,6 +104,7 @@ enum Lab {
         guard unavailableReason == nil else { return }
         let (status, output) = run(["down"])
         if status != 0 { print("lan down failed: \(output)") }
+        upAs = nil
         if lockFD >= 0 {
             flock(lockFD, LOCK_UN)
             close(lockFD)

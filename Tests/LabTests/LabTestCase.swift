@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 import TicTacToeTestSupport
 
-/// A test class in the LAN lab: a fresh lab is brought up for the class, and torn down when the test run ends; each
-/// test's processes are killed after it, and after a test that failed its hosts' daemons start again, with empty
-/// caches. Without root the tests are skipped with the reason (a failure when CI=true).
+/// A test class in the LAN lab: the lab is brought up for the first class (again only for a class that needs another
+/// mode or interface names), and torn down when the test run ends; each test's processes are killed after it, and
+/// after a test that failed its hosts' daemons start again, with empty caches. Without root the tests are skipped
+/// with the reason (a failure when CI=true).
 class LabTestCase: ProcessTestCase {
     /// The test's tmux server and the TUIs in it, stopped after the test.
     var tmux: LabTmux?
