@@ -36,13 +36,10 @@ final class DeadHostLabTests: LabTestCase {
 
     /// Waits until `host`'s daemon no longer knows the dead host's address (its goodbye takes a second to apply).
     private func addressIsGone(from host: String, timeout: TimeInterval = 15) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        eventually(timeout: timeout, every: 0.3) {
             let (_, output) = Lab.run(["exec", host, "--", "timeout", "3", "avahi-resolve", "-4", "-n", hostName])
-            if !output.contains(Lab.address(of: "host-c")) { return true }
-            usleep(300_000)
+            return !output.contains(Lab.address(of: "host-c"))
         }
-        return false
     }
 
     func testADeadHostIsListedNotAnsweringThenLiveAgain() throws {

@@ -93,15 +93,14 @@ class LabTestCase: ProcessTestCase {
 
     /// `avahi-browse -rpt _tictactoe._tcp` on a host until a resolved line (`=`) for `name` shows; its fields.
     func avahiBrowseResolved(on host: String, name: String, timeout: TimeInterval = 15) -> [String]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var found: [String]?
+        _ = eventually(timeout: timeout, every: 0.3) {
             let (_, output) = Lab.run(["exec", host, "--", "timeout", "10", "avahi-browse", "-rpt", "_tictactoe._tcp"])
-            for line in output.split(separator: "\n") where line.hasPrefix("=;") {
-                let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-                if fields.count >= 10, avahiUnescape(fields[3]) == name { return fields }
-            }
-            usleep(300_000)
+            found = output.split(separator: "\n").lazy.filter { $0.hasPrefix("=;") }
+                .map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
+                .first { $0.count >= 10 && avahiUnescape($0[3]) == name }
+            return found != nil
         }
-        return nil
+        return found
     }
 }

@@ -12,15 +12,6 @@ final class LobbyLabTests: LabTestCase {
         Set(process.events(named: event).compactMap { $0["name"] as? String })
     }
 
-    private func waitUntil(timeout: TimeInterval = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(100_000)
-        }
-        return true
-    }
-
     func testThreeHostsSeeEachOtherGreetAndAChallengeBecomesAGame() throws {
         let alice = try tictactoe(on: "host-a", ["lobby", "--name", "alice", "--json", "--duration", "40"])
         XCTAssertNotNil(alice.waitForEvent("lobby-joined"), "\(alice.output) \(alice.standardError)")
@@ -28,8 +19,10 @@ final class LobbyLabTests: LabTestCase {
                                                "--player", "perfect", "--seed", "1", "--duration", "40",
                                                "--greet", "hello from bob"])
         XCTAssertNotNil(bob.waitForEvent("lobby-joined"), "\(bob.output) \(bob.standardError)")
-        XCTAssertTrue(waitUntil { self.names(alice, "lobby-arrived").contains("bob") }, "alice: \(alice.output)")
-        XCTAssertTrue(waitUntil { self.names(bob, "lobby-arrived").contains("alice") }, "bob: \(bob.output)")
+        XCTAssertTrue(eventually(timeout: 20) { self.names(alice, "lobby-arrived").contains("bob") },
+                      "alice: \(alice.output)")
+        XCTAssertTrue(eventually(timeout: 20) { self.names(bob, "lobby-arrived").contains("alice") },
+                      "bob: \(bob.output)")
         let arrived = try XCTUnwrap(alice.events(named: "lobby-arrived").first { $0["name"] as? String == "bob" })
         XCTAssertEqual(arrived["address"] as? String, Lab.address(of: "host-b"))
         XCTAssertEqual(arrived["hosting"] as? String, "no")
@@ -59,7 +52,7 @@ final class LobbyLabTests: LabTestCase {
         XCTAssertEqual(alice.events(named: "lobby-arrived").filter { $0["name"] as? String == "bob" }.count, 1)
         XCTAssertEqual(alice.events(named: "lobby-updated").filter { $0["hosting"] as? String == "no" }.count, 0,
                        "no update while nothing changed: \(alice.output)")
-        XCTAssertTrue(waitUntil { self.names(alice, "lobby-left").isSuperset(of: ["bob", "carol"]) },
+        XCTAssertTrue(eventually(timeout: 20) { self.names(alice, "lobby-left").isSuperset(of: ["bob", "carol"]) },
                       "alice: \(alice.output)")
         let hosting = alice.events(named: "lobby-updated").first { $0["name"] as? String == "carol" }
         XCTAssertEqual(hosting?["hosting"] as? String, "open", "carol announced her game: \(alice.output)")
@@ -90,7 +83,7 @@ final class LobbyLabTests: LabTestCase {
             """
         let (status, output) = Lab.run(["exec", "host-c", "--", "python3", "-c", flood])
         XCTAssertEqual(status, 0, output)
-        XCTAssertTrue(waitUntil { !alice.events(named: "lobby-rate-limited").isEmpty }, "\(alice.output)")
+        XCTAssertTrue(eventually(timeout: 20) { !alice.events(named: "lobby-rate-limited").isEmpty }, "\(alice.output)")
         XCTAssertEqual(alice.events(named: "lobby-rejected").first?["reason"] as? String,
                        "not a lobby message (no TTTL magic)", "\(alice.output.prefix(8))")
         let greetings = alice.events(named: "lobby-greeting").count
@@ -99,9 +92,10 @@ final class LobbyLabTests: LabTestCase {
         XCTAssertEqual(alice.events(named: "lobby-rate-limited").count, 1, "said once: \(alice.output.suffix(5))")
         // Bob still gets in and is seen.
         let bob = try tictactoe(on: "host-b", ["lobby", "--name", "bob", "--json", "--duration", "10"])
-        XCTAssertTrue(waitUntil { self.names(alice, "lobby-arrived").contains("bob") }, "\(alice.output.suffix(5))")
+        XCTAssertTrue(eventually(timeout: 20) { self.names(alice, "lobby-arrived").contains("bob") },
+                      "\(alice.output.suffix(5))")
         _ = bob.waitForExit(timeout: 30)
-        XCTAssertTrue(waitUntil {
+        XCTAssertTrue(eventually(timeout: 20) {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("over 512 bytes")
         }, "the oversized datagram was rejected by the group")
     }
@@ -151,7 +145,8 @@ final class LobbyLabTests: LabTestCase {
         try enterLobby(alice)
         let bobAddress = Lab.address(of: "host-b")
         XCTAssertNotNil(alice.waitFor { $0.contains("bob") && $0.contains(bobAddress) }, alice.screen)
-        XCTAssertTrue(waitUntil { self.names(bob, "lobby-arrived").contains("alice") }, "bob: \(bob.output)")
+        XCTAssertTrue(eventually(timeout: 20) { self.names(bob, "lobby-arrived").contains("alice") },
+                      "bob: \(bob.output)")
         // Bob is the only one around, so he is chosen: c challenges him; alice hosts, bob joins, the game is on.
         try alice.keys("c")
         let playing = alice.waitFor(timeout: 30) { $0.contains("Your turn") || $0.contains("bob's turn") }
