@@ -2,56 +2,52 @@
 //
 // tictactoe: a terminal tic-tac-toe for two players on a LAN.
 //
-// Dependencies point downward only:
+// The modules, from the top (the executable) down. Each imports only modules listed below it, and only those its
+// target below declares; ImportBoundaryTests checks both against every import, and the seams that keep the front
+// ends off the adapters (the TUI sees GameClient, never NIO, libsodium, Bonjour or the gate; the headless front end
+// never sees the app core).
 //
-//   tictactoe (executable: parses arguments, picks a front end)
-//     ├─ Series                  `tictactoe match`: a series of games, its report with MatchStatistics; on HeadlessUI
-//     │                          and the app core
-//     ├─ HeadlessUI              the command line's output: transcripts, JSON lines, the line game, replay, reports as
-//     │                          text; the TUI's sibling: sees the events (GameClient) and the modules below the app
-//     │                          core, never the app core
-//     ├─ TerminalUI ─────────────┐   screens as a pure model + event loop; sees GameClient, the pure modules
-//     │                          │   and Localization: no NIO, libsodium, Bonjour, gate
-//     │    ├─ NetworkScreenState ┤   what the network screens show (pure): a match, a watch, lists, the lobby, forms
-//     │    └─ TerminalWidgets    │   the `Terminal` seam, the canvas, the line editor, the board's drawing
-//     ├─ CursesTerminal          │   the real `Terminal` (on TerminalWidgets): the only importer of CNCurses
-//     └─ AppCore (the app core: host/join/browse/lobby/service-type coordinators and GameClient.live, the saved
-//          │               games, the settings file)
-//          ├─ PrivacyCommands    `privacy` and `manifest`: the gate's state, a change to the decision, the reports
-//          ├─ JSONLines          every JSON line written: the one encoder, the events of a match, discovery, the lobby
-//          ├─ MatchPlay          one match: the runner over a peer link, local players (line, computer, engine)
-//          ├─ AppProcess         signals and shutdown, checked output, the log file, the main thread's wait
-//          ├─ GameClient ────────┘   the interface: a struct of closures, the one event stream
-//          │    └─ Lobby         the LAN lobby (pure: no transport): its datagrams, roster, events and state machine
-//          ├─ Bonjour            the only importer of CDNSSD; takes the gate's capabilities
-//          ├─ LobbyMulticast     the lobby's multicast connection group (on GameTransport's event loops); takes
-//          │                     the gate's MulticastCapability
-//          ├─ GameTransport      NIO listener, connection, TLS, spectators; takes the gate's capabilities
-//          │    ├─ GameWire      the frame codec on ByteBuffer
-//          │    └─ GamePairing   CPace, the TLS PSK, a code's random draw (the only importer of CSodium)
-//          │         └─ PairingCode  what a game code is: parsed, shown, never logged (pure)
-//          └─ LocalNetworkPrivacy  the decision and THE gate: the only maker of LAN capabilities
-//               ├─ PrivacyReport the privacy report's file (records as text)
-//               ├─ AppManifest   Info.plist with ATS and service types, entitlements, app directories, LockedFile
-//               │    └─ Localization  the text in the user's language (`tr`)
-//               └─ GameProtocol  messages, session and connection states, exit codes (no NIO)
-//                    ├─ GameRules     pure rules and players; imports nothing
-//                    └─ TextSupport   terminal-safe text, display width, line wrapping, paths, white space (pure;
-//                                     imports nothing of the app: every module may use it)
+//   tictactoe            the executable: parses arguments and hands them to a front end or a command
+//   Series               `tictactoe match`: a series of games (by the rules, engines or over the network) and its
+//                        report with MatchStatistics, as text or JSON lines
+//   HeadlessUI           the command line's front end, the TUI's sibling: transcripts, the line game, replay, the
+//                        reports as text; it reads the events, never the app core that makes them
+//   TerminalUI           the full-screen game: one reducer per screen, a navigation stack, the event loop
+//   NetworkScreenState   what the network screens show (pure): a match, a watch, lists, the lobby, forms, a code
+//   CursesTerminal       the real `Terminal` on ncursesw: the only importer of CNCurses
+//   TerminalWidgets      the `Terminal` seam, the canvas, the line editor, the board's drawing
+//   AppCore              the app core: the host, join, browse, lobby and service-type coordinators both front ends
+//                        drive, `GameClient.live`, the saved games, the settings file
+//   PrivacyCommands      `privacy` and `manifest`: the gate's state, a change to the decision, the reports
+//   JSONLines            the JSON lines of a match's events, of discovery, of the lobby and of a game's record
+//   MatchPlay            one match: the runner over a peer link, the local players (line, computer, engine)
+//   AppProcess           the process's edges: signals and shutdown, checked output, the log file, the main
+//                        thread's wait, the command lines taken without argument-parser
+//   GameClient           the interface both front ends drive: a struct of closures, the one event stream
+//   Lobby                the LAN lobby (pure): its datagrams, roster, events and state machine
+//   Bonjour              discovery on Avahi's dns_sd library (the only importer of CDNSSD); takes the gate's
+//                        capabilities
+//   LobbyMulticast       the lobby's multicast group on the transport's event loops; takes the gate's capability
+//   GameTransport        the NIO listener, connection, TLS and spectators; takes the gate's capabilities
+//   GameWire             the frame codec on ByteBuffer
+//   GamePairing          CPace, the TLS PSK, a code's random draw (the only importer of CSodium)
+//   PairingCode          what a game code is: parsed, shown, never logged (pure)
+//   LocalNetworkPrivacy  the remembered decision and THE gate: the only maker of LAN capabilities
+//   PrivacyReport        the privacy report's file
+//   AppManifest          Info.plist with App Transport Security and the service types, the entitlements, the app's
+//                        directories, a locked file
+//   Localization         the text in the user's language (`tr`)
+//   GameEngines          an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
+//   EngineProtocol       the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
+//   MatchStatistics      score, Elo with its 95% interval, SPRT (pure)
+//   GameProtocol         messages, session and connection states, exit codes (pure: no NIO)
+//   GameRules            the rules and the computer players (pure; imports nothing)
+//   TextSupport          terminal-safe text, display width, wrapping, paths, white space (pure; imports nothing)
+//   CDNSSD, CNCurses, CSodium   the C libraries: Avahi's dns_sd compatibility library, ncursesw, libsodium
 //
-//   Engines (bring your own bot), used by MatchPlay (`--player engine:COMMAND`, `EngineSeat`):
-//     GameEngines            an engine process over pipes as a player (posix_spawn; adjudication, never a hang)
-//       └─ EngineProtocol    the engine protocol's codec (docs/ENGINE.md) and the command-line splitter (pure)
-//            └─ GameRules
-//     MatchStatistics        score, Elo with its 95% interval, SPRT (trinomial model; pure, imports only libc math);
-//                            Series (`tictactoe match`) reports with it
-//
-//   Localization (`tr`, the text in the user's language) is used by AppManifest, the gate, GameClient, both front
-//   ends and the app core; the pure modules (GameRules, TextSupport, PairingCode, GameProtocol, EngineProtocol,
-//   MatchStatistics) by whoever needs them, below the adapters.
-//
-//   Every module imports FoundationEssentials, never Foundation (no ICU: a smaller and faster binary;
-//   ImportBoundaryTests checks it, and the seams of this graph).
+// Tools, not installed: `transport-bench` (make bench's transport figures) and `GameWireFuzzing` (the fuzzer's
+// target, Fuzz/Package.swift). Every module imports FoundationEssentials, never Foundation (no ICU: a smaller and
+// faster binary); only the transport bench may.
 
 import PackageDescription
 
@@ -188,7 +184,6 @@ let package = Package(
         .target(
             name: "GameTransport",
             dependencies: [
-                "AppManifest",
                 "PairingCode",
                 "GamePairing",
                 "GameProtocol",
@@ -247,7 +242,6 @@ let package = Package(
         .target(
             name: "AppProcess",
             dependencies: [
-                "GameClient",
                 "GameProtocol",
                 "TextSupport",
                 "Localization",
@@ -293,9 +287,6 @@ let package = Package(
                 "GameProtocol",
                 "GamePairing",
                 "GameTransport",
-                "GameEngines",
-                "EngineProtocol",
-                "MatchStatistics",
                 "Localization",
                 "Bonjour",
                 "LocalNetworkPrivacy",
@@ -411,10 +402,8 @@ let package = Package(
                 "GameProtocol",
                 "LocalNetworkPrivacy",
                 "Localization",
-                "GameRules",
                 "MatchStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             // The release link (make install, make bench): lld, the toolchain's linker (clang's default here, gold,
             // has no packed relocations), with packed relative relocations (DT_RELR, glibc 2.36+), so that the
@@ -511,7 +500,6 @@ let package = Package(
         .testTarget(
             name: "GameTransportTests",
             dependencies: [
-                "AppManifest",
                 "PairingCode",
                 "TicTacToeTestSupport",
                 "GameTransport",
@@ -522,20 +510,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "AppManifestTests",
-            dependencies: ["AppManifest", "TicTacToeTestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["AppManifest", "TicTacToeTestSupport"]),
         .testTarget(
             name: "PrivacyReportTests",
-            dependencies: ["PrivacyReport", "TicTacToeTestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["PrivacyReport", "TicTacToeTestSupport"]),
         .testTarget(
             name: "LocalNetworkPrivacyTests",
             dependencies: [
                 "PrivacyReport",
                 "AppManifest",
-                "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "TicTacToeTestSupport", "Localization",
+                "LocalNetworkPrivacy", "GameTransport", "GameProtocol", "TicTacToeTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,6 +1,5 @@
 import Dispatch
 import FoundationEssentials
-import GameClient
 import GameProtocol
 import Synchronization
 #if canImport(Glibc)

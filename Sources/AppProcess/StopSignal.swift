@@ -1,7 +1,6 @@
 import Dispatch
 import FoundationEssentials
 import Synchronization
-import GameClient
 import GameProtocol
 
 #if canImport(Glibc)

@@ -140,6 +140,60 @@ final class ImportBoundaryTests: XCTestCase {
         XCTAssertEqual(undeclared, [], "declare the dependency in Package.swift (if the graph allows it)")
     }
 
+    /// And the other way: every dependency a target declares is imported by one of its files, so that the graph in
+    /// Package.swift (and its header) has no edge the code does not use.
+    func testEveryDeclaredDependencyIsImported() throws {
+        let declared = try declaredDependencies()
+        let targetOfFolder = ["TestSupport": "TicTacToeTestSupport"]
+        var imports: [String: Set<String>] = [:]
+        for file in try swiftSources() + swiftSources(under: "Tests") {
+            let parts = file.path.split(separator: "/")
+            guard parts.count > 2 else { continue }
+            imports[targetOfFolder[String(parts[1])] ?? String(parts[1]), default: []].formUnion(
+                try importedModules(in: file.text))
+        }
+        XCTAssertFalse(imports.isEmpty, "no source read")
+        var unused: [String] = []
+        for (target, dependencies) in declared.sorted(by: { $0.key < $1.key }) {
+            guard let imported = imports[target] else { continue }  // a system library: no Swift file
+            unused += dependencies.subtracting(imported).sorted().map { "\(target) declares \($0)" }
+        }
+        XCTAssertEqual(unused, [], "remove the dependency from Package.swift (no file of the target imports it)")
+    }
+
+    /// Package.swift's header lists every module from the top down, and each imports only modules listed below it:
+    /// the header draws the graph as it is.
+    func testTheHeaderListsEveryModuleAboveWhatItImports() throws {
+        let text = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let header = text.components(separatedBy: "import PackageDescription")[0]
+        let entry = try NSRegularExpression(
+            pattern: #"^//   ([A-Za-z][\w-]*(?:, [A-Za-z][\w-]*)*)  "#, options: [.anchorsMatchLines])
+        let ns = header as NSString
+        var position: [String: Int] = [:]
+        for match in entry.matches(in: header, range: NSRange(location: 0, length: ns.length)) {
+            for module in ns.substring(with: match.range(at: 1)).components(separatedBy: ", ") {
+                position[module] = position[module] ?? position.count
+            }
+        }
+        XCTAssertNotNil(position["GameRules"], "no module list read from Package.swift's header")
+        let tools: Set<String> = ["transport-bench", "GameWireFuzzing"]
+        var problems: [String] = []
+        for file in try swiftSources() {
+            let module = String(file.path.split(separator: "/")[1])
+            guard !tools.contains(module) else { continue }
+            guard let mine = position[module] else {
+                problems.append("\(module) is not listed")
+                continue
+            }
+            for imported in try importedModules(in: file.text).sorted() where imported != module {
+                if let theirs = position[imported], theirs < mine {
+                    problems.append("\(file.path) imports \(imported), which is listed above \(module)")
+                }
+            }
+        }
+        XCTAssertEqual(Array(Set(problems)).sorted(), [], "Package.swift's header: list each module above what it imports")
+    }
+
     /// The seams of the graph (Package.swift's header) that keep the lower floors apart.
     func testTheGraphKeepsItsSeams() throws {
         let declared = try declaredDependencies()
