@@ -229,9 +229,9 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The end of a batch of reads goes on to NIOAsyncChannel, which delivers what it buffered then, only while the
-    /// frames go there: once diverted it is given none, and its (generic, unspecialised) handler was ~2% of a
-    /// plaintext joiner's CPU for nothing. Frames it was given before are in its stream by the time a match diverts
-    /// them (`divert` runs in a task on the event loop, after the batch that brought them).
+    /// frames go there: once diverted it is given none, so that its generic (unspecialised) handler costs a match
+    /// nothing. Frames it was given before are in its stream by the time a match diverts them (`divert` runs in a
+    /// task on the event loop, after the batch that brought them).
     func channelReadComplete(context: ChannelHandlerContext) {
         guard sink == nil else { return }
         context.fireChannelReadComplete()

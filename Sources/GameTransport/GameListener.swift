@@ -92,7 +92,7 @@ public final class GameListener: Sendable {
         var handshakes: HandshakeQueue<Channel>
         /// Connections set up but not yet taken by the accept loop. Each must be closed through its own
         /// `executeThenClose` (an async channel dropped with its writer unfinished traps), and the server's stream
-        /// drops what it still holds when the server closes (swift-nio#2637): held here until the loop takes them,
+        /// drops what it still holds when the server closes: held here until the loop takes them,
         /// closed by the listener if it never does.
         var unclaimed: [ObjectIdentifier: GameAsyncChannel] = [:]
         /// The accept loop has ended: a connection set up from now on is closed at once.

@@ -8,7 +8,7 @@ import NetworkScreenState
 /// What the person can set in Settings.
 public struct UISettings: Hashable, Sendable {
     /// The computer's strength, weakest first (←/→ cycle through them); the raw value is its one name, as in
-    /// `--player` and settings.json (values stored by earlier versions, "perfect" and "easy", load as they were).
+    /// `--player` and settings.json.
     public enum Difficulty: String, Hashable, Sendable, CaseIterable {
         case easy, medium, perfect
 
