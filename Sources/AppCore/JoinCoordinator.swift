@@ -177,8 +177,8 @@ public func joinMatch(
         let connection = GameConnection(
             to: endpoint, localName: options.name,
             configuration: .init(
-                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, security: request.security.transport,
-                role: request.role, limits: options.gameTime.map { TimeLimits(game: $0) }),
+                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, clock: options.clock,
+                security: request.security.transport, role: request.role, limits: options.gameTime.map { TimeLimits(game: $0) }),
             gate: gate, origin: request.origin, logger: logger, precleared: precleared,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.
