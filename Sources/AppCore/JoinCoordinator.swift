@@ -105,7 +105,7 @@ public func joinMatch(
         return reportFailure(error, reporter: reporter, stop: stop)
     }
     if request.role != .spectator { reporter.report(.seed(options.seed)) }
-    let access = LocalNetworkAccess(gate: gate)
+    let access = LocalNetworkAccess(gate: gate, clock: options.clock)
     let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
     // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
     let elapsed = MatchRunner.stopwatch(options.clock)

@@ -15,12 +15,13 @@ public enum PrivacyChange: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Who decided, as `privacy status` shows it ("decided_by").
-    public var source: String? {
+    /// Who changed the decision: `privacy status` shows it ("decided_by"), and the privacy report records it as the
+    /// change's origin (a reset's too, although its file is gone).
+    public var source: String {
         switch self {
         case .grant: return "tictactoe privacy grant"
         case .deny: return "tictactoe privacy deny"
-        case .reset: return nil
+        case .reset: return "tictactoe privacy reset"
         }
     }
 

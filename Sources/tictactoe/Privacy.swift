@@ -100,17 +100,15 @@ func printOutput(_ text: String) throws {
 private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
     options.prepare()
     let name = options.displayName()
+    let told: String
     do {
-        // Recorded in the privacy report with the command as its origin (a reset too, whose file says nobody).
-        let store = DecisionStore(report: PrivacyReportLog())
-        try store.write(change.state, source: change.source ?? "tictactoe privacy reset")
-        try printOutput(change.message(displayName: name, decisionFile: store.decisionPath))
-    } catch let exit as ExitCode {
-        throw exit
+        // Recorded in the privacy report with the command as its origin.
+        told = try change.apply(to: DecisionStore(report: PrivacyReportLog()), displayName: name)
     } catch {
         printError("tictactoe: \(error)")
-        throw ExitCode(ExitStatus.failure.rawValue)
+        throw ExitCode(ExitStatus(failure: error).rawValue)
     }
+    try printOutput(told)
 }
 
 struct PrivacyStatus: ParsableCommand {

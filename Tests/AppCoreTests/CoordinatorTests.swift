@@ -263,6 +263,28 @@ final class CoordinatorTests: XCTestCase {
         }
     }
 
+    /// A join that needs the local network while the decision file has a format version this tictactoe does not
+    /// know: it waits (no prompt is shown without a terminal), gives up at its wait timeout with exit 11, and keeps
+    /// the file. 198.18.0.1 is only evaluated by the gate: nothing is sent to it.
+    func testAJoinWaitingOnAnUnknownFormatVersionEndsWith11AndKeepsTheFile() async throws {
+        let gate = try makeGate(.notDetermined)
+        try FileManager.default.createDirectory(atPath: gate.store.directory, withIntermediateDirectories: true)
+        let original = Data("{\"state\":\"allowed\",\"version\":4}\n".utf8)
+        try original.write(to: URL(fileURLWithPath: gate.store.decisionPath))
+        let clock = ManualClock()
+        let request = JoinRequest(
+            target: try JoinTarget(parsing: "198.18.0.1:7878"), waitTimeout: .milliseconds(500), origin: origin)
+        let options = MatchOptions(name: "joiner", player: .perfect, seed: 1, games: nil, clock: clock)
+        let join = Task { await joinMatch(request, options: options, gate: gate, reporter: ClosureReporter { _ in }) }
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .milliseconds(500))
+        let status = await join.value
+        XCTAssertEqual(status, .localNetworkWaitTimedOut)
+        XCTAssertEqual(status.rawValue, 11)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: gate.store.decisionPath)), original, "a waiting join keeps it")
+    }
+
     func testAGrantBeforeTheWaitTimeoutWins() async throws {
         let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let clock = ManualClock()

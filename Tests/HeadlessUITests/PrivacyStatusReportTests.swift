@@ -1,6 +1,7 @@
 import AppCore
 import AppManifest
 import Foundation
+import GameProtocol
 import HeadlessUI
 import LocalNetworkPrivacy
 import Logging
@@ -176,6 +177,7 @@ final class PrivacyStatusReportTests: XCTestCase {
         var report = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
         XCTAssertEqual(report.state, .allowed)
         XCTAssertEqual(report.decision?.source, "tictactoe privacy grant")
+        XCTAssertEqual(report.decisionFileStatus, .valid)
         XCTAssertNotNil(report.decidedAt)
         XCTAssertTrue(
             report.text.hasPrefix("Local network access: allowed (by tictactoe privacy grant on "), report.text)
@@ -203,7 +205,75 @@ final class PrivacyStatusReportTests: XCTestCase {
         let store = DecisionStore(directory: directory + "/file", logger: quiet)
         XCTAssertThrowsError(try PrivacyChange.grant.apply(to: store, displayName: "TicTacToe")) { error in
             XCTAssertTrue("\(error)".contains("cannot store the local network decision"), "\(error)")
+            XCTAssertEqual(ExitStatus(failure: error), .failure, "the command exits 1")
         }
+    }
+
+    /// `privacy status --json` with the project's own manifest: every key, and what the manifest declares.
+    func testTheShippedManifestAsStatusShowsIt() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = assetsDirectory + "/Info.plist"
+        let report = PrivacyStatusReport.read(
+            store: DecisionStore(directory: directory, logger: quiet),
+            manifest: .success(try AppManifest(contentsOf: path, logger: quiet)), logFile: "/l/tictactoe.log")
+        let object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(try report.json().utf8)) as? [String: Any])
+        XCTAssertEqual(
+            Set(object.keys),
+            [
+                "state", "decided_at", "decided_by", "decision_file", "decision_file_status", "manifest_path",
+                "manifest_error", "display_name", "usage_description", "usage_description_missing", "prompt_title",
+                "prompt_message", "bonjour_services", "log_file", "language", "language_reason", "strings_files",
+            ],
+            "stable keys")
+        XCTAssertEqual(object["state"] as? String, "not-determined")
+        XCTAssertEqual(object["decision_file"] as? String, directory + "/local-network.json")
+        XCTAssertEqual(object["decision_file_status"] as? String, "none")
+        XCTAssertEqual(object["manifest_path"] as? String, path)
+        XCTAssertEqual(object["display_name"] as? String, "TicTacToe")
+        XCTAssertEqual(
+            object["usage_description"] as? String, "TicTacToe uses the local network to discover players around you.")
+        XCTAssertEqual(object["usage_description_missing"] as? Bool, false)
+        XCTAssertEqual(object["bonjour_services"] as? [String], ["_tictactoe._tcp"])
+        XCTAssertEqual(
+            object["prompt_title"] as? String,
+            "\u{201C}TicTacToe\u{201D} would like to find and connect to devices on your local network.")
+        XCTAssertTrue(object["manifest_error"] is NSNull)
+        XCTAssertTrue(object["decided_at"] is NSNull)
+    }
+
+    /// Grant, reset, deny and reset touch the decision file alone: the settings file beside it stays as it was.
+    func testChangesLeaveTheSettingsFileAlone() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let store = DecisionStore(directory: directory, logger: quiet)
+        let settings = directory + "/settings.json"
+        let text = Data(#"{"difficulty":"easy","name":"Zoë","version":1}"#.utf8)
+        try text.write(to: URL(fileURLWithPath: settings))
+        for change in [PrivacyChange.grant, .reset, .deny, .reset] {
+            _ = try change.apply(to: store, displayName: "TicTacToe")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: settings)), text, "after privacy \(change)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.decisionPath))
+    }
+
+    /// A decision file of a format version this tictactoe does not know: status says so (not corrupt) and treats it
+    /// as not determined; the user's decision replaces it.
+    func testAnUnknownFormatVersionIsKeptUntilTheUserDecides() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let store = DecisionStore(directory: directory, logger: quiet)
+        let original = Data("{\"state\":\"allowed\",\"version\":4}\n".utf8)
+        try original.write(to: URL(fileURLWithPath: store.decisionPath))
+        let report = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
+        XCTAssertEqual(report.state, .notDetermined)
+        XCTAssertEqual(report.decisionFileStatus, .unknownVersion, "not called corrupt")
+        let json = try report.json()
+        XCTAssertTrue(json.contains(#""decision_file_status":"unknown-version""#), json)
+        XCTAssertTrue(report.text.contains("a format version this tictactoe does not know"), report.text)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.decisionPath)), original, "status keeps it")
+
+        _ = try PrivacyChange.grant.apply(to: store, displayName: "TicTacToe")
+        let decided = PrivacyStatusReport.read(store: store, manifest: noManifest, logFile: "")
+        XCTAssertEqual(decided.state, .allowed, "the user's decision replaces it")
     }
 
     func testTheNameInMessages() {
