@@ -196,6 +196,98 @@ final class ManifestReportTests: XCTestCase {
         XCTAssertEqual(report.warnings.count, 9)
     }
 
+    /// A manifest with a name, a usage description and the game's service type, and `body` after them.
+    private func plainManifest(_ body: String = "", in directory: String) throws -> AppManifest {
+        try write(
+            plist(
+                """
+                <key>CFBundleDisplayName</key><string>TicTacToe</string>
+                <key>NSLocalNetworkUsageDescription</key><string>To find players around you.</string>
+                <key>NSBonjourServices</key><array><string>_tictactoe._tcp</string></array>
+                \(body)
+                """), to: directory + "/Info.plist")
+        return try AppManifest(contentsOf: directory + "/Info.plist", logger: quiet)
+    }
+
+    func testAFixedManifestWithExceptionDomainsAndNoEntitlements() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let manifest = try plainManifest(
+            """
+            <key>NSAppTransportSecurity</key>
+            <dict>
+                <key>NSAllowsLocalNetworking</key><false/>
+                <key>NSExceptionDomains</key>
+                <dict>
+                    <key>lab.example.net</key>
+                    <dict>
+                        <key>NSIncludesSubdomains</key><true/>
+                        <key>NSExceptionAllowsInsecureHTTPLoads</key><true/>
+                    </dict>
+                    <key>vault.example.net</key>
+                    <dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict>
+                </dict>
+            </dict>
+            """, in: directory)
+        let expected: [String] = [
+                "App manifest \(directory)/Info.plist",
+                "  app:                TicTacToe",
+                "  usage description:  To find players around you.",
+                "  Bonjour services:   _tictactoe._tcp",
+                "  entitlements:       none declared (no \(directory)/TicTacToe.entitlements)",
+                "App Transport Security (NSAppTransportSecurity): declared",
+                "  NSAllowsArbitraryLoads:             not set",
+                "  NSAllowsLocalNetworking:            false",
+                "  NSAllowsArbitraryLoadsInWebContent: not set (not applicable: tictactoe has no web views)",
+                "  NSAllowsArbitraryLoadsForMedia:     not set (not applicable: tictactoe loads no media)",
+                "  NSExceptionDomains:",
+                "    lab.example.net: NSIncludesSubdomains = true, NSExceptionAllowsInsecureHTTPLoads = true",
+                "    vault.example.net: NSExceptionMinimumTLSVersion = TLSv1.3",
+                "Game connections (plaintext: protocol 1; encrypted: protocol 2, TLS 1.2 with forward secrecy):",
+                "  loopback (127.0.0.0/8, ::1, localhost): plaintext and encrypted games (loopback is always allowed)",
+                "  IP addresses: encrypted games only (ATS default: TLS 1.2 or later with forward secrecy)",
+                "  unqualified names: encrypted games only (ATS default: TLS 1.2 or later with forward secrecy)",
+                "  .local names: encrypted games only (ATS default: TLS 1.2 or later with forward secrecy)",
+                "  other names: encrypted games only (ATS default: TLS 1.2 or later with forward secrecy)",
+                "  lab.example.net and the names one level below it: plaintext and encrypted games "
+                    + "(NSExceptionDomains: plaintext allowed, or TLS 1.2 or later with forward secrecy)",
+                "  vault.example.net: no game (NSExceptionDomains: TLS 1.3 or later with forward secrecy)",
+                "Warnings (as App Review would raise them):",
+                "  - NSExceptionDomains entry \"lab.example.net\": NSExceptionAllowsInsecureHTTPLoads = true allows "
+                    + "plaintext: an ATS exception that App Review may ask you to justify",
+                "  - NSExceptionDomains entry \"vault.example.net\": NSExceptionMinimumTLSVersion = TLSv1.3 cannot be "
+                    + "met by an encrypted game, which uses TLS 1.2 (its pre-shared-key cipher suite exists only in "
+                    + "TLS 1.2)",
+            ]
+        let lines = ManifestReport.read(manifest: manifest).text.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.map(String.init), expected)
+    }
+
+    /// `manifest --json` of a manifest without a policy: one line, every key, the default rules.
+    func testTheJSONOfAManifestWithoutAPolicyHasEveryKey() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let json = try ManifestReport.read(manifest: try plainManifest(in: directory)).json()
+        XCTAssertFalse(json.contains("\n"), json)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(
+            Set(object.keys),
+            [
+                "manifest_path", "display_name", "usage_description", "usage_description_missing", "bonjour_services",
+                "transport_security", "game_connections", "entitlements_file", "entitlements", "entitlements_error",
+                "warnings",
+            ])
+        XCTAssertEqual(object["manifest_path"] as? String, directory + "/Info.plist")
+        XCTAssertTrue(object["entitlements"] is NSNull)
+        XCTAssertEqual(object["warnings"] as? [String], [])
+        let security = try XCTUnwrap(object["transport_security"] as? [String: Any])
+        XCTAssertEqual(security["declared"] as? Bool, false)
+        let connections = try XCTUnwrap(object["game_connections"] as? [[String: Any]])
+        XCTAssertEqual(
+            connections.map { $0["destination"] as? String },
+            ["loopback", "ip-address", "unqualified-name", "local-name", "other-name"])
+        XCTAssertEqual(connections.map { $0["plaintext_game"] as? Bool }, [true, false, false, false, false])
+        XCTAssertEqual(connections.map { $0["encrypted_game"] as? Bool }, [true, true, true, true, true])
+    }
+
     func testTheProjectManifestHasNoWarningsAndNeedsEncryptionOffLoopback() throws {
         let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Assets").path
