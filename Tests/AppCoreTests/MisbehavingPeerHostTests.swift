@@ -92,13 +92,21 @@ final class MisbehavingPeerHostTests: XCTestCase {
 
     func testGarbageBeforeTheHandshakeIsReportedAndTheHostServesTheNextJoiner() async throws {
         let host = try await startHost()
-        // An HTTP request where a hello belongs: the listener answers it with an error frame (MisbehavingJoinerTests).
+        // An HTTP request where a hello belongs: the listener answers it with an error frame and shuts its side; the
+        // client reads the answer to its end, as an HTTP client does, and closes.
         let socket = try connectToLoopback(port: host.port)
         let request = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
         XCTAssertEqual(request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) },
                        request.count)
-        await assertEventually("\(host.json.lines.all)") { !host.json.events(named: "peer-failed").isEmpty }
+        var answer = ByteBuffer(bytes: readToEnd(socket))
         close(socket)
+        var decoder = GameMessageDecoder()
+        guard case .error(let code, _)? = try decoder.decode(buffer: &answer) else {
+            return XCTFail("no error frame: \(answer.readableBytesView)")
+        }
+        XCTAssertEqual(code, .badFrameLength)
+        XCTAssertEqual(answer.readableBytes, 0, "nothing after the error frame")
+        await assertEventually("\(host.json.lines.all)") { !host.json.events(named: "peer-failed").isEmpty }
         let failed = try XCTUnwrap(host.json.events(named: "peer-failed").first)
         XCTAssertTrue((failed["error"] as? String ?? "").contains("exceeds the maximum"), "\(failed)")
         XCTAssertTrue(host.json.events(named: "match-over").isEmpty, "a peer that failed its handshake had no match")
@@ -214,5 +222,18 @@ final class MisbehavingPeerHostTests: XCTestCase {
         XCTAssertTrue(errors.all.joined(separator: "\n").contains("the opponent left"), "\(errors.all)")
         listener.stop()
         try await hosting.value
+    }
+}
+
+/// What the peer sends on `socket` until it shuts its side (at most 5 s of real time: the bound of a broken test).
+private func readToEnd(_ socket: Int32) -> [UInt8] {
+    var bound = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1024)
+    while true {
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return bytes }
+        bytes += chunk[..<count]
     }
 }
