@@ -15,7 +15,6 @@ import XCTest
 /// fallback between protocol 1 and 2, and the manifest's App Transport Security refuses plaintext on the LAN (exit 14)
 /// before anything is sent.
 final class EncryptedMatchTests: XCTestCase {
-    private let origin = OperationOrigin("encrypted match tests")
     private let cipher = "ECDHE-PSK-CHACHA20-POLY1305"
 
     private struct RunningHost {
@@ -28,7 +27,8 @@ final class EncryptedMatchTests: XCTestCase {
     private func startHost(
         _ security: GameSecurity = .open, games: Int = 1, gate: LocalNetworkGate,
         makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() },
-        shown: Recorder<String> = Recorder(), log: Recorder<String> = Recorder()
+        shown: Recorder<String> = Recorder(), log: Recorder<String> = Recorder(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> RunningHost {
         let reports = Recorder<MatchReport>()
         let json = JSONSide()
@@ -36,7 +36,7 @@ final class EncryptedMatchTests: XCTestCase {
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin, security: security,
             showCode: { code, _ in shown.append(code.revealed ?? "") }, makeCode: makeCode)
-        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games)
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, clock: clock)
         let task = Task {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { report in
                 reports.append(report)
@@ -44,20 +44,6 @@ final class EncryptedMatchTests: XCTestCase {
             }, logger: recordingLogger(log))
         }
         return RunningHost(task: task, json: json, port: try await listeningPort(reports))
-    }
-
-    /// A joiner (following the host's games) to 127.0.0.1:`port`: its exit status and its `--json` lines.
-    private func join(
-        _ port: Int, _ security: JoinSecurity = .encrypted(code: nil), gate: LocalNetworkGate
-    ) async throws -> (ExitStatus, JSONSide) {
-        let json = JSONSide()
-        let request = JoinRequest(
-            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin,
-            security: security)
-        let status = await joinMatch(
-            request, options: MatchOptions(name: "joiner", player: .perfect, seed: 3, games: nil), gate: gate,
-            reporter: json.reporter)
-        return (status, json)
     }
 
     private func errorMessage(_ side: JSONSide) -> String { side.events(named: "error").first?["message"] as? String ?? "" }
@@ -85,19 +71,29 @@ final class EncryptedMatchTests: XCTestCase {
         let code = "482913"
         let fixed = try GameCode(parsing: code)
         let (shown, log) = (Recorder<String>(), Recorder<String>())
-        let host = try await startHost(.private, gate: gate, makeCode: { fixed }, shown: shown, log: log)
+        // Host and joiners on one clock that moves only when the test says: the host takes one attempt a second
+        // from an address, so each joiner after the first is turned away before its handshake and asks again after
+        // its one-second pause, which the test lets go.
+        let clock = ManualClock()
+        let host = try await startHost(.private, gate: gate, makeCode: { fixed }, shown: shown, log: log, clock: clock)
         XCTAssertEqual(shown.all, [code], "the code is shown once, to the host's player")
         XCTAssertEqual(host.json.events(named: "listening").first?["private"] as? Bool, true)
+        func joinAfterAPause(_ security: JoinSecurity) async throws -> (ExitStatus, JSONSide) {
+            let joining = Task { try await join(host.port, security, gate: gate, clock: clock) }
+            await clock.waitForSleepers(2)  // the host's reporting of refusals, and the joiner's pause
+            await clock.advance(by: .seconds(1))
+            return try await joining.value
+        }
 
         // No code: exit 13, naming the ways to give one.
-        let (noCode, noCodeSide) = try await join(host.port, gate: gate)
+        let (noCode, noCodeSide) = try await join(host.port, gate: gate, clock: clock)
         XCTAssertEqual(noCode, .wrongCode)
         let message = errorMessage(noCodeSide)
         XCTAssertTrue(message.contains("hosts a private game"), message)
         XCTAssertTrue(message.contains("--code-file FILE") && message.contains("TICTACTOE_CODE"), message)
 
         // A wrong code: exit 13, "wrong code"; the host reports the attempt.
-        let (wrong, wrongSide) = try await join(host.port, .encrypted(code: try GameCode(parsing: "482914")), gate: gate)
+        let (wrong, wrongSide) = try await joinAfterAPause(.encrypted(code: try GameCode(parsing: "482914")))
         XCTAssertEqual(wrong, .wrongCode)
         XCTAssertTrue(errorMessage(wrongSide).hasPrefix("wrong code"), "\(wrongSide.lines.all)")
         await assertEventually("\(host.json.lines.all)") {
@@ -105,7 +101,7 @@ final class EncryptedMatchTests: XCTestCase {
         }
 
         // The right code: the match is played, encrypted.
-        let (right, rightSide) = try await join(host.port, .encrypted(code: fixed), gate: gate)
+        let (right, rightSide) = try await joinAfterAPause(.encrypted(code: fixed))
         XCTAssertEqual(right, .success, "\(rightSide.lines.all)")
         let hostStatus = await host.task.value
         XCTAssertEqual(hostStatus, .success, "\(host.json.lines.all)")
@@ -178,4 +174,21 @@ final class EncryptedMatchTests: XCTestCase {
                       errorMessage(host))
         XCTAssertTrue(host.events(named: "listening").isEmpty)
     }
+}
+
+private let origin = OperationOrigin("encrypted match tests")
+
+/// A joiner (following the host's games) to 127.0.0.1:`port`: its exit status and its `--json` lines.
+private func join(
+    _ port: Int, _ security: JoinSecurity = .encrypted(code: nil), gate: LocalNetworkGate,
+    clock: any Clock<Duration> = ContinuousClock()
+) async throws -> (ExitStatus, JSONSide) {
+    let json = JSONSide()
+    let request = JoinRequest(
+        target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin,
+        security: security)
+    let status = await joinMatch(
+        request, options: MatchOptions(name: "joiner", player: .perfect, seed: 3, games: nil, clock: clock),
+        gate: gate, reporter: json.reporter)
+    return (status, json)
 }
