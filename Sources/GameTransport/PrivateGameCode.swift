@@ -12,11 +12,11 @@ import PairingCode
 public final class PrivateGameCode: Sendable {
     /// The limits on pairing attempts (`PairingAttempts`'s defaults: one attempt a second per address, three wrong
     /// codes in a row replace the code, 3 s cool-down after a replacement).
-    public let limits: PairingAttempts<ContinuousClock.Instant>.Configuration
+    public let limits: PairingAttempts<ListenerInstant>.Configuration
     private let code: Mutex<GameCode>
 
     public init(
-        _ code: GameCode, limits: PairingAttempts<ContinuousClock.Instant>.Configuration = .init()
+        _ code: GameCode, limits: PairingAttempts<ListenerInstant>.Configuration = .init()
     ) {
         self.code = Mutex(code)
         self.limits = limits
@@ -26,6 +26,18 @@ public final class PrivateGameCode: Sendable {
     public var current: GameCode { code.withLock { $0 } }
 
     func replace(with new: GameCode) { code.withLock { $0 = new } }
+}
+
+/// A moment on a private game's listener clock: how long that clock has run since the listener's gate was made. The
+/// attempt limits count in these, so that they run on the one clock the app hands down (a test's `ManualClock` too).
+public struct ListenerInstant: InstantProtocol, Sendable {
+    public var sinceStart: Duration
+
+    public init(sinceStart: Duration) { self.sinceStart = sinceStart }
+
+    public func advanced(by duration: Duration) -> ListenerInstant { ListenerInstant(sinceStart: sinceStart + duration) }
+    public func duration(to other: ListenerInstant) -> Duration { other.sinceStart - sinceStart }
+    public static func < (lhs: ListenerInstant, rhs: ListenerInstant) -> Bool { lhs.sinceStart < rhs.sinceStart }
 }
 
 extension SecureHost {
@@ -51,7 +63,7 @@ extension SecureHost {
 /// TLS byte (an actor hop would let the TLS handler answer the ClientHello first). Every call is short and never
 /// suspends; the lock is held only around the policy's pure calls and the dictionary of channels.
 final class PairingGate: Sendable {
-    typealias Policy = PairingAttempts<ContinuousClock.Instant>
+    typealias Policy = PairingAttempts<ListenerInstant>
     typealias Attempt = Policy.Attempt
 
     enum Admission {
@@ -66,9 +78,8 @@ final class PairingGate: Sendable {
 
     private let code: PrivateGameCode
     private let state: Mutex<State>
-    /// The listener's clock as an instant of the policy: a fixed ContinuousClock instant plus the time the listener's
-    /// own (injectable) clock has run since the gate was made.
-    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Now on the listener's clock, as an instant of the policy.
+    private let now: @Sendable () -> ListenerInstant
 
     init(code: PrivateGameCode, clock: any Clock<Duration>) {
         self.code = code
@@ -76,10 +87,10 @@ final class PairingGate: Sendable {
         self.now = Self.instants(clock)
     }
 
-    private static func instants<C: Clock>(_ clock: C) -> @Sendable () -> ContinuousClock.Instant
+    private static func instants<C: Clock>(_ clock: C) -> @Sendable () -> ListenerInstant
     where C.Duration == Duration {
-        let (base, start) = (ContinuousClock.now, clock.now)
-        return { base.advanced(by: start.duration(to: clock.now)) }
+        let start = clock.now
+        return { ListenerInstant(sinceStart: start.duration(to: clock.now)) }
     }
 
     /// The source of a connection: its IP address (an address NIO cannot give counts as 0.0.0.0, a shared source,
