@@ -121,6 +121,46 @@ final class LoopbackMatchTests: XCTestCase {
         XCTAssertEqual(over["board"] as? String, "XXXOO....")
     }
 
+    /// A host's and a joiner's `--json` transcripts of a three-game match, replayed (`tictactoe replay`): each holds
+    /// the three games; the default is the last, a game number picks another; both sides replay the same moves.
+    func testHostAndJoinTranscriptsReplayEachGameOfTheMatch() async throws {
+        let (host, joiner) = (JSONSide(), JSONSide())
+        let statuses = try await play(
+            host: options("Ada", .perfect, seed: 2, games: 3), host.reporter,
+            joiner: options("Bo", .easy, seed: 3), joiner.reporter)
+        XCTAssertEqual(statuses.joiner, .success, "\(joiner.lines.all.suffix(5))")
+        XCTAssertEqual(statuses.host, .success, "\(host.lines.all.suffix(5))")
+        let directory = try makeTemporaryDirectory(self)
+        for (name, side) in [("host", host), ("join", joiner)] {
+            try (side.lines.all.joined(separator: "\n") + "\n").write(
+                toFile: directory + "/\(name).jsonl", atomically: true, encoding: .utf8)
+        }
+        let moves = host.events(named: "move").map { $0["cell"] as? Int ?? 0 }
+        let gameOvers = host.events(named: "game-over")
+        XCTAssertEqual(gameOvers.count, 3)
+        var replayed: [Int] = []
+        for game in 1...3 {
+            var seen: [[Int]] = []
+            for name in ["host", "join"] {
+                let path = directory + "/\(name).jsonl"
+                let json = try ReplayReport.load(path: path, game: game).replayJSON(path: path)
+                let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                XCTAssertEqual(event["board"] as? String, gameOvers[game - 1]["board"] as? String)
+                seen.append(try XCTUnwrap(event["moves"] as? [Int]))
+                if name == "host" {
+                    // The host knows both names: its own (listening) and the joiner's (connected).
+                    XCTAssertEqual(Set([event["x"] as? String, event["o"] as? String]), ["Ada", "Bo"], "\(event)")
+                }
+            }
+            XCTAssertEqual(seen[0], seen[1], "both sides replay game \(game) the same")
+            replayed += seen[0]
+        }
+        XCTAssertEqual(replayed, moves)
+        let last = try ReplayReport.load(path: directory + "/host.jsonl", game: nil)
+        XCTAssertTrue(
+            last.replayText(path: directory + "/host.jsonl").first?.hasPrefix("Game 3 of ") == true, "\(last)")
+    }
+
     /// A name of 63 bytes in NFC typed decomposed (94 bytes) is taken whole, and sent and shown in NFC.
     func testANameOf63BytesInNFCTypedDecomposedIsSentInNFC() async throws {
         let typed = String(repeating: "e\u{301}", count: 31) + "a"

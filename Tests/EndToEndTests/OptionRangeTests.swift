@@ -25,6 +25,7 @@ final class OptionRangeTests: XCTestCase {
             (host + ["--matches=-1"], "--matches must be a whole number from 0 to 1000000 (got -1)"),
             (["browse", "--timeout", "inf"], "--timeout must be a number of seconds from 0 to 86400 (got inf)"),
             (["browse", "--timeout", "nan"], "--timeout must be a number of seconds from 0 to 86400 (got nan)"),
+            (["replay", "--game", "0", "game.jsonl"], "--game must be 1 or more (got 0)"),
         ]
         for (arguments, message) in cases {
             let process = try TicTacToeProcess(arguments)

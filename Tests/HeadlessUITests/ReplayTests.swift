@@ -18,15 +18,17 @@ import XCTest
 final class ReplayTests: XCTestCase {
     // MARK: Round trips
 
-    func testMatchTranscriptsParseBackIntoTheSameGames() async throws {
+    /// The games of `match --player perfect --player easy --games N --seed S`, each with its transcript (what
+    /// `--transcripts` writes into `game-000N.jsonl`).
+    private func seededMatch(games: Int, seed: UInt64) async throws -> [(record: SeriesGameRecord, transcript: String)] {
         let specs: [PlayerSpec] = [.perfect, .easy]
-        let schedule = SeriesSchedule(players: 2, gamesPerPair: 6)
+        let schedule = SeriesSchedule(players: 2, gamesPerPair: games)
         let names = SeriesNames.names(specs)
-        let report = SeriesReport(names: names, schedule: schedule, seed: 11, sprt: nil)
+        let report = SeriesReport(names: names, schedule: schedule, seed: seed, sprt: nil)
         let runner = SeriesRunner(
             schedule: schedule,
             player: SeriesGamePlayer(
-                specs: specs, names: names, seed: 11, scripts: [:], engineLogDirectory: Scratch.root,
+                specs: specs, names: names, seed: seed, scripts: [:], engineLogDirectory: Scratch.root,
                 moveTime: .seconds(5)),
             concurrency: 1, sprt: nil)
         var played: [(SeriesGameRecord, [MatchScore])] = []
@@ -34,9 +36,16 @@ final class ReplayTests: XCTestCase {
             played.append((record, scores))
             return true
         }
+        return try played.map { record, scores in
+            (record, try report.transcript(record, scores: scores).joined(separator: "\n") + "\n")
+        }
+    }
+
+    func testMatchTranscriptsParseBackIntoTheSameGames() async throws {
+        let played = try await seededMatch(games: 6, seed: 11)
+        let names = SeriesNames.names([.perfect, .easy])
         XCTAssertEqual(played.count, 6)
-        for (record, scores) in played {
-            let text = try report.transcript(record, scores: scores).joined(separator: "\n") + "\n"
+        for (record, text) in played {
             let games = try GameRecord.parse(text)
             XCTAssertEqual(games.count, 1, text)
             let game = try XCTUnwrap(games.first)
@@ -48,6 +57,107 @@ final class ReplayTests: XCTestCase {
             XCTAssertEqual(game.xName, names[record.game.x])
             XCTAssertEqual(game.oName, names[record.game.o])
             XCTAssertEqual(game.line, 3, "seed, players, then game-start")
+        }
+    }
+
+    /// `tictactoe replay --headless` and `--json` of a match's transcript: the players, each move, the final board
+    /// as the match's last line has it, and the result.
+    func testAMatchTranscriptReplaysItsMovesBoardAndResultAsTextAndJSON() async throws {
+        let played = try await seededMatch(games: 2, seed: 4)
+        XCTAssertEqual(played.count, 2)
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/game-0002.jsonl"
+        try played[1].transcript.write(toFile: file, atomically: true, encoding: .utf8)
+        let matchLines = played[1].transcript.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let over = try XCTUnwrap(matchLines.last { $0["event"] as? String == "game-over" })
+        let board = try XCTUnwrap(over["board"] as? String)
+        let moves = played[1].record.moves.map { $0 + 1 }
+
+        let game = try ReplayReport.load(path: file, game: nil)
+        let lines = game.replayText(path: file)
+        XCTAssertEqual(lines.first, "Game 2 of \(file): X easy · O perfect", "\(lines)")
+        let moveLines = lines.filter { $0.hasPrefix("Move ") }
+        XCTAssertEqual(moveLines.count, moves.count, "\(lines)")
+        for (index, cell) in moves.enumerated() {
+            XCTAssertTrue(moveLines[index].hasPrefix("Move \(index + 1) of \(moves.count): "), moveLines[index])
+            XCTAssertTrue(moveLines[index].hasSuffix(" in cell \(cell)"), moveLines[index])
+        }
+        let drawn = lines.filter { $0.hasPrefix(" ") && $0.contains("|") }
+            .map { $0.replacingOccurrences(of: " ", with: "").split(separator: "|").joined() }
+            .joined()
+        XCTAssertEqual(drawn.map { $0.isNumber ? "." : String($0) }.joined(), board, "\(lines)")
+        let winner = over["winner"] as? String
+        let last = try XCTUnwrap(lines.last)
+        XCTAssertEqual(last.hasPrefix("Draw"), winner == nil, last)
+        if let winner { XCTAssertTrue(last.contains("(\(winner)) wins"), last) }
+
+        let json = try game.replayJSON(path: file)
+        XCTAssertFalse(json.contains("\n"), "one line")
+        let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(event["event"] as? String, "replay")
+        XCTAssertEqual(event["moves"] as? [Int], moves)
+        XCTAssertEqual(event["board"] as? String, board)
+        XCTAssertEqual(event["x"] as? String, "easy")
+        XCTAssertEqual(event["game"] as? Int, 2)
+    }
+
+    /// A record `replay` cannot use ends it with exit 65 (EX_DATAERR), the file and the line named.
+    func testABrokenRecordIsNamedWithItsFileAndLineAndExits65() async throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let text = try await seededMatch(games: 1, seed: 4)[0].transcript
+        var lines = text.split(separator: "\n").map(String.init)
+        let broken = directory + "/broken.jsonl"
+        func failure(_ path: String) -> ReplayReport.Failure? {
+            do throws(ReplayReport.Failure) {
+                _ = try ReplayReport.load(path: path, game: nil)
+                return nil
+            } catch {
+                return error
+            }
+        }
+
+        try String(lines.joined(separator: "\n").dropLast(10)).write(toFile: broken, atomically: true, encoding: .utf8)
+        XCTAssertEqual(failure(broken)?.exitStatus, .dataError)
+        XCTAssertEqual(failure(broken)?.exitStatus.rawValue, 65)
+        XCTAssertEqual(failure(broken)?.description, "\(broken):\(lines.count): the record is truncated: its last line "
+                        + "stops in the middle of an object")
+
+        lines[3] = "garbage"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        XCTAssertEqual(failure(broken)?.exitStatus, .dataError)
+        XCTAssertEqual(failure(broken)?.description, "\(broken):4: not a JSON object (is this a --json transcript?)")
+
+        // Only the start of the game: no finished game.
+        try (lines.prefix(3).joined(separator: "\n") + "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        XCTAssertEqual(failure(broken)?.exitStatus, .dataError)
+        let unfinished = failure(broken)?.description ?? ""
+        XCTAssertTrue(unfinished.hasPrefix("\(broken): no finished game in the record: game 1 "), unfinished)
+
+        let missing = failure(directory + "/missing.jsonl")
+        XCTAssertEqual(missing?.exitStatus, .dataError)
+        XCTAssertTrue(missing?.description.hasPrefix(
+            "\(directory)/missing.jsonl: no such file (saved games are in ") == true, "\(String(describing: missing))")
+    }
+
+    /// A directory, a FIFO without a writer and a device are named and refused at once (exit 65), never read.
+    func testADirectoryAFIFOAndADeviceAreNamedAndRefusedAtOnceWithExit65() throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fifo = directory + "/pipe.jsonl"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let notARecord = "not a game record (a game the full-screen UI saved, or a --json transcript)"
+        for (path, what) in [
+            (directory, "is a directory, \(notARecord); name one of its .jsonl files"),
+            (fifo, "is a named pipe (FIFO), \(notARecord)"), ("/dev/zero", "is a device, \(notARecord)"),
+        ] {
+            XCTAssertThrowsError(try ReplayReport.load(path: path, game: nil)) { error in
+                XCTAssertEqual("\(error)", "\(path) \(what)")
+                XCTAssertEqual(ExitStatus(failure: error), .dataError, path)
+            }
         }
     }
 
@@ -231,23 +341,6 @@ final class ReplayTests: XCTestCase {
         XCTAssertThrowsError(try ReplayReport.load(path: "/nonexistent/record.jsonl", game: nil)) { error in
             XCTAssertTrue("\(error)".hasPrefix("/nonexistent/record.jsonl: no such file (saved games are in "),
                           "\(error)")
-        }
-    }
-
-    func testADirectoryIsNamedAsOneNotAsAMissingFile() throws {
-        let path = try temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        XCTAssertThrowsError(try ReplayReport.load(path: path, game: nil)) { error in
-            XCTAssertEqual("\(error)", "\(path) is a directory, not a game record (a game the full-screen UI saved, "
-                            + "or a --json transcript); name one of its .jsonl files")
-        }
-    }
-
-    func testADeviceIsRefusedWithoutReadingIt() {
-        // /dev/zero never ends: reading it would never return.
-        XCTAssertThrowsError(try ReplayReport.load(path: "/dev/zero", game: nil)) { error in
-            XCTAssertEqual("\(error)", "/dev/zero is a device, not a game record (a game the full-screen UI saved, "
-                            + "or a --json transcript)")
         }
     }
 
