@@ -1,4 +1,5 @@
 import AppCore
+import AppProcess
 import Foundation
 import GameClient
 import GameProtocol
@@ -159,6 +160,105 @@ final class LoopbackMatchTests: XCTestCase {
         let last = try ReplayReport.load(path: directory + "/host.jsonl", game: nil)
         XCTAssertTrue(
             last.replayText(path: directory + "/host.jsonl").first?.hasPrefix("Game 3 of ") == true, "\(last)")
+    }
+
+    /// A joiner whose script runs out mid-game ends with exit 8, saying so; for the host the joiner left, and it
+    /// listens again.
+    func testAJoinerWhoseScriptRunsOutEndsWith8AndTheHostListensAgain() async throws {
+        let directory = try makeTemporaryDirectory(self)
+        try "5\n".write(toFile: directory + "/short.txt", atomically: true, encoding: .utf8)
+        let gate = try makeGate(.notDetermined)
+        let (host, reports, stop) = (JSONSide(), Recorder<MatchReport>(), StopSignal())
+        let hostReporter = host.reporter
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
+        let hostOptions = options("host", .perfect, seed: 1, games: 1)
+        let hostTask = Task {
+            await hostMatches(request, options: hostOptions, gate: gate,
+                              reporter: ClosureReporter { report in
+                                  reports.append(report)
+                                  hostReporter.report(report)
+                              }, stop: stop)
+        }
+        let port = try await listeningPort(reports)
+        let joiner = JSONSide()
+        let join = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin)
+        let status = await joinMatch(
+            join, options: options("joiner", .script(path: directory + "/short.txt"), seed: 2), gate: gate,
+            reporter: joiner.reporter)
+        XCTAssertEqual(status, .scriptError, "\(joiner.lines.all)")
+        XCTAssertEqual(status.rawValue, 8)
+        let message = joiner.events(named: "error").last?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("no moves left"), message)
+        await assertEventually("\(host.lines.all)") { host.events(named: "listening").count == 2 }
+        XCTAssertEqual(host.events(named: "match-over").first?["end"] as? String, "peer-left")
+        stop.raise(.quit)
+        _ = await hostTask.value
+    }
+
+    /// A script that cannot be read fails the join with exit 8 before anything is connected to.
+    func testAnUnreadableScriptFailsBeforeAnyConnection() async throws {
+        let joiner = JSONSide()
+        let join = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:9"), origin: origin)
+        let status = await joinMatch(
+            join, options: options("joiner", .script(path: "/nonexistent/x"), seed: 2), gate: try makeGate(),
+            reporter: joiner.reporter)
+        XCTAssertEqual(status, .scriptError)
+        let message = joiner.events(named: "error").last?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("cannot read script"), message)
+        XCTAssertTrue(joiner.events(named: "state").isEmpty, "it connected: \(joiner.lines.all)")
+    }
+
+    /// A joiner nobody answers waits (connection refused), asks again until its connect timeout, then fails with
+    /// exit 5; its waits are on a clock the test moves on at once.
+    func testAJoinerNobodyAnswersWaitsThenFailsWith5() async throws {
+        let port = try closedLoopbackPort()
+        let clock = ManualClock()
+        let driver = clock.keepAdvancing()
+        defer { driver.cancel() }
+        let joiner = JSONSide()
+        let join = JoinRequest(
+            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .milliseconds(1500), origin: origin)
+        var joinerOptions = options("joiner", .perfect, seed: 1)
+        joinerOptions.clock = clock
+        let status = await joinMatch(join, options: joinerOptions, gate: try makeGate(), reporter: joiner.reporter)
+        XCTAssertEqual(status, .unreachable, "\(joiner.lines.all)")
+        XCTAssertEqual(status.rawValue, 5)
+        let states = joiner.events(named: "state").compactMap { $0["state"] as? String }
+        XCTAssertTrue(states.contains("waiting"), "\(states)")
+        XCTAssertEqual(states.last, "failed")
+        let waiting = try XCTUnwrap(joiner.events(named: "state").first { $0["state"] as? String == "waiting" })
+        XCTAssertTrue((waiting["reason"] as? String ?? "").contains("refused"), "\(waiting)")
+    }
+
+    /// A joiner started before its host waits for it, and plays once it listens.
+    func testAJoinerStartedBeforeItsHostWaitsAndThenPlays() async throws {
+        let port = try closedLoopbackPort()
+        let gate = try makeGate(.notDetermined)
+        let clock = ManualClock()
+        let joiner = JSONSide()
+        let join = JoinRequest(
+            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(20), origin: origin)
+        var joinerOptions = options("joiner", .easy, seed: 1)
+        joinerOptions.clock = clock
+        let joining = Task { await joinMatch(join, options: joinerOptions, gate: gate, reporter: joiner.reporter) }
+        await assertEventually("\(joiner.lines.all)") {
+            joiner.events(named: "state").contains { $0["state"] as? String == "waiting" }
+        }
+        let request = HostRequest(
+            target: .address("127.0.0.1"), port: port, matches: 1, advertise: false, origin: origin)
+        let reports = Recorder<MatchReport>()
+        let hostOptions = options("host", .perfect, seed: 2, games: 2)
+        let hostTask = Task {
+            await hostMatches(request, options: hostOptions, gate: gate, reporter: ClosureReporter { reports.append($0) })
+        }
+        _ = try await listeningPort(reports)
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(2))  // the joiner's wait before asking again, at most
+        let status = await joining.value
+        XCTAssertEqual(status, .success, "\(joiner.lines.all.suffix(5))")
+        let hostStatus = await hostTask.value
+        XCTAssertEqual(hostStatus, .success)
+        XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 2)
     }
 
     /// A name of 63 bytes in NFC typed decomposed (94 bytes) is taken whole, and sent and shown in NFC.

@@ -150,7 +150,7 @@ final class SpectatorMatchTests: XCTestCase {
         XCTAssertNotEqual(first["board"] as? String, ".........", "the position so far, not an empty board")
 
         // The rest of the match at full speed: every pause of the joiner's is let go as soon as it begins.
-        let driver = keepMoving(clock)
+        let driver = clock.keepAdvancing()
         defer { driver.cancel() }
         let joinerStatus = try await joinerTask.value
         XCTAssertEqual(joinerStatus, .success, "\(joiner.lines.all.suffix(5))")
@@ -174,7 +174,7 @@ final class SpectatorMatchTests: XCTestCase {
         await assertEventually("the first watcher's position") { !first.events(named: "watch").isEmpty }
         // The second is asked again while its time lasts, on a clock the test moves on at once.
         let clock = ManualClock()
-        let driver = keepMoving(clock)
+        let driver = clock.keepAdvancing()
         defer { driver.cancel() }
         let second = JSONSide()
         let secondStatus = try await watch(
@@ -212,17 +212,4 @@ private func join(_ port: Int, gate: LocalNetworkGate, json: JSONSide, clock: an
     let options = MatchOptions(
         name: "Joiner", player: .perfect, seed: 2, games: nil, moveDelay: moveDelay, clock: clock)
     return await joinMatch(request, options: options, gate: gate, reporter: json.reporter)
-}
-
-/// Moves `clock` on by 100 ms whenever something sleeps on it, until cancelled: every wait ends as soon as it begins.
-private func keepMoving(_ clock: ManualClock) -> Task<Void, Never> {
-    Task {
-        while !Task.isCancelled {
-            guard clock.sleeping > 0 else {
-                await Task.yield()
-                continue
-            }
-            await clock.advance(by: .milliseconds(100))
-        }
-    }
 }

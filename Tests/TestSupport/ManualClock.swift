@@ -109,6 +109,20 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { $0.now = max($0.now, target) }
     }
 
+    /// Moves the clock on by `step` whenever something sleeps on it, until the returned task is cancelled: every
+    /// wait ends as soon as it begins, for code whose waits a test need not take one by one.
+    public func keepAdvancing(by step: Duration = .milliseconds(100)) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                guard sleeping > 0 else {
+                    await Task.yield()
+                    continue
+                }
+                await advance(by: step)
+            }
+        }
+    }
+
     /// Waits until at least `count` sleeps wait for the clock and at least `begun` sleeps have begun in all (the
     /// clock's own record: no real time passes, no polling). After `timeout` of real time, the bound that keeps a
     /// test that never gets there from hanging, it fails the test and returns false.
