@@ -4,6 +4,7 @@ import GameClient
 import GameProtocol
 import GameRules
 import GameTransport
+import HeadlessUI
 import JSONLines
 @testable import MatchPlay
 import NIOCore
@@ -124,7 +125,7 @@ final class MoveTimeoutTests: XCTestCase {
     func testAJoinerThatDoesNotMoveLosesTheGameOnTime() async throws {
         let gate = try makeGate()
         let clock = ManualClock()
-        let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
+        let (host, reports, _, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
         let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
             var frames: [GameMessage] = []
@@ -152,10 +153,42 @@ final class MoveTimeoutTests: XCTestCase {
                 && $0.contains("the opponent ran out of time (120 s for a move or a rematch answer)")
         }, lines.joined(separator: "\n"))
 
-        // A timed-out match does not count as completed: the host listens for the next joiner.
-        await stopWhenListeningAgain(reports, listeners)
+        // A timed-out match does not count as completed: the host serves the next joiner, who moves in time.
+        await assertEventually("the host to listen again") {
+            reports.all.filter { if case .listening = $0 { return true } else { return false } }.count == 2
+        }
+        let next = await joinMatch(
+            JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin, security: .plaintext),
+            options: MatchOptions(name: "next", player: .perfect, seed: 1, games: nil), gate: gate,
+            reporter: ClosureReporter { _ in })
+        XCTAssertEqual(next, .success)
         let status = await host.value
+        XCTAssertEqual(status, .success, "its one match completed")
+    }
+
+    /// A joiner that pauses longer before its move than the host allows is told it ran out of time, and exits 6: its
+    /// transcript says it lost on time, and its error line why the match ended.
+    func testAJoinerOutOfTimeIsToldAndExits6() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, reports, listeners, port) = try await startHost(games: 1, clock: clock, gate: gate)
+        let (text, errors) = (Recorder<String>(), Recorder<String>())
+        let transcript = TranscriptReporter(
+            localName: "slow", target: "127.0.0.1", write: { text.append($0) }, writeError: { errors.append($0) })
+        let request = JoinRequest(
+            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin, security: .plaintext)
+        let options = MatchOptions(
+            name: "slow", player: .perfect, seed: 1, games: nil, moveDelay: limit * 2, clock: clock)
+        let joining = Task { await joinMatch(request, options: options, gate: gate, reporter: transcript) }
+        await clock.waitForSleepers(2)  // the host's turn timer, and the joiner's pause before its move
+        await clock.advance(by: limit)
+        let status = await joining.value
         XCTAssertEqual(status, .timeout)
+        XCTAssertEqual(status.rawValue, 6)
+        XCTAssertTrue(text.all.contains { $0.contains("you ran out of time") }, text.all.joined(separator: "\n"))
+        XCTAssertTrue(errors.all.contains { $0.contains("we ran out of time") }, errors.all.joined(separator: "\n"))
+        await stopWhenListeningAgain(reports, listeners)
+        _ = await host.value
     }
 
     func testAJoinerWhoseGameClockRunsOutLosesOnTimeAndTheReasonNamesTheGameClock() async throws {
