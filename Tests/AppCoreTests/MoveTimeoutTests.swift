@@ -13,6 +13,7 @@ import TicTacToeTestSupport
 import XCTest
 
 import AppManifest
+import AppProcess
 @testable import LocalNetworkPrivacy
 
 /// The host's move time limit (`--move-timeout`) through the app core: a host in process on loopback, a joiner that
@@ -222,6 +223,46 @@ final class MoveTimeoutTests: XCTestCase {
         await stopWhenListeningAgain(reports, listeners)
         let status = await host.value
         XCTAssertEqual(status, .timeout)
+    }
+
+    /// A joiner's game clock times out a host that does not move: the host, told the joiner's limit in the
+    /// handshake, finds the claim true by its own clock and loses the game on time (not the joiner by forfeit).
+    func testAJoinersGameClockTimesOutAHostThatDoesNotMove() async throws {
+        let gate = try makeGate()
+        let clock = ManualClock()
+        let (host, joiner, reports, stop) = (JSONSide(), JSONSide(), Recorder<MatchReport>(), StopSignal())
+        let hostReporter = host.reporter
+        var hostOptions = MatchOptions(name: "host", commands: AsyncStream { _ in })  // a person who never moves
+        hostOptions.clock = clock
+        let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
+        let hosting = Task {
+            await hostMatches(request, options: hostOptions, gate: gate, reporter: ClosureReporter {
+                reports.append($0)
+                hostReporter.report($0)
+            }, stop: stop)
+        }
+        var joinerOptions = MatchOptions(name: "joiner", player: .perfect, seed: 6, games: nil, clock: clock)
+        joinerOptions.gameTime = .milliseconds(500)
+        let join = JoinRequest(
+            target: try JoinTarget(parsing: "127.0.0.1:\(try await listeningPort(reports))"), origin: origin)
+        let joining = Task { await joinMatch(join, options: joinerOptions, gate: gate, reporter: joiner.reporter) }
+        // The joiner (X) moves at once; once both sides have seen it, the host's half second runs out.
+        await assertEventually("the first move on both sides") {
+            !joiner.events(named: "move").isEmpty && !host.events(named: "move").isEmpty
+        }
+        await clock.waitForSleepers(1)  // the joiner's timer for the host's turn
+        await clock.advance(by: .milliseconds(500))
+        let status = await joining.value
+        XCTAssertEqual(status, .timeout, "a match ended on time: \(joiner.lines.all)")
+        stop.raise(.quit)
+        _ = await hosting.value
+        for (name, side) in [("joiner", joiner), ("host", host)] {
+            let over = try XCTUnwrap(side.events(named: "game-over").first, "\(name): \(side.lines.all)")
+            XCTAssertEqual(over["reason"] as? String, "timeout", "\(name): \(over)")
+            XCTAssertEqual(over["timed_out"] as? String, "O", "the host (O) ran out of time: \(name): \(over)")
+            XCTAssertEqual(over["winner"] as? String, "X", "\(name): \(over)")
+        }
+        XCTAssertFalse(host.lines.all.joined().contains("timeout-not-due"), "\(host.lines.all)")
     }
 
     func testARematchOfferLeftUnansweredEndsTheMatchOnTime() async throws {

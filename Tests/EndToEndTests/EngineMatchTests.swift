@@ -6,7 +6,8 @@ import TicTacToeTestSupport
 /// over loopback: the sample engine plays a match in one process, an engine is told its game time left and loses on
 /// its game clock, a misbehaving one loses its game and the next game gets a fresh process, a command line that
 /// cannot be split is a usage error, and `play --plain` plays against one. Each kind of engine failure is proven in
-/// process (GameEnginesTests), and the transcript's wording of one too (TranscriptWordingTests).
+/// process (GameEnginesTests), and the transcript's wording of one too (TranscriptWordingTests); a joiner's game clock
+/// against a host that does not move, in process too (MoveTimeoutTests).
 final class EngineMatchTests: ProcessTestCase {
     private static let firstFree = EngineSandbox.packageRoot.path + "/Assets/engines/first-free.sh"
 
@@ -82,25 +83,6 @@ final class EngineMatchTests: ProcessTestCase {
             "\(failure)")
         let over = try XCTUnwrap(joiner.events(named: "game-over").first)
         XCTAssertEqual(over["winner"] as? String, "O", "the engine (X) lost game 1")
-    }
-
-    /// A joiner's --game-time still times out a host that does not move: the host, told the joiner's limit in the
-    /// handshake, finds the claim true by its own clock and loses the game on time (not the joiner by forfeit).
-    func testAJoinersGameClockTimesOutAHostThatDoesNotMove() throws {
-        let silent = try sandbox.engine(named: "silent.sh", overrides: "genmove) ;;")  // never answers genmove
-        let (host, port) = try startHost(["--player", "engine:sh '\(silent)'", "--games", "1", "--seed", "5"])
-        _ = track(host)
-        let joiner = try join(port, ["--player", "perfect", "--game-time", "0.5", "--seed", "6"])
-        XCTAssertEqual(joiner.waitForExit(timeout: 120), 6, "a match ended on time: \(joiner.standardError)")
-        host.signal(SIGTERM)
-        _ = host.waitForExit(timeout: 30)
-        for (side, process) in [("joiner", joiner), ("host", host)] {
-            let over = try XCTUnwrap(process.events(named: "game-over").first, "\(side): \(process.events)")
-            XCTAssertEqual(over["reason"] as? String, "timeout", "\(side): \(over)")
-            XCTAssertEqual(over["timed_out"] as? String, "O", "the host (O) ran out of time: \(side): \(over)")
-            XCTAssertEqual(over["winner"] as? String, "X", "\(side): \(over)")
-        }
-        XCTAssertFalse(host.output.joined().contains("timeout-not-due"), host.output.joined(separator: "\n"))
     }
 
     /// An engine that misbehaves in its first process only (a marker file says it has run), then is the sample
