@@ -7,6 +7,7 @@ final class OptionRangeTests: XCTestCase {
     func testOutOfRangeNumbersAreUsageErrorsNamingTheOptionAndTheRange() throws {
         let join = ["join", "127.0.0.1:9", "--headless"]
         let host = ["host", "--headless", "--no-advertise"]
+        let match = ["match", "--player", "easy", "--player", "easy"]
         let cases: [(arguments: [String], message: String)] = [
             (join + ["--connect-timeout", "inf"], "--connect-timeout must be a number of seconds from 0.1 to 86400 (got inf)"),
             (join + ["--connect-timeout", "1e10"], "--connect-timeout must be a number of seconds from 0.1 to 86400 (got 10000000000)"),
@@ -34,6 +35,10 @@ final class OptionRangeTests: XCTestCase {
             (["browse", "--timeout", "inf"], "--timeout must be a number of seconds from 0 to 86400 (got inf)"),
             (["browse", "--timeout", "nan"], "--timeout must be a number of seconds from 0 to 86400 (got nan)"),
             (["replay", "--game", "0", "game.jsonl"], "--game must be 1 or more (got 0)"),
+            (match + ["--game-time", "0"], "--game-time must be a number of seconds from 0.1 to 86400 (got 0)"),
+            (match + ["--game-time", "inf"], "--game-time must be a number of seconds from 0.1 to 86400 (got inf)"),
+            (match + ["--game-time", "nan"], "--game-time must be a number of seconds from 0.1 to 86400 (got nan)"),
+            (match + ["--game-time", "100000"], "--game-time must be a number of seconds from 0.1 to 86400 (got 100000)"),
         ]
         for (arguments, message) in cases {
             let process = try TicTacToeProcess(arguments)

@@ -2,11 +2,11 @@ import Foundation
 import TicTacToeTestSupport
 import XCTest
 
-/// `tictactoe match` where only the process shows it: its output and exit code, the arguments it refuses (exit 64),
-/// engines as real processes (one for each game, a crash, a clock running out, the game time they are told), a
-/// script that fails (exit 8), and a signal that stops the series, ends its engines' processes and sets the exit
-/// code. What the series prints (tables, JSON lines, the SPRT, standings, transcripts, escaping) is proven in
-/// process: Tests/SeriesTests.
+/// `tictactoe match` where only the process shows it: the arguments it refuses (exit 64), engines as real processes
+/// (one for each game, a crash, a clock running out, the game time they are told), and a signal that stops the
+/// series, ends its engines' processes and sets the exit code. What the series prints (its text and exit status,
+/// tables, JSON lines, the SPRT, standings, transcripts, escaping, a script that fails with exit 8) is proven in
+/// process: Tests/SeriesTests; --game-time's range in OptionRangeTests.
 final class SeriesMatchTests: ProcessTestCase {
     private static let firstFree = EngineSandbox.packageRoot.path + "/Assets/engines/first-free.sh"
 
@@ -14,17 +14,6 @@ final class SeriesMatchTests: ProcessTestCase {
         let process = track(try TicTacToeProcess(["match"] + arguments))
         let status = process.waitForExit(timeout: timeout)
         return (process, status)
-    }
-
-    func testAMatchPrintsItsSeedProgressAndTableAndExits0() throws {
-        let (process, status) = try match(["--player", "perfect", "--player", "easy", "--games", "2", "--seed", "17"])
-        XCTAssertEqual(status, 0, process.standardError)
-        let lines = process.output
-        XCTAssertEqual(lines.first, "Seed: 17 (replay with --seed 17)")
-        XCTAssertEqual(lines.filter { $0.hasPrefix("Score of perfect vs easy: ") }.count, 3, "\(lines)")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("Pair ") }, "\(lines)")
-        let end = try XCTUnwrap(lines.last)
-        XCTAssertTrue(end.hasPrefix("Finished 2 of 2 games in ") && end.hasSuffix(" s (seed 17)"), end)
     }
 
     func testOnePlayerIsAUsageError() throws {
@@ -104,33 +93,6 @@ final class SeriesMatchTests: ProcessTestCase {
             XCTAssertLessThanOrEqual(seconds, 600, "what is left, carried over: \(times)")
             XCTAssertGreaterThan(seconds, 500, "the game time left, not the move timeout: \(times)")
         }
-    }
-
-    func testGameTimeOutOfRangeIsAUsageError() throws {
-        for value in ["0", "inf", "nan", "100000"] {
-            let (process, status) = try match(["--player", "easy", "--player", "easy", "--game-time", value])
-            XCTAssertEqual(status, 64, "\(value): \(process.standardError)")
-            XCTAssertTrue(
-                process.standardError.contains("--game-time must be a number of seconds from 0.1 to 86400"),
-                process.standardError)
-        }
-    }
-
-    func testAScriptThatRunsOutOfMovesStopsTheSeriesWithExit8() throws {
-        let directory = URL(fileURLWithPath: Scratch.path("series-\(UUID().uuidString)"))
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let script = directory.appendingPathComponent("short.txt")
-        try "5 1\n".write(to: script, atomically: true, encoding: .utf8)
-        let (process, status) = try match(
-            ["--player", "script:\(script.path)", "--player", "perfect", "--games", "4", "--seed", "1"])
-        XCTAssertEqual(status, 8, process.standardError)
-        XCTAssertTrue(process.standardError.contains("script error"), process.standardError)
-        // An unreadable script: exit 8 before any game.
-        let (missing, missingStatus) = try match(
-            ["--player", "script:\(directory.path)/none.txt", "--player", "perfect"])
-        XCTAssertEqual(missingStatus, 8, missing.standardError)
-        XCTAssertEqual(missing.output, [])
     }
 
     // MARK: Stopping a match
