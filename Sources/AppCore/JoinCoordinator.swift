@@ -105,75 +105,163 @@ public func joinMatch(
         return reportFailure(error, reporter: reporter, stop: stop)
     }
     if request.role != .spectator { reporter.report(.seed(options.seed)) }
-    let access = LocalNetworkAccess(gate: gate, clock: options.clock)
-    let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
-    // The connect timeout counts from the moment access is allowed (waiting for permission has its own timeout).
     let elapsed = MatchRunner.stopwatch(options.clock)
-    var accessAllowedDeadline = elapsed() + request.connectTimeout
-    let endpoints: [Endpoint]
-    // An IP literal's address as the gate cleared it above: the connection's first attempt uses it (one decision).
-    var precleared: [ConnectCapability] = []
+    let found: JoinEndpoints
     do {
-        switch request.target {
-        case .bonjour(let name):
-            let browse = try await access.obtain(
-                { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
-                onWaiting: onWaiting)
-            accessAllowedDeadline = elapsed() + request.connectTimeout
-            let game = try await resolve(
-                name, with: GameResolver(capability: browse), until: accessAllowedDeadline, elapsed: elapsed,
-                clock: options.clock, stop: stop)
-            endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
-            reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
-            // The privacy report says what the name led to (the decision above is the browse's).
-            gate.report?.recordOperation(
-                "resolve", destination: "\(game.name) (\(GameService.type)): "
-                    + endpoints.map(\.description).joined(separator: " "),
-                origin: request.origin)
-            if let refusal = mismatch(game, request.security) {
-                reporter.report(.error(refusal.message, refusal.status))
-                return refusal.status
-            }
-            for endpoint in endpoints { try checkTransportSecurity(to: endpoint.host, request.security, gate: gate) }
-        case .address(let typed):
-            // A link-local IPv6 address without an interface of this machine: each interface that can reach it.
-            let zoned = try JoinAddresses.zoned(typed, interfaces: InterfaceAddress.current())
-            if zoned != [typed] {
-                logger.info("\(typed) is link-local: trying it on \(zoned.map(\.host).joined(separator: ", "))")
-            }
-            let endpoint = zoned[0]
-            // App Transport Security first: a connection the manifest forbids fails at once, without a prompt.
-            try checkTransportSecurity(to: endpoint.host, request.security, gate: gate)
-            // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
-            // name, to look it up. The connection then clears each address itself.
-            if let first = EndpointResolution.literalAddresses(of: endpoint)?.first {
-                precleared = [try await access.obtain(
-                    { $0.connect(to: first, for: request.origin) }, waitTimeout: request.waitTimeout,
-                    onWaiting: onWaiting)]
-            } else {
-                _ = try await access.obtain(
-                    { $0.lookUp(endpoint, for: request.origin) }, waitTimeout: request.waitTimeout,
-                    onWaiting: onWaiting)
-            }
-            endpoints = zoned
-            accessAllowedDeadline = elapsed() + request.connectTimeout
+        switch try await joinEndpoints(
+            request, options: options, gate: gate, reporter: reporter, elapsed: elapsed, stop: stop, logger: logger)
+        {
+        case .found(let endpoints): found = endpoints
+        case .refused(let status): return status
         }
     } catch {
         return reportFailure(error, reporter: reporter, stop: stop)
     }
-    let deadline = accessAllowedDeadline
-    var lastFailure: Error = ConnectionError.unreachable("no address")
+    let deadline = found.deadline
     /// A private host closes an attempt that comes too soon after another from this address (one a second, longer
     /// after its code was replaced) before its handshake: an encrypted joiner asks again while its time lasts.
     let mayRetryRefusal: @Sendable () -> Bool = {
         if case .plaintext = request.security { return false }
         return deadline - elapsed() > .seconds(1)
     }
-    var untried = endpoints[...]
+    let attempts = JoinAttempts(
+        request: request, options: options, controller: controller, gate: gate, reporter: reporter, stop: stop,
+        logger: logger, deadline: deadline, elapsed: elapsed, mayRetryRefusal: mayRetryRefusal)
+    var lastFailure: Error = ConnectionError.unreachable("no address")
+    // An IP literal's address as the gate cleared it: the first attempt only, an attempt after it asks the gate again.
+    var precleared = found.precleared
+    var untried = found.endpoints[...]
     while let endpoint = untried.popFirst() {
-        let isLast = untried.isEmpty
+        let end = await attempts.attempt(
+            endpoint, next: untried.first, precleared: precleared, onConnection: onConnection)
+        precleared = []
+        switch end {
+        case .ended(let status):
+            return status
+        case .failed(let error):
+            lastFailure = error
+        case .askAgain(let error):
+            lastFailure = error
+            untried = ([endpoint] + untried)[...]
+        case .keepAsking(let error):
+            lastFailure = error
+            untried = [endpoint]
+        }
+    }
+    return reportFailure(lastFailure, reporter: reporter, stop: stop)
+}
+
+/// The addresses a join tries, and when its connect timeout ends.
+private struct JoinEndpoints {
+    var endpoints: [Endpoint]
+    /// An IP literal's address as the gate cleared it: the connection's first attempt uses it (one decision).
+    var precleared: [ConnectCapability] = []
+    /// The end of the connect timeout on the join's stopwatch: it counts from the moment access is allowed (waiting
+    /// for permission has its own timeout).
+    var deadline: Duration
+}
+
+/// What looking for the addresses to join came to.
+private enum EndpointsLookup {
+    case found(JoinEndpoints)
+    /// The game as its TXT record describes it cannot be joined as asked (said).
+    case refused(ExitStatus)
+}
+
+/// The addresses to join. A name: after permission to browse (waited for), resolved until the connect timeout, and
+/// refused when the game does not fit `request.security`. An address: App Transport Security first, then its first
+/// address cleared by the gate (an IP literal) or its lookup allowed (a name), before anything is sent.
+private func joinEndpoints(
+    _ request: JoinRequest, options: MatchOptions, gate: LocalNetworkGate, reporter: MatchReporter,
+    elapsed: @Sendable () -> Duration, stop: StopSignal?, logger: Logger
+) async throws -> EndpointsLookup {
+    let access = LocalNetworkAccess(gate: gate)
+    let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
+    switch request.target {
+    case .bonjour(let name):
+        let browse = try await access.obtain(
+            { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
+            onWaiting: onWaiting)
+        let deadline = elapsed() + request.connectTimeout
+        let game = try await resolve(
+            name, with: GameResolver(capability: browse), until: deadline, elapsed: elapsed,
+            clock: options.clock, stop: stop)
+        let endpoints = try game.endpointsToJoin { logger.warning("\($0)") }  // no loopback from the LAN
+        reporter.report(.discovery(.resolved(name: game.name, addresses: endpoints.map(\.description))))
+        // The privacy report says what the name led to (the decision above is the browse's).
+        gate.report?.recordOperation(
+            "resolve", destination: "\(game.name) (\(GameService.type)): "
+                + endpoints.map(\.description).joined(separator: " "),
+            origin: request.origin)
+        if let refusal = mismatch(game, request.security) {
+            reporter.report(.error(refusal.message, refusal.status))
+            return .refused(refusal.status)
+        }
+        for endpoint in endpoints { try checkTransportSecurity(to: endpoint.host, request.security, gate: gate) }
+        return .found(JoinEndpoints(endpoints: endpoints, deadline: deadline))
+    case .address(let typed):
+        // A link-local IPv6 address without an interface of this machine: each interface that can reach it.
+        let zoned = try JoinAddresses.zoned(typed, interfaces: InterfaceAddress.current())
+        if zoned != [typed] {
+            logger.info("\(typed) is link-local: trying it on \(zoned.map(\.host).joined(separator: ", "))")
+        }
+        let endpoint = zoned[0]
+        // App Transport Security first: a connection the manifest forbids fails at once, without a prompt.
+        try checkTransportSecurity(to: endpoint.host, request.security, gate: gate)
+        // Ask (or wait, up to the wait timeout) before anything is sent: for an IP literal, to connect to it; for a
+        // name, to look it up. The connection then clears each address itself.
+        var precleared: [ConnectCapability] = []
+        if let first = EndpointResolution.literalAddresses(of: endpoint)?.first {
+            precleared = [try await access.obtain(
+                { $0.connect(to: first, for: request.origin) }, waitTimeout: request.waitTimeout,
+                onWaiting: onWaiting)]
+        } else {
+            _ = try await access.obtain(
+                { $0.lookUp(endpoint, for: request.origin) }, waitTimeout: request.waitTimeout,
+                onWaiting: onWaiting)
+        }
+        return .found(JoinEndpoints(
+            endpoints: zoned, precleared: precleared, deadline: elapsed() + request.connectTimeout))
+    }
+}
+
+/// A join's attempts at its addresses, with what every attempt shares.
+private struct JoinAttempts {
+    let request: JoinRequest
+    let options: MatchOptions
+    let controller: MatchRunner.Controller
+    let gate: LocalNetworkGate
+    let reporter: MatchReporter
+    let stop: StopSignal?
+    let logger: Logger
+    /// The end of the connect timeout, on `elapsed`.
+    let deadline: Duration
+    let elapsed: @Sendable () -> Duration
+    /// Whether an attempt the host closed before its handshake is made again.
+    let mayRetryRefusal: @Sendable () -> Bool
+
+    /// How an attempt at one address ended.
+    enum End {
+        /// The join is over with this status (said).
+        case ended(ExitStatus)
+        /// The address failed: the next one is tried.
+        case failed(Error)
+        /// The host closed the attempt before its handshake: this address is asked again, then the rest.
+        case askAgain(Error)
+        /// The host is busy with someone else: only this address is asked again, for the rest of the time.
+        case keepAsking(Error)
+    }
+
+    /// One attempt at `endpoint` (`next` is the address tried after it; nil: this is the last): connects with what is
+    /// left of the connect timeout (at most the per-address timeout unless it is the last), then plays or watches.
+    func attempt(
+        _ endpoint: Endpoint, next: Endpoint?, precleared: [ConnectCapability],
+        onConnection: @Sendable (GameConnection?) -> Void
+    ) async -> End {
+        let isLast = next == nil
         let left = deadline - elapsed()
         let budget = isLast ? max(left, .seconds(1)) : min(max(left, .seconds(1)), request.perAddressTimeout)
+        let (reporter, mayRetryRefusal) = (reporter, mayRetryRefusal)
         let connection = GameConnection(
             to: endpoint, localName: options.name,
             configuration: .init(
@@ -188,10 +276,10 @@ public func joinMatch(
                 reporter.report(.connectionState(state))
             }
         )
-        precleared = []  // the first attempt only: an attempt after this one asks the gate again
         onConnection(connection)
         defer { onConnection(nil) }
         // A stop while connecting cancels the attempt; once the match runs, the runner says bye itself.
+        let stop = stop
         let stopWatcher = Task {
             guard let stop else { return }
             for await _ in stop.stream() {
@@ -202,81 +290,88 @@ public func joinMatch(
         }
         defer { stopWatcher.cancel() }
         do {
-            if request.role == .spectator {
-                let end = try await connection.run { link in await watch(&link, reporter: reporter, stop: stop) }
-                reporter.report(.watchEnded(end))
-                return end.exitStatus
-            }
-            let (end, score, rtt, failure) = try await connection.run { link in
-                var runner = MatchRunner(
-                    role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
-                    moveDelay: options.moveDelay, gameTime: options.gameTime, clock: options.clock
-                )
-                let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
-                return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
-                        runner.localFailure)
-            }
-            let status = failure.map { reportFailure($0, reporter: reporter, stop: nil) } ?? end.exitStatus
-            reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
-                                                  exit: status, end: end.name)))
-            return status
+            return .ended(try await play(on: connection))
         } catch where closedBeforeHandshake(error) && mayRetryRefusal() {
-            lastFailure = error
-            untried = ([endpoint] + untried)[...]
             let askAgain = await waitBeforeAskingAgain(
                 endpoint, reporter: reporter, logger: logger, clock: options.clock, stop: stop)
-            if askAgain { continue }
-            return reportFailure(CancellationError(), reporter: reporter, stop: stop)
-        } catch let error as ConnectionError {
-            lastFailure = error
+            if askAgain { return .askAgain(error) }
+            return .ended(reportFailure(CancellationError(), reporter: reporter, stop: stop))
+        } catch {
+            return failed(error, at: endpoint, next: next)
+        }
+    }
+
+    /// Plays the match on `connection` (or watches it, for a spectator) and says its summary; the exit status.
+    private func play(on connection: GameConnection) async throws -> ExitStatus {
+        if request.role == .spectator {
+            let end = try await connection.run { link in await watch(&link, reporter: reporter, stop: stop) }
+            reporter.report(.watchEnded(end))
+            return end.exitStatus
+        }
+        let (end, score, rtt, failure) = try await connection.run { link in
+            var runner = MatchRunner(
+                role: .joiner, controller: controller, policy: options.policy, reporter: reporter,
+                moveDelay: options.moveDelay, gameTime: options.gameTime, clock: options.clock
+            )
+            let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
+            return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
+                    runner.localFailure)
+        }
+        let status = failure.map { reportFailure($0, reporter: reporter, stop: nil) } ?? end.exitStatus
+        reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
+                                              exit: status, end: end.name)))
+        return status
+    }
+
+    /// What an attempt's failure means: the next address, this one again while the host is busy, or the end of the
+    /// join with the failure said (in the joiner's words where the fix is on this side).
+    private func failed(_ error: Error, at endpoint: Endpoint, next: Endpoint?) -> End {
+        let isLast = next == nil
+        switch error {
+        case let error as ConnectionError:
             switch error {
             case .unreachable, .timedOut, .badAddress:
-                if isLast { return reportFailure(error, reporter: reporter, stop: stop) }
-                logger.info("\(endpoint): \(error); trying \(untried.first.map { "\($0)" } ?? "")")
-                continue  // the next address
+                if isLast { return .ended(reportFailure(error, reporter: reporter, stop: stop)) }
+                logger.info("\(endpoint): \(error); trying \(next.map { "\($0)" } ?? "")")
+                return .failed(error)  // the next address
             case .rejected(let reason, _) where reason == RejectReason.busy.description && !isLast:
                 // This address is the host, busy with someone else: keep asking it for the rest of the time.
                 logger.info("\(endpoint): busy; asking it again until the connect timeout")
-                untried = [endpoint]
-                continue
+                return .keepAsking(error)
             case .rejected(let reason, let text) where reason == RejectReason.version.description:
                 if case .plaintext = request.security {
                     // A protocol 1 joiner at an encrypted host: the fix is on this side.
                     reporter.report(.error(
                         "rejected by the host (version): \(text), or join without --plaintext", .rejected))
-                    return .rejected
+                    return .ended(.rejected)
                 }
-                return reportFailure(error, reporter: reporter, stop: stop)
+                return .ended(reportFailure(error, reporter: reporter, stop: stop))
             case .wrongCode where request.security.code == nil:
                 // The open game's public code did not fit: the host runs a private game.
                 reporter.report(.error(
                     "\(endpoint) hosts a private game: give its code with \(codeOptionsHint)", .wrongCode))
-                return .wrongCode
+                return .ended(.wrongCode)
             case .wrongCode:
                 reporter.report(.error(
                     "wrong code: \(endpoint) did not accept the code given (ask its host for the code on their "
                         + "screen; it changes after three wrong codes in a row)", .wrongCode))
-                return .wrongCode
+                return .ended(.wrongCode)
             default:
-                return reportFailure(error, reporter: reporter, stop: stop)
+                return .ended(reportFailure(error, reporter: reporter, stop: stop))
             }
-        } catch let error as SecureChannelError {
-            switch error {
-            case .plaintextHost:
-                reporter.report(.error(
-                    "\(endpoint) speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted): update "
-                        + "the host's tictactoe, or join with --plaintext (loopback always; elsewhere only where the "
-                        + "manifest's App Transport Security allows plaintext)", .rejected))
-                return .rejected
-            default:
-                // In the words the connection's failed state used (said once: the transcript does not repeat it).
-                return reportFailure(error.connectionError, reporter: reporter, stop: stop)
-            }
-        } catch {
-            return reportFailure(error, reporter: reporter, stop: stop)
+        case SecureChannelError.plaintextHost:
+            reporter.report(.error(
+                "\(endpoint) speaks protocol 1 (unencrypted); this joiner needs protocol 2 (encrypted): update "
+                    + "the host's tictactoe, or join with --plaintext (loopback always; elsewhere only where the "
+                    + "manifest's App Transport Security allows plaintext)", .rejected))
+            return .ended(.rejected)
+        case let error as SecureChannelError:
+            // In the words the connection's failed state used (said once: the transcript does not repeat it).
+            return .ended(reportFailure(error.connectionError, reporter: reporter, stop: stop))
+        default:
+            return .ended(reportFailure(error, reporter: reporter, stop: stop))
         }
     }
-    return reportFailure(lastFailure, reporter: reporter, stop: stop)
 }
 
 /// Watches a match (the link's hello asked to be a spectator): reports each position the host sends until the host
