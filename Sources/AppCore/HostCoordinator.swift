@@ -91,24 +91,7 @@ public func hostMatches(
     } catch {
         return reportFailure(error, reporter: reporter, stop: stop)
     }
-    if request.security == .plaintext, !Loopback.isLoopback(host: request.target.bindHost) {
-        // Unencrypted hosting on the LAN only where the manifest's transport security policy allows plaintext to
-        // local addresses (what a joiner's connection to this host would be): by default it does not.
-        let address: String
-        switch request.target {
-        case .everyInterface: address = "0.0.0.0"
-        case .address(let host): address = host
-        }
-        do {
-            try gate.manifest().checkTransportSecurity(to: address, security: .plaintext)
-        } catch let refusal as TransportSecurityRefusal {
-            reporter.report(.error("cannot host an unencrypted game (--plaintext) on the local network: \(refusal)",
-                                   refusal.exitStatus))
-            return refusal.exitStatus
-        } catch {
-            return reportFailure(error, reporter: reporter, stop: stop)
-        }
-    }
+    if let refused = refusePlaintextOnTheLAN(request, gate: gate, reporter: reporter, stop: stop) { return refused }
     // A private game keeps one code across rounds of listening (joiners were told it); the listener replaces it
     // after wrong codes.
     let privateCode = request.security == .private ? PrivateGameCode(request.makeCode()) : nil
@@ -116,7 +99,9 @@ public func hostMatches(
     let spectators = request.spectators > 0 && request.security != .plaintext
         ? SpectatorHub(capacity: request.spectators, hostName: options.name) : nil
     defer { spectators?.closeAll(stop?.raised ?? .seriesOver) }
-    let state = HostRunState()
+    let round = ListeningRound(
+        request: request, options: options, gate: gate, reporter: reporter, stop: stop, logger: logger,
+        state: HostRunState(), privateCode: privateCode, spectators: spectators)
     var advertising: BonjourHostAdvertising?  // decided with the first permission to listen
     var advertisingDecided = false
     // Advertised while it listens, saying whether a match runs (`state=playing`: joiners are told it is busy) and how
@@ -125,7 +110,7 @@ public func hostMatches(
     reporter.report(.seed(options.seed))
     // Each round waits for permission to listen, then serves until done; turning access off ends the round at once
     // (the listener closes, a match with a LAN peer ends as local-network-off) and the host waits again.
-    while true {
+    rounds: while true {
         let listen: ListenCapability
         do {
             let target = request.target
@@ -142,7 +127,72 @@ public func hostMatches(
                 reporter: reporter)
         }
         advertisingDecided = true
-        let advertiser = advertising
+        switch await round.listen(with: listen, advertising: advertising, onListener: onListener) {
+        case .again: continue rounds
+        case .done: break rounds
+        case .failed(let status): return status
+        }
+    }
+    let (status, last) = round.state.final(stop: stop?.raised)
+    if let last {
+        reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
+                                              exit: status, end: last.end.name)))
+    }
+    return status
+}
+
+/// Unencrypted hosting (`--plaintext`) on the LAN only where the manifest's transport security policy allows
+/// plaintext to local addresses (what a joiner's connection to this host would be): by default it does not. The
+/// refusal's exit status (said), or nil: hosting may go on.
+private func refusePlaintextOnTheLAN(
+    _ request: HostRequest, gate: LocalNetworkGate, reporter: MatchReporter, stop: StopSignal?
+) -> ExitStatus? {
+    guard request.security == .plaintext, !Loopback.isLoopback(host: request.target.bindHost) else { return nil }
+    let address: String
+    switch request.target {
+    case .everyInterface: address = "0.0.0.0"
+    case .address(let host): address = host
+    }
+    do {
+        try gate.manifest().checkTransportSecurity(to: address, security: .plaintext)
+        return nil
+    } catch let refusal as TransportSecurityRefusal {
+        reporter.report(.error("cannot host an unencrypted game (--plaintext) on the local network: \(refusal)",
+                               refusal.exitStatus))
+        return refusal.exitStatus
+    } catch {
+        return reportFailure(error, reporter: reporter, stop: stop)
+    }
+}
+
+/// A host's rounds of listening, with what every round shares.
+private struct ListeningRound {
+    let request: HostRequest
+    let options: MatchOptions
+    let gate: LocalNetworkGate
+    let reporter: MatchReporter
+    let stop: StopSignal?
+    let logger: Logger
+    let state: HostRunState
+    let privateCode: PrivateGameCode?
+    let spectators: SpectatorHub?
+
+    /// How a round of listening ended.
+    enum End {
+        /// Access was turned off while the host still had matches to serve: it waits for permission again.
+        case again
+        /// The host is done (or stopped).
+        case done
+        /// It could not listen: the failure's exit status (said).
+        case failed(ExitStatus)
+    }
+
+    /// One round: listens on `listen` and serves joiners until the host is done, is stopped, or local network access
+    /// is turned off (the listener closes, the advertisement is withdrawn).
+    func listen(
+        with listen: ListenCapability, advertising advertiser: BonjourHostAdvertising?,
+        onListener: @Sendable (GameListener) -> Void
+    ) async -> End {
         let listener = GameListener(
             capability: listen, port: request.port, hostName: options.name,
             limits: TimeLimits(move: options.moveTimeout, game: options.gameTime), timeouts: options.timeouts,
@@ -150,6 +200,7 @@ public func hostMatches(
             clock: options.clock, logger: logger
         )
         onListener(listener)
+        let (state, reporter, stop) = (state, reporter, stop)
         let revocations = listen.isLoopback ? nil : gate.revocations()
         let revocationWatch = Task {
             guard let revocations else { return }
@@ -179,21 +230,15 @@ public func hostMatches(
         } catch {
             let endpoint = Endpoint(host: listen.target.bindHost, port: request.port)
             let failure = ListenFailure(endpoint: endpoint, error: error)
-            return reportFailure(failure, reporter: reporter, stop: stop)
+            return .failed(reportFailure(failure, reporter: reporter, stop: stop))
         }
         revocationWatch.cancel()
-        if state.takeRevoked(), !state.isDone, stop?.raised == nil { continue }
-        break
+        if state.takeRevoked(), !state.isDone, stop?.raised == nil { return .again }
+        return .done
     }
-    let (status, last) = state.final(stop: stop?.raised)
-    if let last {
-        reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
-                                              exit: status, end: last.end.name)))
-    }
-    return status
 }
 
-/// One round of listening: serves joiners one at a time until the host is done or the listener is stopped.
+/// A round's serving: joiners one at a time until the host is done or the listener is stopped.
 private func serve(
     _ listener: GameListener, options: MatchOptions, request: HostRequest, gate: LocalNetworkGate,
     state: HostRunState, advertising: HostAdvertising?, privateCode: PrivateGameCode?, reporter: MatchReporter,
