@@ -380,7 +380,7 @@ let package = Package(
         // The real terminal: the only importer of CNCurses.
         .target(
             name: "CursesTerminal",
-            dependencies: ["CNCurses", "TerminalWidgets"]),
+            dependencies: ["CNCurses", "TerminalWidgets", "GameProtocol"]),
         .executableTarget(
             name: "tictactoe",
             dependencies: [

@@ -71,7 +71,7 @@ func browseGames(
     _ browser: GameBrowsing, _ request: BrowseRequest, list: GameList, clock: some Clock<Duration> = ContinuousClock(),
     reporter: MatchReporter
 ) async -> ExitStatus {
-    let start = clock.now
+    let elapsed = clock.stopwatch()
     var list = list
     let events = browser.events()
     browser.start()
@@ -84,7 +84,7 @@ func browseGames(
     for await event in events {
         switch event {
         case .updated(let games):
-            list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
+            list.update(games.map(GameListing.init), at: elapsed())
         case .unavailable(let error):
             browser.stop()
             return reportFailure(error, reporter: reporter, stop: nil)
@@ -92,7 +92,7 @@ func browseGames(
             break
         }
     }
-    list.finish(at: start.duration(to: clock.now))
+    list.finish(at: elapsed())
     if list.games.isEmpty { reporter.report(.discovery(.noGames)) }
     for game in list.games { reporter.report(.discovery(.game(game))) }
     return .success
@@ -108,7 +108,7 @@ public func searchGames(
     gate: LocalNetworkGate, origin: OperationOrigin, clock: some Clock<Duration> = ContinuousClock(),
     onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
 ) async -> Bool {
-    let start = clock.now
+    let elapsed = clock.stopwatch()
     do {
         try await LocalNetworkAccess(gate: gate).whileAllowed(
             { $0.browse(GameService.type, for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
@@ -122,7 +122,7 @@ public func searchGames(
                 case .available: onUpdate(.available)
                 case .unavailable(let error): onUpdate(.unavailable(error.description))
                 case .updated(let games):
-                    list.update(games.map(GameListing.init), at: start.duration(to: clock.now))
+                    list.update(games.map(GameListing.init), at: elapsed())
                     onUpdate(.games(list.games))
                 }
             }

@@ -251,7 +251,7 @@ private func serve(
     // (`RefusalDigest`), the ones due looked for every second and the rest said when the round ends. An open game
     // refuses none: it has no ticker.
     let refusals = Mutex(RefusalDigest())
-    let elapsed = MatchRunner.stopwatch(options.clock)
+    let elapsed = options.clock.stopwatch()
     let sayRefusals: @Sendable ([RefusalDigest.Line]) -> Void = { report($0, to: reporter) }
     let refusalTicker = request.security == .private ? Task {
         while (try? await options.clock.sleep(for: .seconds(1))) != nil {
@@ -309,7 +309,7 @@ private func serve(
                 clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
-            let rtt = link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 }
+            let rtt = link.stats.lastRoundTrip.map { Duration($0).milliseconds }
             let next = state.record(
                 end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
                 matches: request.matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)

@@ -105,7 +105,7 @@ public func joinMatch(
         return reportFailure(error, reporter: reporter, stop: stop)
     }
     if request.role != .spectator { reporter.report(.seed(options.seed)) }
-    let elapsed = MatchRunner.stopwatch(options.clock)
+    let elapsed = options.clock.stopwatch()
     let found: JoinEndpoints
     do {
         switch try await joinEndpoints(
@@ -314,7 +314,7 @@ private struct JoinAttempts {
                 moveDelay: options.moveDelay, gameTime: options.gameTime, clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
-            return (end, runner.session.score, link.stats.lastRoundTrip.map { Double($0.nanoseconds) / 1e6 },
+            return (end, runner.session.score, link.stats.lastRoundTrip.map { Duration($0).milliseconds },
                     runner.localFailure)
         }
         let status = failure.map { reportFailure($0, reporter: reporter, stop: nil) } ?? end.exitStatus

@@ -194,7 +194,7 @@ private final class Lobby: Sendable {
     ) async -> ExitStatus {
         let (inputs, continuation) = AsyncStream<LobbyMachine.Input>.makeStream()
         let input: @Sendable (LobbyMachine.Input) -> Void = { continuation.yield($0) }
-        let elapsed = Self.stopwatch(clock)
+        let elapsed = clock.stopwatch()  // the roster's time input
         let group = self.group
         let description = "\(request.group)"
         group.start(
@@ -292,12 +292,6 @@ private final class Lobby: Sendable {
             })
         }
         return tasks
-    }
-
-    /// The time since now on `clock` (the roster's time input).
-    private static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 }
 

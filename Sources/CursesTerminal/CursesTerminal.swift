@@ -1,5 +1,6 @@
 import CNCurses
 import FoundationEssentials
+import GameProtocol
 import TerminalWidgets
 
 #if canImport(Glibc)
@@ -103,11 +104,7 @@ public final class CursesTerminal: Terminal {
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let milliseconds = timeout.map { timeout -> Int32 in
-            let (seconds, attoseconds) = timeout.components
-            let whole = Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded(.up)
-            return Int32(min(max(whole, 0), 86_400_000))
-        } ?? -1
+        let milliseconds = timeout.map { Int32(min(max($0.milliseconds.rounded(.up), 0), 86_400_000)) } ?? -1
         _ = poll(&descriptors, 2, milliseconds)
         return true
     }

@@ -120,14 +120,6 @@ public func formatSeconds(_ duration: Duration) -> String {
     return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
 }
 
-extension Duration {
-    /// Seconds as a Double, for what counts in them (a line of text, a poll's timeout).
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
 extension ConnectionError: ExitStatusConvertible {
     public var exitStatus: ExitStatus {
         switch self {

@@ -55,8 +55,7 @@ public final class GameConnection: Sendable {
         let sleep: @Sendable (Duration) async throws -> Void
 
         init<C: Clock>(_ clock: C) where C.Duration == Duration {
-            let start = clock.now
-            elapsed = { start.duration(to: clock.now) }
+            elapsed = clock.stopwatch()
             sleep = { try await clock.sleep(for: $0) }
         }
     }

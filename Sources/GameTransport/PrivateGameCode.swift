@@ -89,8 +89,8 @@ final class PairingGate: Sendable {
 
     private static func instants<C: Clock>(_ clock: C) -> @Sendable () -> ListenerInstant
     where C.Duration == Duration {
-        let start = clock.now
-        return { ListenerInstant(sinceStart: start.duration(to: clock.now)) }
+        let elapsed = clock.stopwatch()
+        return { ListenerInstant(sinceStart: elapsed()) }
     }
 
     /// The source of a connection: its IP address (an address NIO cannot give counts as 0.0.0.0, a shared source,

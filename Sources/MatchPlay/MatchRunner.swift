@@ -113,12 +113,6 @@ public struct MatchRunner {
     /// session answers with go into the pipeline at once, one flush per step. Everything else that can happen (a stop,
     /// the turn timer, a UI's command, a delayed move) is carried onto that event loop too, so the session is only
     /// ever touched there, one input at a time.
-    /// The time since now on `clock`, for the session's game clock.
-    package static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
-    }
-
     public mutating func run(
         _ link: inout PeerLink, stop: StopSignal? = nil, revocation: AsyncStream<Void>? = nil
     ) async -> MatchSession.End {
@@ -148,7 +142,7 @@ public struct MatchRunner {
         let done = loop.makePromise(of: MatchSession.End.self)
         session.peerLimits = link.peerLimits
         let driver = MatchDriver(runner: self, writer: writer, done: done)
-        driver.elapsed = Self.stopwatch(clock)
+        driver.elapsed = clock.stopwatch()
         let bound = NIOLoopBound(driver, eventLoop: loop)
         // Standard output's held lines are flushed by this event loop while the match runs (it wakes anyway; a timer
         // of the output's own would wake two more threads each 2 ms window).

@@ -32,7 +32,7 @@ final class TurnTimer: Sendable {
     convenience init<C: Clock>(
         clock: C, onExpiry: @escaping @Sendable (MatchSession.PeerTurn) -> Void
     ) where C.Duration == Duration {
-        let start = clock.now
+        let elapsed = clock.stopwatch()
         self.init(schedule: { delay, fire in
             let task = Task {
                 do {
@@ -43,7 +43,7 @@ final class TurnTimer: Sendable {
                 fire()
             }
             return { task.cancel() }
-        }, now: { start.duration(to: clock.now) }, onExpiry: onExpiry)
+        }, now: elapsed, onExpiry: onExpiry)
     }
 
     /// A timer on any scheduler whose time is `now` (`LazyTurnTimerTests` count what it schedules).

@@ -170,10 +170,9 @@ public struct SeriesReport: Sendable {
         if schedule.players > 2 {
             lines.append(try JSONLine.encode(StandingsLine(entries: standings(outcome.scores), names: names)))
         }
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         lines.append(try JSONLine.encode(EndLine(
             games: outcome.games, scheduled: schedule.count, seed: seed, exit: exit, decision: outcome.decision,
-            milliseconds: (milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description,
+            milliseconds: (elapsed.milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description,
             stopped: outcome.interrupted != nil)))
         return lines
     }

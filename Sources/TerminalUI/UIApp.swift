@@ -44,8 +44,7 @@ public final class UIApp {
     /// The time on `clock` since this call: what the event loop's timers are measured on. The root passes the
     /// process's `ContinuousClock`; a test, its fake terminal's time.
     public static func elapsed(on clock: some Clock<Duration>) -> () -> Duration {
-        let origin = clock.now
-        return { origin.duration(to: clock.now) }
+        clock.stopwatch()
     }
 
     public init(
