@@ -26,12 +26,12 @@ public struct BrowseRequest: Sendable {
 /// `request.duration` and reports the list at the end (or each change with `watch`). Without a daemon a one-shot
 /// browse ends at once with `.bonjourUnavailable`; a watch reports it and waits for the daemon to return.
 public func browseGames(
-    _ request: BrowseRequest, gate: LocalNetworkGate, clock: some Clock<Duration> = ContinuousClock(),
+    _ request: BrowseRequest, gate: LocalNetworkGate, clock: some Clock<Duration>,
     reporter: MatchReporter
 ) async -> ExitStatus {
     let browse: BrowseCapability
     do {
-        browse = try await LocalNetworkAccess(gate: gate).obtain(
+        browse = try await LocalNetworkAccess(gate: gate, clock: clock).obtain(
             { $0.browse(GameService.type, for: request.origin) }, waitTimeout: request.waitTimeout,
             onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) })
     } catch {
@@ -68,7 +68,7 @@ public func browseGames(
 /// The list is `GameList`'s (the one every front end shows): a game still being looked up at the end is reported as
 /// not answering.
 func browseGames(
-    _ browser: GameBrowsing, _ request: BrowseRequest, list: GameList, clock: some Clock<Duration> = ContinuousClock(),
+    _ browser: GameBrowsing, _ request: BrowseRequest, list: GameList, clock: some Clock<Duration>,
     reporter: MatchReporter
 ) async -> ExitStatus {
     let elapsed = clock.stopwatch()
@@ -105,12 +105,12 @@ func browseGames(
 /// The list is `GameList`'s, on `clock`.
 @discardableResult
 public func searchGames(
-    gate: LocalNetworkGate, origin: OperationOrigin, clock: some Clock<Duration> = ContinuousClock(),
+    gate: LocalNetworkGate, origin: OperationOrigin, clock: some Clock<Duration>,
     onUpdate: @escaping @Sendable (DiscoveryUpdate) -> Void
 ) async -> Bool {
     let elapsed = clock.stopwatch()
     do {
-        try await LocalNetworkAccess(gate: gate).whileAllowed(
+        try await LocalNetworkAccess(gate: gate, clock: clock).whileAllowed(
             { $0.browse(GameService.type, for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
         ) { capability in
             let browser = GameBrowser(capability: capability)

@@ -20,6 +20,8 @@ import Glibc
 /// search through Bonjour; every local-network operation needs a capability only the gate mints.
 struct LiveNetwork {
     let gate: LocalNetworkGate
+    /// The root's clock, for every session it starts.
+    let clock: any Clock<Duration>
 
     func host(
         name: String, port: Int, security: GameSecurity, spectators: Int,
@@ -27,7 +29,7 @@ struct LiveNetwork {
     ) -> SessionHandle {
         InteractiveSession.host(
             name: name, port: port, security: security, spectators: spectators,
-            origin: security == .private ? .privateHostScreen : .hostScreen, gate: gate,
+            origin: security == .private ? .privateHostScreen : .hostScreen, gate: gate, clock: clock,
             // The code goes to the host's screen only, beside the reports (never one of them).
             showCode: { code, replacedBecause in
                 guard let digits = code.revealed else { return }
@@ -53,29 +55,30 @@ struct LiveNetwork {
         }
         if watching {
             return InteractiveSession.watch(
-                name: name, target: target, security: .encrypted(code: gameCode), gate: gate,
+                name: name, target: target, security: .encrypted(code: gameCode), gate: gate, clock: clock,
                 report: { events(.report($0)) }, finished: { events(.finished($0)) }
             ).handle
         }
         return InteractiveSession.join(
-            name: name, target: target, security: .encrypted(code: gameCode), gate: gate,
+            name: name, target: target, security: .encrypted(code: gameCode), gate: gate, clock: clock,
             report: { events(.report($0)) }, finished: { events(.finished($0)) }
         ).handle
     }
 
     func browse(events: @escaping @Sendable (DiscoveryUpdate) -> Void) -> SessionHandle {
-        let gate = self.gate
-        let task = Task { await searchGames(gate: gate, origin: .searchScreen, onUpdate: events) }
+        let (gate, clock) = (gate, clock)
+        let task = Task { await searchGames(gate: gate, origin: .searchScreen, clock: clock, onUpdate: events) }
         return SessionHandle(cancel: { task.cancel() })
     }
 
     func lobby(name: String, events: @escaping @Sendable (LobbyUpdate) -> Void) -> LobbyHandle {
-        let gate = self.gate
+        let (gate, clock) = (gate, clock)
         let (commands, input) = AsyncStream<LobbyCommand>.makeStream()
         let task = Task {
             let status = await runLobby(
                 LobbyRequest(name: name, origin: .lobbyScreen, policy: .init(interactive: true)),
-                games: .askingFrontEnd(events), gate: gate, commands: commands, report: { events(.event($0)) })
+                games: .askingFrontEnd(events), gate: gate, commands: commands, report: { events(.event($0)) },
+                clock: clock)
             events(.ended(status))
         }
         return LobbyHandle(send: { input.yield($0) }, cancel: { task.cancel() })
@@ -85,20 +88,23 @@ struct LiveNetwork {
         switch game {
         case .host:
             return InteractiveSession.host(
-                name: name, port: 0, advertise: false, origin: .lobbyScreen, gate: gate,
+                name: name, port: 0, advertise: false, origin: .lobbyScreen, gate: gate, clock: clock,
                 report: { events(.report($0)) }, finished: { events(.finished($0)) }
             ).handle
         case .join(let address, let port):
             return InteractiveSession.join(
                 name: name, target: .address(Endpoint(host: address, port: port)), origin: .lobbyScreen, gate: gate,
+                clock: clock,
                 report: { events(.report($0)) }, finished: { events(.finished($0)) }
             ).handle
         }
     }
 
     func serviceTypes(events: @escaping @Sendable (ServiceTypesUpdate) -> Void) -> SessionHandle {
-        let gate = self.gate
-        let task = Task { await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, onUpdate: events) }
+        let (gate, clock) = (gate, clock)
+        let task = Task {
+            await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, clock: clock, onUpdate: events)
+        }
         return SessionHandle(cancel: { task.cancel() })
     }
 }
@@ -139,9 +145,10 @@ extension GameList {
 
 extension GameClient {
     /// The real client: TCP through `InteractiveSession`, discovery through Bonjour, and every local-network operation
-    /// through `gate` (each needs a capability only the gate mints). `logFile` is where Settings says the log is.
-    public static func live(gate: LocalNetworkGate, logFile: String) -> GameClient {
-        let network = LiveNetwork(gate: gate)
+    /// through `gate` (each needs a capability only the gate mints). `logFile` is where Settings says the log is;
+    /// `clock` is the root's, on which every session it starts waits and times.
+    public static func live(gate: LocalNetworkGate, logFile: String, clock: any Clock<Duration>) -> GameClient {
+        let network = LiveNetwork(gate: gate, clock: clock)
         return GameClient(
             host: { network.host(name: $0, port: $1, security: $2, spectators: $3, events: $4) },
             join: { network.join(name: $0, address: $1, code: $2, events: $3) },
@@ -151,15 +158,17 @@ extension GameClient {
             lobby: { network.lobby(name: $0, events: $1) },
             lobbyGame: { network.lobbyGame(name: $0, game: $1, events: $2) },
             privacy: .live(gate: gate, logFile: logFile),
-            engine: { command, events in Self.startEngine(command, events: events) }
+            engine: { command, events in Self.startEngine(command, clock: clock, events: events) }
         )
     }
 
     /// An engine for Play against an engine: an `EngineWorker` (the same process handling as `--player engine:…`) in
     /// a task of its own, with `play --computer engine:…`'s limits (told `-`: 60 s a move); every outcome is posted.
-    static func startEngine(_ command: String, events: @escaping @Sendable (EngineEvent) -> Void) -> EngineHandle {
+    static func startEngine(
+        _ command: String, clock: any Clock<Duration>, events: @escaping @Sendable (EngineEvent) -> Void
+    ) -> EngineHandle {
         let (jobs, continuation) = AsyncStream<EngineWorker.Job>.makeStream()
-        let worker = EngineWorker(seat: EngineSeat(command: command))
+        let worker = EngineWorker(seat: EngineSeat(command: command, clock: clock))
         let task = Task {
             await worker.run(jobs) { outcome in
                 switch outcome {

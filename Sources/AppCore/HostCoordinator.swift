@@ -114,7 +114,7 @@ public func hostMatches(
         let listen: ListenCapability
         do {
             let target = request.target
-            listen = try await LocalNetworkAccess(gate: gate).obtain(
+            listen = try await LocalNetworkAccess(gate: gate, clock: options.clock).obtain(
                 { $0.listen(on: target, for: request.origin) }, waitTimeout: request.waitTimeout,
                 onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
             )

@@ -90,6 +90,7 @@ public final class InteractiveSession: Sendable {
         advertise: Bool = true,
         origin: OperationOrigin = .hostScreen,
         gate: LocalNetworkGate,
+        clock: any Clock<Duration>,
         logger: Logger = Logger(label: "tictactoe.ui.host"),
         showCode: @escaping @Sendable (_ code: GameCode, _ replacedBecause: String?) -> Void = { _, _ in },
         report: @escaping @Sendable (MatchReport) -> Void,
@@ -97,7 +98,7 @@ public final class InteractiveSession: Sendable {
     ) -> InteractiveSession {
         let session = InteractiveSession()
         let reporter = session.reporter(report)
-        let options = MatchOptions(name: name, commands: session.commands)
+        let options = MatchOptions(name: name, commands: session.commands, clock: clock)
         let request = HostRequest(
             port: port, matches: 1, advertise: advertise, origin: origin, endsWithFirstMatch: true, security: security,
             showCode: showCode, spectators: spectators)
@@ -117,13 +118,14 @@ public final class InteractiveSession: Sendable {
         security: JoinSecurity = .encrypted(code: nil),
         origin: OperationOrigin = .joinScreen,
         gate: LocalNetworkGate,
+        clock: any Clock<Duration>,
         logger: Logger = Logger(label: "tictactoe.ui.join"),
         report: @escaping @Sendable (MatchReport) -> Void,
         finished: @escaping @Sendable (ExitStatus) -> Void
     ) -> InteractiveSession {
         let session = InteractiveSession()
         let reporter = session.reporter(report)
-        let options = MatchOptions(name: name, commands: session.commands)
+        let options = MatchOptions(name: name, commands: session.commands, clock: clock)
         let request = JoinRequest(target: target, origin: origin, security: security)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: reporter, logger: logger) { connection in
@@ -140,6 +142,7 @@ public final class InteractiveSession: Sendable {
         target: JoinTarget,
         security: JoinSecurity = .encrypted(code: nil),
         gate: LocalNetworkGate,
+        clock: any Clock<Duration>,
         logger: Logger = Logger(label: "tictactoe.ui.watch"),
         report: @escaping @Sendable (MatchReport) -> Void,
         finished: @escaping @Sendable (ExitStatus) -> Void
@@ -147,7 +150,7 @@ public final class InteractiveSession: Sendable {
         let session = InteractiveSession()
         let stop = StopSignal()
         session.state.withLock { $0.stop = stop }
-        let options = MatchOptions(name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero)
+        let options = MatchOptions(name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero, clock: clock)
         let request = JoinRequest(target: target, origin: .watchScreen, security: security, role: .spectator)
         session.start({
             await joinMatch(request, options: options, gate: gate, reporter: ClosureReporter(report), stop: stop,

@@ -175,7 +175,7 @@ private func joinEndpoints(
     _ request: JoinRequest, options: MatchOptions, gate: LocalNetworkGate, reporter: MatchReporter,
     elapsed: @Sendable () -> Duration, stop: StopSignal?, logger: Logger
 ) async throws -> EndpointsLookup {
-    let access = LocalNetworkAccess(gate: gate)
+    let access = LocalNetworkAccess(gate: gate, clock: options.clock)
     let onWaiting: @Sendable (String) -> Void = { reporter.report(.connectionState(.waiting(.notAllowed($0)))) }
     switch request.target {
     case .bonjour(let name):
@@ -266,7 +266,8 @@ private struct JoinAttempts {
             to: endpoint, localName: options.name,
             configuration: .init(
                 connectTimeout: TimeAmount(budget), timeouts: options.timeouts, clock: options.clock,
-                security: request.security.transport, role: request.role, limits: options.gameTime.map { TimeLimits(game: $0) }),
+                security: request.security.transport, role: request.role,
+                limits: options.gameTime.map { TimeLimits(game: $0) }),
             gate: gate, origin: request.origin, logger: logger, precleared: precleared,
             onStateChange: { state in
                 // A failed address that is not the last is not the end: the next one is tried.

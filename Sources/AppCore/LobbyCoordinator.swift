@@ -70,13 +70,13 @@ public func runLobby(
     commands: AsyncStream<LobbyCommand>? = nil,
     report: @escaping @Sendable (LobbyEvent) -> Void,
     stop: StopSignal? = nil,
-    clock: any Clock<Duration> = ContinuousClock(),
+    clock: any Clock<Duration>,
     logger: Logger = Logger(label: "tictactoe.lobby")
 ) async -> ExitStatus {
     let capability: MulticastCapability
     do {
         let group = request.group
-        capability = try await LocalNetworkAccess(gate: gate).obtain(
+        capability = try await LocalNetworkAccess(gate: gate, clock: clock).obtain(
             { $0.joinGroup(group, for: request.origin) }, waitTimeout: request.waitTimeout,
             onWaiting: { report(.waiting($0)) })
     } catch {

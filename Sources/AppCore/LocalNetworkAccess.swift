@@ -6,10 +6,10 @@ import LocalNetworkPrivacy
 /// why) until it is granted, here or in another process, or until the wait times out.
 public struct LocalNetworkAccess: Sendable {
     public let gate: LocalNetworkGate
-    /// Measures `waitTimeout` (tests pass a clock they advance).
+    /// Measures `waitTimeout`: the caller's one clock (tests pass a clock they advance).
     private let clock: any Clock<Duration>
 
-    public init(gate: LocalNetworkGate, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(gate: LocalNetworkGate, clock: any Clock<Duration>) {
         self.gate = gate
         self.clock = clock
     }

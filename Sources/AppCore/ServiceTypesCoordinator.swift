@@ -25,24 +25,24 @@ public struct ServiceTypesRequest: Sendable {
 /// then the types announced within `request.duration`, reported sorted at the end: `.serviceTypeCount`, then a
 /// `.serviceType` each. Without a daemon it ends at once with `.bonjourUnavailable`.
 public func browseServiceTypes(
-    _ request: ServiceTypesRequest, gate: LocalNetworkGate, reporter: MatchReporter
+    _ request: ServiceTypesRequest, gate: LocalNetworkGate, clock: any Clock<Duration>, reporter: MatchReporter
 ) async -> ExitStatus {
     let capability: ServiceTypesBrowseCapability
     do {
-        capability = try await LocalNetworkAccess(gate: gate).obtain(
+        capability = try await LocalNetworkAccess(gate: gate, clock: clock).obtain(
             { $0.browseServiceTypes(for: request.origin) }, waitTimeout: request.waitTimeout,
             onWaiting: { reporter.report(.connectionState(.waiting(.notAllowed($0)))) })
     } catch {
         return reportFailure(error, reporter: reporter, stop: nil)
     }
     return await browseServiceTypes(
-        ServiceTypeBrowser(capability: capability), duration: request.duration, reporter: reporter)
+        ServiceTypeBrowser(capability: capability), duration: request.duration, clock: clock, reporter: reporter)
 }
 
 /// Collects the types `browser` lists for `duration` (on `clock`) and reports them at the end; a daemon that is not
 /// there (or goes away) ends it with `.bonjourUnavailable`.
 func browseServiceTypes(
-    _ browser: ServiceTypeBrowsing, duration: Duration, clock: some Clock<Duration> = ContinuousClock(),
+    _ browser: ServiceTypeBrowsing, duration: Duration, clock: some Clock<Duration>,
     reporter: MatchReporter
 ) async -> ExitStatus {
     let events = browser.events()
@@ -77,14 +77,14 @@ func browseServiceTypes(
 /// multicast entitlement missing, no manifest).
 @discardableResult
 public func watchServiceTypes(
-    gate: LocalNetworkGate, origin: OperationOrigin,
+    gate: LocalNetworkGate, origin: OperationOrigin, clock: any Clock<Duration>,
     makeBrowser: @escaping @Sendable (ServiceTypesBrowseCapability) -> ServiceTypeBrowsing = {
         ServiceTypeBrowser(capability: $0)
     },
     onUpdate: @escaping @Sendable (ServiceTypesUpdate) -> Void
 ) async -> Bool {
     do {
-        try await LocalNetworkAccess(gate: gate).whileAllowed(
+        try await LocalNetworkAccess(gate: gate, clock: clock).whileAllowed(
             { $0.browseServiceTypes(for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
         ) { capability in
             let browser = makeBrowser(capability)

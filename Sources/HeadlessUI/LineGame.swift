@@ -35,6 +35,7 @@ public struct LineGame {
         seed: UInt64,
         first: FirstMover,
         unicode: Bool,
+        clock: any Clock<Duration>,
         input: LineInput = .standardInput,
         write: @escaping (String) -> Void = { CheckedOutput.standardOutput.writeLine($0) }
     ) throws {
@@ -42,7 +43,7 @@ public struct LineGame {
         let strength: ComputerMatch.Strength
         if case .engine(let command) = computer {
             if let problem = computer.usageProblem { throw PlayerSpecError.invalidEngineCommand(problem) }
-            engine = LineEngine(seat: EngineSeat(command: command))
+            engine = LineEngine(seat: EngineSeat(command: command, clock: clock))
             strength = .easy  // unused: the engine moves
         } else {
             guard let known = computer.strength else { throw LineGameError.notAComputer(computer) }

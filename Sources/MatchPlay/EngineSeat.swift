@@ -28,7 +28,7 @@ public struct EngineSeat: Sendable {
 
     public init(
         command: String, logDirectory: String = EngineSeat.defaultLogDirectory(),
-        clock: any Clock<Duration> = ContinuousClock(), moveTime: Duration? = nil
+        clock: any Clock<Duration>, moveTime: Duration? = nil
     ) {
         self.command = command
         self.logDirectory = logDirectory

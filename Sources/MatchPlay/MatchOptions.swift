@@ -29,7 +29,8 @@ public struct MatchOptions: Sendable {
     /// Each side's clock for a whole game (`--game-time`, host or join): the peer loses on time when its clock runs
     /// out, and a local engine is told (and held to) what it has left. Nil: no game clock.
     public var gameTime: Duration?
-    /// Measures `moveTimeout` (tests pass a clock they advance), and an engine's limits.
+    /// The one clock of everything that waits or times: `moveTimeout`, the connection's timeouts, the gate's waits, an
+    /// engine's limits (the root's `ContinuousClock`; tests pass a clock they advance).
     public var clock: any Clock<Duration>
     /// Joining: each move's time for a local engine (`--player engine:…`); nil: none of its own (the host keeps the
     /// joiner's time). A series over the network (`match --over`) holds the engines on both sides to its limit.
@@ -45,7 +46,7 @@ public struct MatchOptions: Sendable {
     public init(
         name: String, player: PlayerSpec, seed: UInt64, games: Int?, timeouts: ConnectionTimeouts = .default,
         moveDelay: Duration = .zero, moveTimeout: Duration = MatchOptions.defaultMoveTimeout,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration>
     ) {
         self.name = PlayerName.fitted(name)
         self.side = .player(player)
@@ -60,7 +61,7 @@ public struct MatchOptions: Sendable {
     /// A person at a UI plays through `commands`, as long as the peer offers games.
     public init(
         name: String, commands: AsyncStream<LocalCommand>, timeouts: ConnectionTimeouts = .default,
-        moveTimeout: Duration = MatchOptions.defaultMoveTimeout
+        moveTimeout: Duration = MatchOptions.defaultMoveTimeout, clock: any Clock<Duration>
     ) {
         self.name = PlayerName.fitted(name)
         self.side = .person(commands)
@@ -69,7 +70,7 @@ public struct MatchOptions: Sendable {
         self.timeouts = timeouts
         self.moveDelay = .zero
         self.moveTimeout = moveTimeout
-        self.clock = ContinuousClock()
+        self.clock = clock
     }
 
     package var policy: MatchRunner.RematchPolicy { games.map { .upTo($0) } ?? .followPeer }

@@ -26,11 +26,14 @@ public struct SeriesCommand: Sendable {
     public var json: Bool
     /// Where each game's transcript goes (`game-0001.jsonl`, …), made if missing; nil: nowhere.
     public var transcripts: String?
+    /// The one clock of the series: the game clocks, the engines' limits, the network games' waits, the time taken.
+    public var clock: any Clock<Duration>
 
     public init(
         players: [PlayerSpec], gamesPerPair: Int, seed: UInt64, sprt: SPRT?, concurrency: Int, moveTime: Duration,
-        gameTime: Duration?, network: SeriesNetwork?, json: Bool, transcripts: String?
+        gameTime: Duration?, network: SeriesNetwork?, json: Bool, transcripts: String?, clock: any Clock<Duration>
     ) {
+        self.clock = clock
         self.players = players
         self.gamesPerPair = gamesPerPair
         self.seed = seed
@@ -67,18 +70,17 @@ public struct SeriesCommand: Sendable {
             player: SeriesGamePlayer(
                 specs: players, names: names, seed: seed, scripts: scripts,
                 engineLogDirectory: EngineSeat.defaultLogDirectory(), moveTime: moveTime, gameTime: gameTime,
-                network: network),
+                network: network, clock: clock),
             concurrency: concurrency, sprt: sprt)
         guard output.writeLine(json ? try report.seedJSON() : report.seedLine) else {
             errors.writeLine("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             return .outputFailed
         }
-        if let network, let refused = await Self.obtainAccess(network, errors: errors) {
+        if let network, let refused = await Self.obtainAccess(network, clock: clock, errors: errors) {
             errors.writeLine("tictactoe: \(refused.message)")
             return refused.status
         }
-        let clock = ContinuousClock()
-        let started = clock.now
+        let timeTaken = clock.stopwatch()
         var transcriptFailure: String?
         let outcome = await runner.run(stop: stop) { record, scores in
             if let failure = writeTranscript(record, scores: scores, report: report) {
@@ -94,7 +96,7 @@ public struct SeriesCommand: Sendable {
                 return false
             }
         }
-        let elapsed = clock.now - started
+        let elapsed = timeTaken()
         var status = ExitStatus.success
         if let failure = outcome.failure { status = failure.exitStatus }
         if let reason = outcome.interrupted { status = ExitStatus(stoppedBy: reason) }
@@ -156,10 +158,10 @@ public struct SeriesCommand: Sendable {
     /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error); why it did not come
     /// and the exit status that says so, or nil once it has.
     private static func obtainAccess(
-        _ network: SeriesNetwork, errors: CheckedOutput
+        _ network: SeriesNetwork, clock: any Clock<Duration>, errors: CheckedOutput
     ) async -> (message: String, status: ExitStatus)? {
         do {
-            try await network.obtainAccess {
+            try await network.obtainAccess(clock: clock) {
                 errors.writeLine("tictactoe: waiting for local network permission: \($0)")
             }
             return nil

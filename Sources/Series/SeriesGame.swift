@@ -98,15 +98,20 @@ public struct SeriesGamePlayer: Sendable {
     public var engineLogDirectory: String
     public var moveTime: Duration?
     /// Each player's clock for a whole game (`--game-time`), chess-clock style: only the mover's runs, measured on the
-    /// real clock; an engine is told (and held to) the smaller of `moveTime` and what it has left. Nil: no game clock.
+    /// series' clock; an engine is told (and held to) the smaller of `moveTime` and what it has left. Nil: no game
+    /// clock.
     public var gameTime: Duration?
     /// Plays each game as a network match (`match --over`) instead of in process.
     public var network: SeriesNetwork?
+    /// The series' one clock: the game clocks, the engines' limits, the network games' waits.
+    public var clock: any Clock<Duration>
 
     public init(
         specs: [PlayerSpec], names: [String], seed: UInt64, scripts: [Int: ScriptedPlayer],
-        engineLogDirectory: String, moveTime: Duration?, gameTime: Duration? = nil, network: SeriesNetwork? = nil
+        engineLogDirectory: String, moveTime: Duration?, gameTime: Duration? = nil, network: SeriesNetwork? = nil,
+        clock: any Clock<Duration>
     ) {
+        self.clock = clock
         self.network = network
         self.gameTime = gameTime
         self.specs = specs
@@ -140,7 +145,7 @@ public struct SeriesGamePlayer: Sendable {
         var quitEngines = false
         // Each mark's game time left (X's, O's), charged with the time each of its moves took.
         var left = [gameTime, gameTime]
-        let clock = ContinuousClock()
+        let elapsed = clock.stopwatch()
         defer {
             // A script that failed mid-game: the engine facing it is ended without waiting.
             if !quitEngines { for case .engine(let engine) in seats { Task { await engine.kill() } } }
@@ -152,7 +157,7 @@ public struct SeriesGamePlayer: Sendable {
             switch seats[slot] {
             case .local(var player):
                 let cell: Int
-                let started = clock.now
+                let started = elapsed()
                 do {
                     cell = try player.chooseMove(in: game)
                 } catch {
@@ -160,7 +165,7 @@ public struct SeriesGamePlayer: Sendable {
                 }
                 seats[slot] = .local(player)
                 if let time = left[slot] {
-                    left[slot] = time - (clock.now - started)
+                    left[slot] = time - (elapsed() - started)
                     if left[slot]! < .zero {
                         game.timeOut(mark)
                         break
@@ -173,7 +178,7 @@ public struct SeriesGamePlayer: Sendable {
                         game: scheduled.number, player: names[index], why: "illegal move \(cell + 1): \(error)")
                 }
             case .engine(let engine):
-                if let note = await engineTurn(engine, &game, mark: mark, left: &left[slot], clock: clock) {
+                if let note = await engineTurn(engine, &game, mark: mark, left: &left[slot], elapsed: elapsed) {
                     failure = note
                 }
             case .failed(let error):
@@ -191,7 +196,7 @@ public struct SeriesGamePlayer: Sendable {
     /// The engine's move in `game`, its game time (`left`) charged; or its loss (stopped, out of time, a failure),
     /// with the failure to note.
     private func engineTurn(
-        _ engine: EnginePlayer, _ game: inout Game, mark: Mark, left: inout Duration?, clock: ContinuousClock
+        _ engine: EnginePlayer, _ game: inout Game, mark: Mark, left: inout Duration?, elapsed: () -> Duration
     ) async -> SeriesGameRecord.EngineFailureNote? {
         if Task.isCancelled {
             await engine.kill()
@@ -199,11 +204,11 @@ public struct SeriesGamePlayer: Sendable {
             return nil
         }
         do throws(EngineFailure) {
-            let started = clock.now
+            let started = elapsed()
             let cell = try await engine.move(
                 in: game, timeLeft: moveTime, gameClock: left.map { (left: max(.zero, $0), total: gameTime!) })
             if let time = left {
-                left = time - (clock.now - started)
+                left = time - (elapsed() - started)
                 if left! < .zero {
                     // It answered, but after its clock ran out (the answer crossed the limit).
                     game.timeOut(mark)
@@ -226,7 +231,7 @@ public struct SeriesGamePlayer: Sendable {
         if let script = scripts[index] { return .local(script) }
         switch specs[index] {
         case .engine(let command):
-            let seat = EngineSeat(command: command, logDirectory: engineLogDirectory, moveTime: moveTime)
+            let seat = EngineSeat(command: command, logDirectory: engineLogDirectory, clock: clock, moveTime: moveTime)
             do throws(EngineFailure) {
                 let engine = try await seat.start()
                 try await engine.newGame(engineMark: mark, firstMover: .x)

@@ -55,16 +55,18 @@ public struct SeriesNetwork: Sendable {
         }
     }
 
-    /// Asks for local network permission to listen on `address` (or waits for it, up to `waitTimeout`, with each reason
-    /// given to `onWaiting`) before the first game, so that a series asks once, at its start; the games' hosts and
-    /// joiners then find the decision made. Loopback needs none. Plaintext on the LAN is judged by the manifest's
+    /// Asks for local network permission to listen on `address` (or waits for it, up to `waitTimeout` on `clock`, with
+    /// each reason given to `onWaiting`) before the first game, so that a series asks once, at its start; the games'
+    /// hosts and joiners then find the decision made. Loopback needs none. Plaintext on the LAN is judged by the manifest's
     /// transport security first, without a prompt. Throws `TransportSecurityRefusal` or `LocalNetworkAccessError`.
-    public func obtainAccess(onWaiting: @escaping @Sendable (String) -> Void) async throws {
+    public func obtainAccess(
+        clock: any Clock<Duration>, onWaiting: @escaping @Sendable (String) -> Void
+    ) async throws {
         if security == .plaintext, !Loopback.isLoopback(host: address), let manifest = try? gate.manifest() {
             try manifest.checkTransportSecurity(to: address, security: .plaintext)
         }
         let target = ListenTarget.address(address)
-        _ = try await LocalNetworkAccess(gate: gate).obtain(
+        _ = try await LocalNetworkAccess(gate: gate, clock: clock).obtain(
             { $0.listen(on: target, for: .matchCommand) }, waitTimeout: waitTimeout, onWaiting: onWaiting)
     }
 }
@@ -147,7 +149,7 @@ extension SeriesGamePlayer {
         var options = MatchOptions(
             name: names[index], player: specs[index],
             seed: SeriesSeeds.seed(series: seed, game: scheduled.number, mark: mark), games: 1,
-            timeouts: network.timeouts, moveTimeout: moveTime ?? MatchOptions.defaultMoveTimeout)
+            timeouts: network.timeouts, moveTimeout: moveTime ?? MatchOptions.defaultMoveTimeout, clock: clock)
         options.gameTime = gameTime
         options.joinerEngineMoveTime = moveTime
         options.engineLogDirectory = engineLogDirectory

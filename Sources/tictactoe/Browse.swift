@@ -78,14 +78,15 @@ struct Browse: AsyncParsableCommand {
         if allTypes {
             let request = ServiceTypesRequest(
                 duration: .seconds(seconds), waitTimeout: privacy.waitDuration, origin: .browseAllTypesCommand)
-            let status = await browseServiceTypes(request, gate: privacy.makeGate(), reporter: reporter)
+            let status = await browseServiceTypes(
+                request, gate: privacy.makeGate(), clock: ContinuousClock(), reporter: reporter)
             throw ExitCode(status.unlessOutputFailed().rawValue)
         }
         let request = BrowseRequest(
             duration: seconds > 0 ? .seconds(seconds) : nil, watch: watch,
             waitTimeout: privacy.waitDuration, origin: .browseCommand
         )
-        let status = await browseGames(request, gate: privacy.makeGate(), reporter: reporter)
+        let status = await browseGames(request, gate: privacy.makeGate(), clock: ContinuousClock(), reporter: reporter)
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

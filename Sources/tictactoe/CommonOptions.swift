@@ -85,7 +85,7 @@ struct MatchArguments: ParsableArguments {
     func options(games: Int?) -> MatchOptions {
         var options = MatchOptions(
             name: resolvedName, player: resolvedPlayer, seed: resolvedSeed, games: games,
-            moveDelay: .seconds(moveDelay)
+            moveDelay: .seconds(moveDelay), clock: ContinuousClock()
         )
         options.gameTime = gameTime.map { .seconds($0) }
         return options

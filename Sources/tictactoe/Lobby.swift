@@ -88,7 +88,7 @@ struct Lobby: AsyncParsableCommand {
         let status = await runLobby(
             request, games: .played(request, options: match.options(games: games), gate: gate, reporter: reporter,
                                     stop: stop),
-            gate: gate, report: { reporter.report(.lobby($0)) }, stop: stop)
+            gate: gate, report: { reporter.report(.lobby($0)) }, stop: stop, clock: ContinuousClock())
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }
 }

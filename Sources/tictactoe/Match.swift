@@ -166,7 +166,7 @@ struct Match: AsyncParsableCommand {
                     address: SeriesNetwork.address(over: venue), security: plaintext ? .plaintext : .open,
                     gate: privacy.makeGate(), waitTimeout: privacy.waitDuration)
             },
-            json: json, transcripts: transcripts)
+            json: json, transcripts: transcripts, clock: ContinuousClock())
         let status = try await command.run(stop: stop)
         if status != .success { throw ExitCode(status.rawValue) }
     }

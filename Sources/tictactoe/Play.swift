@@ -108,8 +108,10 @@ struct PlayOptions: Sendable {
         AppManifest.useLanguage(explicitPath: infoPlist, environment: environment)
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        let clock = ContinuousClock()
         if plain || !interactive || computer.engineCommand != nil {
-            var game = try LineGame(computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8)
+            var game = try LineGame(
+                computer: computer, seed: seed, first: first, unicode: Terminal.isUTF8, clock: clock)
             _ = game.run()
             // The game ends at its next prompt once standard output fails (a closed pipe, a full disk). Lines still
             // held when it returns are `Entry`'s to write, and a failure then is exit 74 too.
@@ -130,11 +132,11 @@ struct PlayOptions: Sendable {
         // The gate reads nothing yet: the manifest and the decision are read when the user first needs the network.
         let gate = LocalNetworkGate(explicitManifestPath: infoPlist)
         let app = UIApp(
-            terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath),
+            terminal: CursesTerminal(), settings: settings, client: .live(gate: gate, logFile: logPath, clock: clock),
             settingsStore: settingsStore,
             gameArchive: .live(GameArchive(directory: AppDirectories.games(environment: environment))),
             promptAtLaunch: promptAtLaunch, colors: colors,
-            seed: seed, clock: UIApp.elapsed(on: ContinuousClock())
+            seed: seed, clock: UIApp.elapsed(on: clock)
         )
         let signals = catchSignals(for: app)
         defer { withExtendedLifetime(signals) {} }

@@ -80,12 +80,14 @@ struct Replay: ParsableCommand {
         let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         let settings = UISettings(name: MatchArguments.defaultName())
         let title = file.split(separator: "/").last.map(String.init) ?? file
+        let clock = ContinuousClock()
         let app = UIApp(
             // The viewer never asks for the network: the gate reads nothing until then.
             terminal: CursesTerminal(), settings: settings,
-            client: .live(gate: LocalNetworkGate(explicitManifestPath: nil), logFile: FileLogHandler.defaultPath),
+            client: .live(
+                gate: LocalNetworkGate(explicitManifestPath: nil), logFile: FileLogHandler.defaultPath, clock: clock),
             replay: ReplayViewer(record: record, title: title), colors: colors,
-            clock: UIApp.elapsed(on: ContinuousClock()))
+            clock: UIApp.elapsed(on: clock))
         let signals = catchSignals(for: app)
         defer { withExtendedLifetime(signals) {} }
         let status = try app.run()

@@ -73,7 +73,8 @@ struct Watch: AsyncParsableCommand {
         let request = JoinRequest(
             target: target, connectTimeout: .seconds(reach.connectTimeout), waitTimeout: privacy.waitDuration,
             origin: .watchCommand, security: security, role: .spectator)
-        let options = MatchOptions(name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero)
+        let options = MatchOptions(
+            name: name, player: .perfect, seed: 0, games: nil, moveDelay: .zero, clock: ContinuousClock())
         let status = await joinMatch(request, options: options, gate: privacy.makeGate(), reporter: reporter, stop: stop)
         throw ExitCode(status.unlessOutputFailed().rawValue)
     }

@@ -22,7 +22,8 @@ final class CoordinatorTests: XCTestCase {
 
     /// A gate over a fresh decision; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address.
     private func options(_ name: String, games: Int? = 1, moveDelay: Duration = .zero) -> MatchOptions {
-        MatchOptions(name: name, player: .perfect, seed: 1, games: games, moveDelay: moveDelay)
+        MatchOptions(
+            name: name, player: .perfect, seed: 1, games: games, moveDelay: moveDelay, clock: ContinuousClock())
     }
 
     /// Hosts on 127.0.0.1, port chosen by the kernel; returns the task, the host's reports and its port.
@@ -210,7 +211,8 @@ final class CoordinatorTests: XCTestCase {
     func testABadScriptFailsBeforeAnythingIsAskedOrOpened() async throws {
         let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let reports = Recorder<MatchReport>()
-        let options = MatchOptions(name: "host", player: .script(path: "/nowhere/moves.txt"), seed: 1, games: 1)
+        let options = MatchOptions(
+            name: "host", player: .script(path: "/nowhere/moves.txt"), seed: 1, games: 1, clock: ContinuousClock())
         let request = HostRequest(target: .everyInterface, port: 0, matches: 1, origin: origin)
         let status = await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) })
         XCTAssertEqual(status, .scriptError)

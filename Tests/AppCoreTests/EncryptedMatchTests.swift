@@ -154,7 +154,9 @@ final class EncryptedMatchTests: XCTestCase {
             target: try JoinTarget(parsing: "192.0.2.1:7878"), connectTimeout: .seconds(30), origin: origin,
             security: .plaintext)
         let status = await joinMatch(
-            request, options: MatchOptions(name: "joiner", player: .perfect, seed: 1, games: nil), gate: gate,
+            request,
+            options: MatchOptions(name: "joiner", player: .perfect, seed: 1, games: nil, clock: ContinuousClock()),
+            gate: gate,
             reporter: joiner.reporter)
         XCTAssertEqual(status, .transportSecurityRefused)
         XCTAssertEqual(status.rawValue, 14)
@@ -167,7 +169,9 @@ final class EncryptedMatchTests: XCTestCase {
         let host = JSONSide()
         let hostRequest = HostRequest(port: 0, matches: 1, advertise: false, origin: origin, security: .plaintext)
         let hostStatus = await hostMatches(
-            hostRequest, options: MatchOptions(name: "host", player: .perfect, seed: 1, games: 1), gate: gate,
+            hostRequest,
+            options: MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock()),
+            gate: gate,
             reporter: host.reporter)
         XCTAssertEqual(hostStatus, .transportSecurityRefused)
         XCTAssertTrue(errorMessage(host).hasPrefix("cannot host an unencrypted game (--plaintext) on the local network"),

@@ -15,7 +15,7 @@ final class InteractiveSessionTests: XCTestCase {
         let gate = try makeGate(.allowed)
         let hostReports = Recorder<MatchReport>(), watchReports = Recorder<MatchReport>()
         let host = InteractiveSession.host(
-            name: "Host", port: 0, spectators: 1, advertise: false, gate: gate,
+            name: "Host", port: 0, spectators: 1, advertise: false, gate: gate, clock: ContinuousClock(),
             report: { hostReports.append($0) }, finished: { _ in })
         var port: Int?
         await assertEventually("the host to listen") {
@@ -25,6 +25,7 @@ final class InteractiveSessionTests: XCTestCase {
         guard let port else { return }
         let watch = InteractiveSession.watch(
             name: "Watcher", target: try JoinTarget(parsing: "127.0.0.1:\(port)"), gate: gate,
+            clock: ContinuousClock(),
             report: { watchReports.append($0) }, finished: { _ in })
         await assertEventually("the watcher to see the host's board") {
             watchReports.all.contains { if case .watched = $0 { return true } else { return false } }

@@ -210,8 +210,8 @@ final class NotAGameJoinTests: XCTestCase {
         let gate = try makeGate(.allowed)
         let request = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(server.port)"),
                                   connectTimeout: .seconds(5), origin: OperationOrigin("not a game test"))
-        let status = await joinMatch(request, options: MatchOptions(name: "me", player: .perfect, seed: 1, games: nil),
-                                     gate: gate, reporter: reporter)
+        let options = MatchOptions(name: "me", player: .perfect, seed: 1, games: nil, clock: ContinuousClock())
+        let status = await joinMatch(request, options: options, gate: gate, reporter: reporter)
         XCTAssertEqual(status, .protocolError, "\(lines.all)")
         let said = lines.all.filter { $0.contains("not a tictactoe game") }
         XCTAssertEqual(said.count, 1, "said once: \(lines.all)")

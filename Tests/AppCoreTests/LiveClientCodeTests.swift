@@ -30,7 +30,7 @@ final class LiveClientCodeTests: XCTestCase {
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: OperationOrigin("tests"),
             security: .private, showCode: { code, _ in shown.append(code.revealed ?? "") }, makeCode: { fixed })
-        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1)
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock())
         let listeners = self.listeners
         let task = Task {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
@@ -61,7 +61,7 @@ final class LiveClientCodeTests: XCTestCase {
     }
 
     func testAMalformedCodeIsAUsageErrorBeforeAnythingIsOpened() async throws {
-        let client = GameClient.live(gate: try makeGate(), logFile: "/dev/null")
+        let client = GameClient.live(gate: try makeGate(), logFile: "/dev/null", clock: ContinuousClock())
         let events = await join(client, port: 9, code: "48x913")
         let (message, status) = try XCTUnwrap(failure(events), "\(events)")
         XCTAssertEqual(status, .usage)
@@ -72,7 +72,7 @@ final class LiveClientCodeTests: XCTestCase {
     func testNoCodeOrAWrongCodeEndWith13AndTheRightCodeConnectsEncrypted() async throws {
         let gate = try makeGate()
         let (host, hostReports, port, shown) = try await startPrivateHost(gate: gate)
-        let client = GameClient.live(gate: gate, logFile: "/dev/null")
+        let client = GameClient.live(gate: gate, logFile: "/dev/null", clock: ContinuousClock())
         XCTAssertEqual(shown.all, [code])
 
         let noCode = await join(client, port: port, code: nil)

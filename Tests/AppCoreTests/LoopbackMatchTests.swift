@@ -39,7 +39,7 @@ final class LoopbackMatchTests: XCTestCase {
     }
 
     private func options(_ name: String, _ player: PlayerSpec, seed: UInt64, games: Int? = nil) -> MatchOptions {
-        MatchOptions(name: name, player: player, seed: seed, games: games)
+        MatchOptions(name: name, player: player, seed: seed, games: games, clock: ContinuousClock())
     }
 
     func testHundredPerfectGamesAreHundredDrawsSeenAlikeOnBothSides() async throws {

@@ -28,7 +28,7 @@ final class MatchLifetimeTests: XCTestCase {
         }
         let listener = GameListener(capability: capability, port: 0, hostName: "host",
                                     security: .tlsPSK(.pairing(code: .open)))
-        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1)
+        let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock())
         let served = Recorder<Served>()
         let events = Recorder<GameListener.Event>()
         let hosting = Task {
@@ -52,9 +52,9 @@ final class MatchLifetimeTests: XCTestCase {
         }
         for seed in 1...matches {
             let request = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin)
-            let status = await joinMatch(
-                request, options: MatchOptions(name: "joiner \(seed)", player: .perfect, seed: UInt64(seed), games: nil),
-                gate: gate, reporter: ClosureReporter { _ in })
+            let options = MatchOptions(
+                name: "joiner \(seed)", player: .perfect, seed: UInt64(seed), games: nil, clock: ContinuousClock())
+            let status = await joinMatch(request, options: options, gate: gate, reporter: ClosureReporter { _ in })
             XCTAssertEqual(status, .success, "joiner \(seed)")
         }
         listener.stop()

@@ -77,7 +77,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
             target: try JoinTarget(parsing: "127.0.0.1:\(host.port)"), connectTimeout: .seconds(10), origin: origin,
             security: .plaintext)
         let status = await joinMatch(
-            request, options: MatchOptions(name: "next", player: .easy, seed: 1, games: nil),
+            request, options: MatchOptions(name: "next", player: .easy, seed: 1, games: nil, clock: ContinuousClock()),
             gate: try makeGate(.notDetermined), reporter: json.reporter)
         XCTAssertEqual(status, .success, "\(json.lines.all)", file: file, line: line)
         XCTAssertEqual(json.events(named: "summary").last?["games"] as? Int, 1, file: file, line: line)
@@ -213,7 +213,9 @@ final class MisbehavingPeerHostTests: XCTestCase {
             target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin,
             security: .plaintext)
         let status = await joinMatch(
-            request, options: MatchOptions(name: "joiner", player: .perfect, seed: 1, games: nil), gate: gate,
+            request,
+            options: MatchOptions(name: "joiner", player: .perfect, seed: 1, games: nil, clock: ContinuousClock()),
+            gate: gate,
             reporter: transcript)
         XCTAssertEqual(status, .peerLeft)
         XCTAssertEqual(status.rawValue, 3)

@@ -22,7 +22,7 @@ final class SeriesNetworkTests: XCTestCase {
             schedule: SeriesSchedule(players: specs.count, gamesPerPair: games),
             player: SeriesGamePlayer(
                 specs: specs, names: SeriesNames.names(specs), seed: seed, scripts: [:],
-                engineLogDirectory: Scratch.root, moveTime: .seconds(5), network: network),
+                engineLogDirectory: Scratch.root, moveTime: .seconds(5), network: network, clock: ContinuousClock()),
             concurrency: concurrency, sprt: sprt)
     }
 
@@ -55,7 +55,7 @@ final class SeriesNetworkTests: XCTestCase {
         let gate = try makeGate(.notDetermined, loopbackIsLAN: true)
         let network = SeriesNetwork(address: "127.0.0.1", gate: gate)
         let reasons = Recorder<String>()
-        let access = Task { try await network.obtainAccess { reasons.append($0) } }
+        let access = Task { try await network.obtainAccess(clock: ContinuousClock()) { reasons.append($0) } }
         let waited = await eventually { !reasons.all.isEmpty }
         XCTAssertTrue(waited, "it says why it waits")
         XCTAssertTrue(reasons.all[0].contains("local network"), "\(reasons.all)")

@@ -119,7 +119,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         let reports = Recorder<MatchReport>()
         let status = await browseServiceTypes(
             ServiceTypesRequest(duration: .seconds(3), origin: .browseAllTypesCommand), gate: gate,
-            reporter: ClosureReporter { reports.append($0) })
+            clock: ManualClock(), reporter: ClosureReporter { reports.append($0) })
         XCTAssertEqual(status, .entitlementMissing)
         XCTAssertEqual(status.rawValue, 15)
         XCTAssertEqual(prompts.all, [])
@@ -136,7 +136,9 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
         let browser = FakeServiceTypeBrowser()
         let updates = Recorder<ServiceTypesUpdate>()
         let task = Task {
-            await watchServiceTypes(gate: gate, origin: .serviceTypesScreen, makeBrowser: { _ in browser }) {
+            await watchServiceTypes(
+                gate: gate, origin: .serviceTypesScreen, clock: ManualClock(), makeBrowser: { _ in browser }
+            ) {
                 updates.append($0)
             }
         }
@@ -158,7 +160,7 @@ final class ServiceTypesCoordinatorTests: XCTestCase {
 
         let unentitled = try makeGate(.allowed, entitlements: nil)
         let failures = Recorder<ServiceTypesUpdate>()
-        let ok = await watchServiceTypes(gate: unentitled, origin: .serviceTypesScreen,
+        let ok = await watchServiceTypes(gate: unentitled, origin: .serviceTypesScreen, clock: ManualClock(),
                                          makeBrowser: { _ in XCTFail("no browser without the entitlement"); return browser }) {
             failures.append($0)
         }

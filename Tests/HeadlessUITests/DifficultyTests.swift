@@ -67,14 +67,16 @@ final class DifficultyTests: XCTestCase {
     func testLineModeNamesTheLevel() throws {
         for (spec, name) in [(PlayerSpec.easy, "easy"), (.medium, "medium"), (.perfect, "perfect")] {
             let output = Mutex<[String]>([])
-            var game = try LineGame(computer: spec, seed: 1, first: .computer, unicode: false,
+            var game = try LineGame(computer: spec, seed: 1, first: .computer, unicode: false, clock: ContinuousClock(),
                                     input: LineInput(lines: ["q", "y"], prompt: { _ in true }),
                                     write: { line in output.withLock { $0.append(line) } })
             _ = game.run()
             XCTAssertEqual(output.withLock { $0.first }?.hasPrefix("Tic-tac-toe against the computer (\(name))."), true,
                            "\(output.withLock { $0 })")
         }
-        XCTAssertThrowsError(try LineGame(computer: .human, seed: 1, first: .you, unicode: false)) {
+        XCTAssertThrowsError(
+            try LineGame(computer: .human, seed: 1, first: .you, unicode: false, clock: ContinuousClock())
+        ) {
             XCTAssertEqual("\($0)", "the computer plays easy, medium or perfect, not human")
         }
     }

@@ -58,8 +58,8 @@ final class LineConfirmationTests: XCTestCase {
     func testALineGameResignsOnlyWhenConfirmed() throws {
         let output = Seen()
         let input = LineInput(lines: ["r", "no", "r", "y", "n"], prompt: { output.add($0); return true })
-        var game = try LineGame(computer: .perfect, seed: 1, first: .you, unicode: false, input: input,
-                                write: { output.add($0) })
+        var game = try LineGame(computer: .perfect, seed: 1, first: .you, unicode: false, clock: ContinuousClock(),
+                                input: input, write: { output.add($0) })
         let score = game.run()
         XCTAssertEqual(score.computer, 1)
         XCTAssertEqual(score.you, 0)
@@ -73,8 +73,8 @@ final class LineGamePlayTests: XCTestCase {
     func testTheComputerAnswersEveryMove() throws {
         let output = LineConfirmationTests.Seen()
         let input = LineInput(lines: ["5", "1", "3", "7", "9", "2", "4", "6", "8", "n"], prompt: { output.add($0); return true })
-        var game = try LineGame(computer: .perfect, seed: 1, first: .you, unicode: false, input: input,
-                                write: { output.add($0) })
+        var game = try LineGame(computer: .perfect, seed: 1, first: .you, unicode: false, clock: ContinuousClock(),
+                                input: input, write: { output.add($0) })
         let score = game.run()
         XCTAssertFalse(output.all.contains("The computer could not move"), "\(output.all)")
         XCTAssertTrue(output.all.contains { $0.hasPrefix("Computer plays ") }, "\(output.all)")

@@ -29,7 +29,7 @@ final class ReplayTests: XCTestCase {
             schedule: schedule,
             player: SeriesGamePlayer(
                 specs: specs, names: names, seed: seed, scripts: [:], engineLogDirectory: Scratch.root,
-                moveTime: .seconds(5)),
+                moveTime: .seconds(5), clock: ContinuousClock()),
             concurrency: 1, sprt: nil)
         var played: [(SeriesGameRecord, [MatchScore])] = []
         _ = await runner.run { record, scores in

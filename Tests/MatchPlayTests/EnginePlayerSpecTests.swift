@@ -57,7 +57,7 @@ final class EnginePlayerSpecTests: XCTestCase {
                        "/s/tictactoe/engines")
         XCTAssertEqual(EngineSeat.defaultLogDirectory(environment: ["HOME": "/h"]),
                        "/h/.local/state/tictactoe/engines")
-        let seat = EngineSeat(command: "sh first-free.sh", logDirectory: "/tmp/e")
+        let seat = EngineSeat(command: "sh first-free.sh", logDirectory: "/tmp/e", clock: ContinuousClock())
         let first = seat.nextLogPath()
         let second = seat.nextLogPath()
         XCTAssertTrue(first.hasPrefix("/tmp/e/first-free.sh-\(getpid())-"), first)

@@ -36,7 +36,8 @@ final class SeriesCommandTests: XCTestCase {
         let directory = try makeTemporaryDirectory(self)
         let command = SeriesCommand(
             players: players, gamesPerPair: games, seed: seed, sprt: sprt, concurrency: concurrency,
-            moveTime: .seconds(5), gameTime: nil, network: network, json: json, transcripts: transcripts)
+            moveTime: .seconds(5), gameTime: nil, network: network, json: json, transcripts: transcripts,
+            clock: ContinuousClock())
         let outputPath = directory + "/output.txt"
         let errorsPath = directory + "/errors.txt"
         let output = CheckedOutput(

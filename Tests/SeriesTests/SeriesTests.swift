@@ -56,7 +56,7 @@ final class SeriesTests: XCTestCase {
             schedule: SeriesSchedule(players: specs.count, gamesPerPair: games),
             player: SeriesGamePlayer(
                 specs: specs, names: SeriesNames.names(specs), seed: seed, scripts: [:],
-                engineLogDirectory: Scratch.root, moveTime: .seconds(5)),
+                engineLogDirectory: Scratch.root, moveTime: .seconds(5), clock: ContinuousClock()),
             concurrency: concurrency, sprt: sprt)
     }
 
