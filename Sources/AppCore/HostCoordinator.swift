@@ -135,7 +135,7 @@ public func hostMatches(
     }
     let (status, last) = round.state.final(stop: stop?.raised)
     if let last {
-        reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTripMilliseconds: last.rtt,
+        reporter.report(.summary(MatchSummary(score: last.score, seed: options.seed, roundTrip: last.rtt,
                                               exit: status, end: last.end.name)))
     }
     return status
@@ -309,9 +309,8 @@ private func serve(
                 clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
-            let rtt = link.stats.lastRoundTrip.map { Duration($0).milliseconds }
             let next = state.record(
-                end: end, score: runner.session.score, rtt: rtt, localFailure: runner.localFailure,
+                end: end, score: runner.session.score, rtt: link.stats.lastRoundTrip, localFailure: runner.localFailure,
                 matches: request.matches, stopRaised: stop?.raised != nil || request.endsWithFirstMatch)
             if let failure = runner.localFailure { _ = reportFailure(failure, reporter: reporter, stop: nil) }
             return next
@@ -344,7 +343,7 @@ private func hostSecurity(_ security: GameSecurity, privateCode: PrivateGameCode
 
 /// What the host's matches came to: touched from the listener's tasks and the revocation watch.
 private final class HostRunState: Sendable {
-    struct Last { var end: MatchSession.End; var score: MatchSession.Score; var rtt: Double? }
+    struct Last { var end: MatchSession.End; var score: MatchSession.Score; var rtt: Duration? }
     private struct Counts {
         var completed = 0
         var last: Last?
@@ -357,7 +356,7 @@ private final class HostRunState: Sendable {
     }
     private let counts = Mutex(Counts())
 
-    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Double?, localFailure: PlayerSpecError?,
+    func record(end: MatchSession.End, score: MatchSession.Score, rtt: Duration?, localFailure: PlayerSpecError?,
                 matches: Int, stopRaised: Bool) -> GameListener.Next {
         counts.withLock { counts in
             counts.last = Last(end: end, score: score, rtt: rtt)

@@ -315,11 +315,10 @@ private struct JoinAttempts {
                 moveDelay: options.moveDelay, gameTime: options.gameTime, clock: options.clock
             )
             let end = await runner.run(&link, stop: stop, revocation: gate.revocations(for: link))
-            return (end, runner.session.score, link.stats.lastRoundTrip.map { Duration($0).milliseconds },
-                    runner.localFailure)
+            return (end, runner.session.score, link.stats.lastRoundTrip, runner.localFailure)
         }
         let status = failure.map { reportFailure($0, reporter: reporter, stop: nil) } ?? end.exitStatus
-        reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTripMilliseconds: rtt,
+        reporter.report(.summary(MatchSummary(score: score, seed: options.seed, roundTrip: rtt,
                                               exit: status, end: end.name)))
         return status
     }

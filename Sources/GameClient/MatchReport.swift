@@ -47,14 +47,15 @@ public enum MatchReport: Sendable {
 public struct MatchSummary: Sendable, Hashable {
     public var score: MatchSession.Score
     public var seed: UInt64
-    public var roundTripMilliseconds: Double?
+    /// The last round trip a ping measured (nil: none came back).
+    public var roundTrip: Duration?
     public var exit: ExitStatus
     public var end: String
 
-    public init(score: MatchSession.Score, seed: UInt64, roundTripMilliseconds: Double?, exit: ExitStatus, end: String) {
+    public init(score: MatchSession.Score, seed: UInt64, roundTrip: Duration?, exit: ExitStatus, end: String) {
         self.score = score
         self.seed = seed
-        self.roundTripMilliseconds = roundTripMilliseconds
+        self.roundTrip = roundTrip
         self.exit = exit
         self.end = end
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// Round-trip times measured with ping/pong, what protects the connection and whom it is with, readable from any
 /// thread.
 public final class ConnectionStats: Sendable {
-    private let box = Mutex<(last: TimeAmount?, count: Int)>((nil, 0))
+    private let box = Mutex<(last: Duration?, count: Int)>((nil, 0))
     private let secure = Mutex<SecureSession?>(nil)
     /// The peer's address as the connection was accepted (a host's side; nil: not known then). SwiftNIO's
     /// `channel.remoteAddress` is nil once the channel is closed, and a joiner with a wrong code can be closed on the
@@ -25,11 +25,11 @@ public final class ConnectionStats: Sendable {
     }
 
     /// The last measured round trip, if any.
-    public var lastRoundTrip: TimeAmount? { box.withLock { $0.last } }
+    public var lastRoundTrip: Duration? { box.withLock { $0.last } }
     /// How many pongs have come back.
     public var pongCount: Int { box.withLock { $0.count } }
 
-    func record(_ roundTrip: TimeAmount) {
+    func record(_ roundTrip: Duration) {
         box.withLock { $0 = (roundTrip, $0.count + 1) }
     }
 }

@@ -110,8 +110,8 @@ public final class TranscriptReporter: MatchReporter, Sendable {
             var line = games == 1
                 ? tr("Summary: 1 game; %@; seed %@", s.scoreLine(summary.score), "\(summary.seed)")
                 : tr("Summary: %@ games; %@; seed %@", "\(games)", s.scoreLine(summary.score), "\(summary.seed)")
-            if let rtt = summary.roundTripMilliseconds {
-                line += tr("; round trip %@ ms", Self.twoDecimals(rtt))
+            if let rtt = summary.roundTrip {
+                line += tr("; round trip %@ ms", Self.twoDecimals(rtt.milliseconds))
             }
             write(line)
         case .error(let message, _):

@@ -78,8 +78,8 @@ public struct JSONEvent: Encodable, Sendable {
             try object.encode(Int(summary.exit.rawValue), forKey: "exit")
             try object.encode(summary.end, forKey: "end")
             try JSONScore(summary.score).encode(into: &object)
-            if let rtt = summary.roundTripMilliseconds {
-                try object.encode((rtt * 1000).rounded() / 1000, forKey: "rtt_ms")
+            if let rtt = summary.roundTrip {
+                try object.encode((rtt.milliseconds * 1000).rounded() / 1000, forKey: "rtt_ms")
             }
         case .error(let message, let exit):
             try object.encode("error", forKey: "event")

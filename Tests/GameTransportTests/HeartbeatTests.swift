@@ -81,7 +81,7 @@ final class HeartbeatTests: XCTestCase {
         let connection = GameConnection(
             to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: timeouts)
         )
-        let (first, pongs, roundTrip) = try await connection.run { link -> (GameMessage?, Int, TimeAmount?) in
+        let (first, pongs, roundTrip) = try await connection.run { link -> (GameMessage?, Int, Duration?) in
             // Pings and pongs are handled in the pipeline: the first frame the match code sees is the host's bye.
             let first = try await link.next()
             let stats = link.stats

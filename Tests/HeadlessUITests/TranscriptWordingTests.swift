@@ -37,7 +37,7 @@ final class TranscriptWordingTests: XCTestCase {
         let one = MatchSession.Score(localWins: 1, peerWins: 0, draws: 0)
         let two = MatchSession.Score(localWins: 1, peerWins: 0, draws: 1)
         let summary = { (score: MatchSession.Score) in
-            MatchReport.summary(.init(score: score, seed: 7, roundTripMilliseconds: nil, exit: .success, end: "completed"))
+            MatchReport.summary(.init(score: score, seed: 7, roundTrip: nil, exit: .success, end: "completed"))
         }
         XCTAssertEqual(lines([summary(one)]), ["Summary: 1 game; you 1, bob 0, draws 0; seed 7"])
         XCTAssertEqual(lines([summary(two)]), ["Summary: 2 games; you 1, bob 0, draws 1; seed 7"])

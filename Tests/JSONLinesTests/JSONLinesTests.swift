@@ -159,17 +159,17 @@ final class JSONLinesTests: XCTestCase {
 
     func testSummaryWithAndWithoutRoundTrip() throws {
         try assertLine(
-            .summary(MatchSummary(score: score, seed: 7, roundTripMilliseconds: 0.123456, exit: .success,
+            .summary(MatchSummary(score: score, seed: 7, roundTrip: .nanoseconds(123_456), exit: .success,
                                   end: "completed")),
             #"{"draws":1,"end":"completed","event":"summary","exit":0,"games":4,"losses":1,"rtt_ms":0.123,"#
                 + #""seed":7,"wins":2}"#)
         try assertLine(
-            .summary(MatchSummary(score: score, seed: 12_345_678_901_234_567_890, roundTripMilliseconds: 2.0,
+            .summary(MatchSummary(score: score, seed: 12_345_678_901_234_567_890, roundTrip: .milliseconds(2),
                                   exit: .peerLeft, end: "peer-left")),
             #"{"draws":1,"end":"peer-left","event":"summary","exit":3,"games":4,"losses":1,"rtt_ms":2,"#
                 + #""seed":12345678901234567890,"wins":2}"#)
         try assertLine(
-            .summary(MatchSummary(score: MatchSession.Score(), seed: 0, roundTripMilliseconds: nil,
+            .summary(MatchSummary(score: MatchSession.Score(), seed: 0, roundTrip: nil,
                                   exit: .localNetworkNotAllowed, end: "local-network-off")),
             #"{"draws":0,"end":"local-network-off","event":"summary","exit":12,"games":0,"losses":0,"seed":0,"#
                 + #""wins":0}"#)
