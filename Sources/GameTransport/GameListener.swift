@@ -109,7 +109,7 @@ public final class GameListener: Sendable {
         maximumPendingHandshakes: Int = GameListener.defaultMaximumPendingHandshakes,
         security: HostSecurity = .plaintext,
         spectators: SpectatorHub? = nil,
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration>,
         group: EventLoopGroup = EventLoops.group,
         logger: Logger = Logger(label: "tictactoe.listener")
     ) {

@@ -67,7 +67,7 @@ public struct MatchRunner {
         moveDelay: Duration = .zero,
         turnTimeLimit: Duration? = nil,
         gameTime: Duration? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration>
     ) {
         self.init(
             role: role, controller: .player(player), policy: policy, reporter: reporter, moveDelay: moveDelay,
@@ -82,7 +82,7 @@ public struct MatchRunner {
         moveDelay: Duration = .zero,
         turnTimeLimit: Duration? = nil,
         gameTime: Duration? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration>
     ) {
         self.session = MatchSession(role: role, turnTimeLimit: turnTimeLimit, gameTime: gameTime)
         self.clock = clock

@@ -75,7 +75,7 @@ struct LoopbackHost {
     ) async throws {
         let listener = GameListener(
             capability: try gate.listenCapability(), port: 0, hostName: "Bench host", security: security,
-            logger: Loopback.logger)
+            clock: ContinuousClock(), logger: Loopback.logger)
         let (stream, continuation) = AsyncThrowingStream<GameListener.Event, Error>.makeStream()
         task = Task {
             do {

@@ -27,7 +27,7 @@ final class MatchLifetimeTests: XCTestCase {
             return XCTFail("loopback was not cleared")
         }
         let listener = GameListener(capability: capability, port: 0, hostName: "host",
-                                    security: .tlsPSK(.pairing(code: .open)))
+                                    security: .tlsPSK(.pairing(code: .open)), clock: ContinuousClock())
         let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock())
         let served = Recorder<Served>()
         let events = Recorder<GameListener.Event>()

@@ -191,7 +191,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
             return XCTFail("loopback was not cleared")
         }
         // A host that starts game 1 and closes without a goodbye, as a killed process's connection does.
-        let listener = GameListener(capability: capability, port: 0, hostName: "host")
+        let listener = GameListener(capability: capability, port: 0, hostName: "host", clock: ContinuousClock())
         let events = Recorder<GameListener.Event>()
         let hosting = Task {
             try await listener.run(onEvent: { events.append($0) }, onMatch: { link in

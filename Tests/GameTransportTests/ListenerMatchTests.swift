@@ -233,7 +233,8 @@ final class ListenerMatchTests: XCTestCase {
 
 final class ListenerStopTests: XCTestCase {
     func testAStopBeforeTheBindServesNobody() async throws {
-        let listener = GameListener(capability: loopbackListenCapability(), port: 0, hostName: "Host")
+        let listener = GameListener(
+            capability: loopbackListenCapability(), port: 0, hostName: "Host", clock: ContinuousClock())
         listener.stop()  // e.g. access turned off, or Ctrl-C, while the host was still binding
         let events = Recorder<GameListener.Event>()
         try await listener.run(onEvent: { events.append($0) }, onMatch: { _ in .keepListening })
