@@ -9,7 +9,6 @@ import GameTransport
 import LocalNetworkPrivacy
 import Logging
 import MatchPlay
-import NIOCore
 import PairingCode
 
 #if canImport(Glibc)
@@ -265,7 +264,7 @@ private struct JoinAttempts {
         let connection = GameConnection(
             to: endpoint, localName: options.name,
             configuration: .init(
-                connectTimeout: TimeAmount(budget), timeouts: options.timeouts, clock: options.clock,
+                connectTimeout: budget, timeouts: options.timeouts, clock: options.clock,
                 security: request.security.transport, role: request.role,
                 limits: options.gameTime.map { TimeLimits(game: $0) }),
             gate: gate, origin: request.origin, logger: logger, precleared: precleared,

@@ -25,7 +25,7 @@ import Synchronization
 public final class GameConnection: Sendable {
     public struct Configuration: Sendable {
         /// How long attempts to reach the host may go on (counted from the first attempt the gate allowed).
-        public var connectTimeout: TimeAmount = .seconds(10)
+        public var connectTimeout: Duration = .seconds(10)
         public var timeouts: ConnectionTimeouts = .default
         /// Measures the connect timeout and the waits between attempts (tests pass a clock they advance).
         public var clock: any Clock<Duration>
@@ -36,7 +36,7 @@ public final class GameConnection: Sendable {
         /// The time limits the joiner holds the host to, announced in the hello (nil: none).
         public var limits: TimeLimits?
         public init(
-            connectTimeout: TimeAmount = .seconds(10), timeouts: ConnectionTimeouts = .default,
+            connectTimeout: Duration = .seconds(10), timeouts: ConnectionTimeouts = .default,
             clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext,
             role: PeerRole = .player, limits: TimeLimits? = nil
         ) {
@@ -155,7 +155,7 @@ public final class GameConnection: Sendable {
                     action = feed(.retryTimerFired)
                 }
             case .connect:
-                let start = deadline ?? (time.elapsed() + .nanoseconds(configuration.connectTimeout.nanoseconds))
+                let start = deadline ?? (time.elapsed() + configuration.connectTimeout)
                 deadline = start
                 do {
                     let left = start - time.elapsed()
@@ -310,7 +310,7 @@ public final class GameConnection: Sendable {
             return value.flag
         }
         if alreadyCancelled { channel.close(promise: nil) }
-        let linger = configuration.timeouts.linger
+        let linger = TimeAmount(configuration.timeouts.linger)
         return try await asyncChannel.executeThenClose { inbound, outbound in
             var iterator = inbound.makeAsyncIterator()
             let first = try await sendHelloAndReadAnswer(&iterator, outbound)

@@ -338,16 +338,16 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
             bound.value.close(mode: .output, promise: nil)
         }
         let channel = context.channel
-        hardClose = context.eventLoop.scheduleTask(in: timeouts.linger) { channel.close(promise: nil) }
+        hardClose = context.eventLoop.scheduleTask(in: TimeAmount(timeouts.linger)) { channel.close(promise: nil) }
     }
 
     // MARK: Liveness
 
     private func armHandshakeTimer(context: ChannelHandlerContext) {
         guard handshakeTimer == nil, !live else { return }
-        let limit = Duration.nanoseconds(timeouts.handshake.nanoseconds)
+        let limit = timeouts.handshake
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        handshakeTimer = context.eventLoop.scheduleTask(in: timeouts.handshake) {
+        handshakeTimer = context.eventLoop.scheduleTask(in: TimeAmount(timeouts.handshake)) {
             let (handler, context) = loopBound.value
             handler.fail(context: context, code: .handshakeTimeout, error: .handshakeTimeout(limit))
         }
@@ -359,8 +359,8 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         handshakeTimer = nil
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         heartbeat = context.eventLoop.scheduleRepeatedTask(
-            initialDelay: timeouts.pingInterval,
-            delay: timeouts.pingInterval
+            initialDelay: TimeAmount(timeouts.pingInterval),
+            delay: TimeAmount(timeouts.pingInterval)
         ) { _ in
             let (handler, context) = loopBound.value
             handler.beat(context: context)
@@ -369,7 +369,7 @@ final class GameFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func beat(context: ChannelHandlerContext) {
         let now = NIODeadline.now()
-        if now - lastRead >= timeouts.silence {
+        if now - lastRead >= TimeAmount(timeouts.silence) {
             let silence = Duration.nanoseconds((now - lastRead).nanoseconds)
             fail(context: context, code: .heartbeatTimeout, error: .peerSilent(silence))
             return

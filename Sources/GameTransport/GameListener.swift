@@ -300,7 +300,7 @@ public final class GameListener: Sendable {
             return try await asyncChannel.executeThenClose { inbound, outbound in
                 var link = PeerLink(
                     peerName: "", role: .host, stats: stats, inbound: inbound.makeAsyncIterator(),
-                    outbound: outbound, channel: channel, linger: timeouts.linger
+                    outbound: outbound, channel: channel, linger: TimeAmount(timeouts.linger)
                 )
                 let received = await readFirstFrame(&link)
                 let (wasWaiting, stopped) = finishHandshake(ticket)

@@ -5,19 +5,19 @@ import NIOCore
 /// Timing of a game connection.
 public struct ConnectionTimeouts: Sendable, Hashable {
     /// How long the first frame (hello or accept) may take to arrive.
-    public var handshake: TimeAmount
+    public var handshake: Duration
     /// How often each side pings once the handshake is done.
-    public var pingInterval: TimeAmount
+    public var pingInterval: Duration
     /// Silence after which the peer counts as vanished. Ping interval + silence stays under 5 s.
-    public var silence: TimeAmount
+    public var silence: Duration
     /// How long a closing side waits for the peer's end after its own last frame before closing hard.
-    public var linger: TimeAmount
+    public var linger: Duration
 
     public init(
-        handshake: TimeAmount = .seconds(5),
-        pingInterval: TimeAmount = .seconds(1),
-        silence: TimeAmount = .milliseconds(3500),
-        linger: TimeAmount = .seconds(2)
+        handshake: Duration = .seconds(5),
+        pingInterval: Duration = .seconds(1),
+        silence: Duration = .milliseconds(3500),
+        linger: Duration = .seconds(2)
     ) {
         self.handshake = handshake
         self.pingInterval = pingInterval
@@ -45,9 +45,9 @@ extension Channel {
         switch security {
         case .plaintext: break
         case .host(let host):
-            try operations.addHostSecurityHandlers(host, stats: stats, linger: timeouts.linger)
+            try operations.addHostSecurityHandlers(host, stats: stats, linger: TimeAmount(timeouts.linger))
         case .joiner(let joiner):
-            try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: timeouts.linger)
+            try operations.addJoinerSecurityHandlers(joiner, stats: stats, linger: TimeAmount(timeouts.linger))
         }
         try operations.addHandler(
             GameFrameHandler(timeouts: timeouts, stats: stats, maximumFrameLength: maximumFrameLength))

@@ -114,10 +114,10 @@ func within<T: Sendable>(
 
 /// Timeouts short enough for tests; the handshake keeps its default unless a test is about it.
 func testTimeouts(
-    handshake: TimeAmount = .seconds(5),
-    pingInterval: TimeAmount = .seconds(1),
-    silence: TimeAmount = .milliseconds(3500),
-    linger: TimeAmount = .milliseconds(500)
+    handshake: Duration = .seconds(5),
+    pingInterval: Duration = .seconds(1),
+    silence: Duration = .milliseconds(3500),
+    linger: Duration = .milliseconds(500)
 ) -> ConnectionTimeouts {
     ConnectionTimeouts(handshake: handshake, pingInterval: pingInterval, silence: silence, linger: linger)
 }
