@@ -57,8 +57,9 @@ public struct SeriesNetwork: Sendable {
 
     /// Asks for local network permission to listen on `address` (or waits for it, up to `waitTimeout` on `clock`, with
     /// each reason given to `onWaiting`) before the first game, so that a series asks once, at its start; the games'
-    /// hosts and joiners then find the decision made. Loopback needs none. Plaintext on the LAN is judged by the manifest's
-    /// transport security first, without a prompt. Throws `TransportSecurityRefusal` or `LocalNetworkAccessError`.
+    /// hosts and joiners then find the decision made. Loopback needs none. Plaintext on the LAN is judged by the
+    /// manifest's transport security first, without a prompt. Throws `TransportSecurityRefusal` or
+    /// `LocalNetworkAccessError`.
     public func obtainAccess(
         clock: any Clock<Duration>, onWaiting: @escaping @Sendable (String) -> Void
     ) async throws {
