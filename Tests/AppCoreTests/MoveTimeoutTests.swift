@@ -160,7 +160,7 @@ final class MoveTimeoutTests: XCTestCase {
         }
         let next = await joinMatch(
             JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin, security: .plaintext),
-            options: MatchOptions(name: "next", player: .perfect, seed: 1, games: nil), gate: gate,
+            options: MatchOptions(name: "next", player: .perfect, seed: 1, games: nil, clock: ContinuousClock()), gate: gate,
             reporter: ClosureReporter { _ in })
         XCTAssertEqual(next, .success)
         let status = await host.value
@@ -232,8 +232,7 @@ final class MoveTimeoutTests: XCTestCase {
         let clock = ManualClock()
         let (host, joiner, reports, stop) = (JSONSide(), JSONSide(), Recorder<MatchReport>(), StopSignal())
         let hostReporter = host.reporter
-        var hostOptions = MatchOptions(name: "host", commands: AsyncStream { _ in })  // a person who never moves
-        hostOptions.clock = clock
+        let hostOptions = MatchOptions(name: "host", commands: AsyncStream { _ in }, clock: clock)  // never moves
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
         let hosting = Task {
             await hostMatches(request, options: hostOptions, gate: gate, reporter: ClosureReporter {

@@ -42,7 +42,7 @@ final class SpectatorMatchTests: XCTestCase {
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
             spectators: spectators)
-        let options = MatchOptions(name: "Host", player: .perfect, seed: 1, games: games)
+        let options = MatchOptions(name: "Host", player: .perfect, seed: 1, games: games, clock: ContinuousClock())
         let task = Task {
             await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { report in
                 reports.append(report)
