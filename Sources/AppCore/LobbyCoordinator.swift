@@ -161,10 +161,10 @@ private final class Lobby: Sendable {
     let me = LobbyMessage.MemberID.random()
     let logger: Logger
     /// The next message's sequence number.
-    private let sequence = Atomic<UInt32>(UInt32.random(in: 0...UInt32.max / 2))
+    private let sequence = Mutex<UInt32>(UInt32.random(in: 0...UInt32.max / 2))
     /// Datagrams received and not yet handled: beyond `backlog`, new ones are dropped before the roster's rate
     /// limits see them (a flood never crowds out the lobby's own inputs, which are never dropped).
-    private let pending = Atomic<Int>(0)
+    private let pending = Mutex<Int>(0)
     static let backlog = 256
 
     init(request: LobbyRequest, capability: MulticastCapability, logger: Logger) {
@@ -178,7 +178,10 @@ private final class Lobby: Sendable {
 
     func send(_ body: LobbyMessage.Body) async {
         do {
-            let number = sequence.add(1, ordering: .relaxed).newValue
+            let number = sequence.withLock { number in
+                number &+= 1
+                return number
+            }
             try await group.send(try LobbyMessage(sender: me, sequence: number, name: request.name, body: body).encoded())
         } catch {
             logger.warning("lobby: cannot send \(body): \(error)")
@@ -207,10 +210,12 @@ private final class Lobby: Sendable {
                 }
             },
             receive: { message in
-                guard self.pending.add(1, ordering: .relaxed).newValue <= Self.backlog else {
-                    self.pending.subtract(1, ordering: .relaxed)
-                    return
+                let admitted = self.pending.withLock { pending in
+                    guard pending < Self.backlog else { return false }
+                    pending += 1
+                    return true
                 }
+                guard admitted else { return }
                 // A link-local IPv6 source keeps its interface ("fe80::1%eth0"): it is where a challenge leads.
                 input(.datagram(message.bytes, from: message.sender.numericHost, at: elapsed()))
             })
@@ -231,7 +236,7 @@ private final class Lobby: Sendable {
             })
         return await withTaskCancellationHandler {
             for await next in inputs {
-                if case .datagram = next { pending.subtract(1, ordering: .relaxed) }
+                if case .datagram = next { pending.withLock { $0 -= 1 } }
                 for action in machine.handle(next) {
                     switch action {
                     case .send(let body): await send(body)
