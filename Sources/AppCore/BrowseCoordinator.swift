@@ -73,25 +73,19 @@ func browseGames(
 ) async -> ExitStatus {
     let elapsed = clock.stopwatch()
     var list = list
-    let events = browser.events()
-    browser.start()
     let timer = Task {
         guard let duration = request.duration else { return }
         try? await clock.sleep(for: duration)
         browser.stop()  // ends the event stream
     }
     defer { timer.cancel() }
-    for await event in events {
-        switch event {
-        case .updated(let games):
-            list.update(games.map(GameListing.init), at: elapsed())
-        case .unavailable(let error):
-            browser.stop()
-            return reportFailure(error, reporter: reporter, stop: nil)
-        case .available:
-            break
-        }
+    var failure: BonjourError?
+    await follow(browser, &list, elapsed: elapsed) { event, _ in
+        guard case .unavailable(let error) = event else { return true }
+        failure = error
+        return false
     }
+    if let failure { return reportFailure(failure, reporter: reporter, stop: nil) }
     list.finish(at: elapsed())
     if list.games.isEmpty { reporter.report(.discovery(.noGames)) }
     for game in list.games { reporter.report(.discovery(.game(game))) }
@@ -113,20 +107,16 @@ public func searchGames(
         try await LocalNetworkAccess(gate: gate, clock: clock).whileAllowed(
             { $0.browse(GameService.type, for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
         ) { capability in
-            let browser = GameBrowser(capability: capability)
-            let events = browser.events()
-            browser.start()
+            // The events end when the session is cancelled (access turned off, or leaving).
             var list = GameList.onThisMachine()
-            for await event in events {
+            await follow(GameBrowser(capability: capability), &list, elapsed: elapsed) { event, list in
                 switch event {
                 case .available: onUpdate(.available)
                 case .unavailable(let error): onUpdate(.unavailable(error.description))
-                case .updated(let games):
-                    list.update(games.map(GameListing.init), at: elapsed())
-                    onUpdate(.games(list.games))
+                case .updated: onUpdate(.games(list.games))
                 }
+                return true
             }
-            browser.stop()  // the events end when the session is cancelled (access turned off, or leaving)
         }
         return true
     } catch LocalNetworkAccessError.refused(.noAuth) {
@@ -136,4 +126,20 @@ public func searchGames(
         onUpdate(.failed("\(error)"))
         return false
     }
+}
+
+/// The one loop over a game browser, for a one-shot browse and a live search alike: starts `browser`, keeps `list` up
+/// to date with each list it reports (on `elapsed`), and hands each event with the list after it to `keepGoing`, until
+/// the events end or `keepGoing` returns false; then stops the browser.
+private func follow(
+    _ browser: GameBrowsing, _ list: inout GameList, elapsed: () -> Duration,
+    _ keepGoing: (BrowserEvent, GameList) -> Bool
+) async {
+    let events = browser.events()
+    browser.start()
+    for await event in events {
+        if case .updated(let games) = event { list.update(games.map(GameListing.init), at: elapsed()) }
+        guard keepGoing(event, list) else { break }
+    }
+    browser.stop()
 }

@@ -45,25 +45,22 @@ func browseServiceTypes(
     _ browser: ServiceTypeBrowsing, duration: Duration, clock: some Clock<Duration>,
     reporter: MatchReporter
 ) async -> ExitStatus {
-    let events = browser.events()
-    browser.start()
     let timer = Task {
         try? await clock.sleep(for: duration)
         browser.stop()  // ends the event stream
     }
     defer { timer.cancel() }
     var types: [ServiceType] = []
-    for await event in events {
+    var failure: BonjourError?
+    await follow(browser) { event in
         switch event {
-        case .updated(let list):
-            types = list
-        case .unavailable(let error):
-            browser.stop()
-            return reportFailure(error, reporter: reporter, stop: nil)
-        case .available:
-            break
+        case .updated(let list): types = list
+        case .unavailable(let error): failure = error
+        case .available: break
         }
+        return failure == nil
     }
+    if let failure { return reportFailure(failure, reporter: reporter, stop: nil) }
     reporter.report(.discovery(.serviceTypeCount(types.count)))
     for type in types.sorted() {
         reporter.report(.discovery(.serviceType(name: type.name, domain: type.domain)))
@@ -87,17 +84,15 @@ public func watchServiceTypes(
         try await LocalNetworkAccess(gate: gate, clock: clock).whileAllowed(
             { $0.browseServiceTypes(for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
         ) { capability in
-            let browser = makeBrowser(capability)
-            let events = browser.events()
-            browser.start()
-            for await event in events {
+            // The events end when the session is cancelled (access turned off, or leaving).
+            await follow(makeBrowser(capability)) { event in
                 switch event {
                 case .available: onUpdate(.available)
                 case .unavailable(let error): onUpdate(.unavailable(error.description))
                 case .updated(let types): onUpdate(.types(types.map(\.name)))
                 }
+                return true
             }
-            browser.stop()  // the events end when the session is cancelled (access turned off, or leaving)
         }
         return true
     } catch LocalNetworkAccessError.refused(.missingEntitlement(let key, _)) {
@@ -107,4 +102,15 @@ public func watchServiceTypes(
         onUpdate(.failed("\(error)"))
         return false
     }
+}
+
+/// The one loop over a service-type browser, for a one-shot listing and a live one alike: starts `browser` and hands
+/// each event to `keepGoing` until the events end or `keepGoing` returns false; then stops the browser.
+private func follow(_ browser: ServiceTypeBrowsing, _ keepGoing: (ServiceTypeEvent) -> Bool) async {
+    let events = browser.events()
+    browser.start()
+    for await event in events {
+        guard keepGoing(event) else { break }
+    }
+    browser.stop()
 }
