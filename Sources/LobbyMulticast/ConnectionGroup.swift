@@ -56,9 +56,9 @@ public final class ConnectionGroup: Sendable {
         /// of the group's family (loopback excluded).
         public var interface: String?
         /// How often to look again for an interface while waiting.
-        public var retryInterval: TimeAmount
+        public var retryInterval: Duration
 
-        public init(maximumMessageSize: Int = 512, interface: String? = nil, retryInterval: TimeAmount = .seconds(2)) {
+        public init(maximumMessageSize: Int = 512, interface: String? = nil, retryInterval: Duration = .seconds(2)) {
             self.maximumMessageSize = maximumMessageSize
             self.interface = interface
             self.retryInterval = retryInterval
@@ -373,7 +373,7 @@ public final class ConnectionGroup: Sendable {
             if case .cancelled = inner.state { return (nil, false) }
             let changed = inner.state != .waiting(reason)
             inner.state = .waiting(reason)
-            inner.retry = eventLoop.scheduleTask(in: parameters.retryInterval) { self.attempt() }
+            inner.retry = eventLoop.scheduleTask(in: TimeAmount(parameters.retryInterval)) { self.attempt() }
             return (inner.stateHandler, changed)
         }
         if changed {
