@@ -42,7 +42,8 @@
 //   MatchStatistics      score, Elo with its 95% interval, SPRT (pure)
 //   GameProtocol         messages, session and connection states, exit codes (pure: no NIO)
 //   GameRules            the rules and the computer players (pure; imports nothing)
-//   TextSupport          terminal-safe text, display width, wrapping, paths, white space (pure; imports nothing)
+//   TextSupport          terminal-safe text, display width, wrapping, paths, white space, the one JSON encoder
+//                        (`JSONLine`: sorted keys, controls escaped; pure, imports nothing)
 //   CDNSSD, CNCurses, CSodium   the C libraries: Avahi's dns_sd compatibility library, ncursesw, libsodium
 //
 // Tools, not installed: `transport-bench` (make bench's transport figures) and `GameWireFuzzing` (the fuzzer's
@@ -115,7 +116,8 @@ let package = Package(
         .target(name: "MatchStatistics"),
         // Plain text without Foundation's ICU: terminal-safe text (`DisplayText`: escaping what came from outside),
         // display width in terminal columns (`DisplayWidth`), line wrapping by columns and script (`LineWrap`), POSIX
-        // paths as text (`PathText`) and white-space trimming. Pure.
+        // paths as text (`PathText`), white-space trimming, and the one JSON encoder every module writes with
+        // (`JSONLine`: sorted keys, terminal controls and bidi formatting as `\u` escapes). Pure.
         .target(name: "TextSupport"),
         // The app's text in the user's language: the language asked for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the
         // manifest's InfoPlist.strings and the messages' Localizable.strings beside it (Assets/<lang>.lproj), and
@@ -217,9 +219,8 @@ let package = Package(
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(
             name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Lobby", "Localization"]),
-        // Every JSON line the program writes: the one encoder (`JSONLine`: sorted keys, terminal controls and bidi
-        // formatting as `\u` escapes) and the lines of a match's events, of discovery, of the lobby and of a game's
-        // record.
+        // The JSON lines of the one event stream: a match's events, discovery's, the lobby's, and a game's record,
+        // each written by TextSupport's one encoder (`JSONLine`).
         .target(
             name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "Lobby", "TextSupport"]),
         // The work of `tictactoe privacy` and `tictactoe manifest`: the gate's state and the remembered decision
@@ -228,7 +229,6 @@ let package = Package(
         .target(
             name: "PrivacyCommands",
             dependencies: [
-                "JSONLines",
                 "LocalNetworkPrivacy",
                 "PrivacyReport",
                 "AppManifest",

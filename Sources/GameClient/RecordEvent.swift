@@ -4,7 +4,7 @@ import GameRules
 /// The events of a game record as JSON lines: what a `host`/`join --json` transcript, a `match --transcripts` file
 /// and a game the terminal UI saved write for a game, and what `GameRecord.parse` reads back. One type both ways, so
 /// a replay reads exactly what was written. On the wire cells are 1-9, marks "X" and "O", boards nine characters;
-/// `AppCore.JSONLine` writes the lines (keys sorted).
+/// TextSupport's `JSONLine` writes the lines (keys sorted).
 ///
 /// Decoding names what is wrong in the record's words (`RecordEvent.Problem`: "move has no \"mark\"").
 public enum RecordEvent: Sendable, Hashable {

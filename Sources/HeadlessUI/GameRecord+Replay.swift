@@ -1,6 +1,5 @@
 import GameClient
 import GameRules
-import JSONLines
 import Localization
 import TextSupport
 

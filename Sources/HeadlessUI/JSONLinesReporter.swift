@@ -4,6 +4,7 @@ import FoundationEssentials
 import GameClient
 import JSONLines
 import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import GameRules
+import TextSupport
 
 extension GameRecord {
     /// The record's events, as a network game's `--json` transcript has them (`players`, `game-start`, the `move`s,

@@ -1,4 +1,5 @@
 import GameClient
+import TextSupport
 
 /// A discovery report's fields in a `--json` line (README: "JSON output", discovery events). Names are written
 /// exactly as registered (`JSONLine` escapes control and bidi characters as `\u`; the text reporter shows them

@@ -1,6 +1,7 @@
 import GameClient
 import GameProtocol
 import GameRules
+import TextSupport
 
 /// One `--json` line: a report as README's "JSON output" table describes it (an `event` key and its fields; cells
 /// numbered 1-9; boards as nine characters; fields with no value written as `null` where the table has them). Text

@@ -1,4 +1,5 @@
 import Lobby
+import TextSupport
 
 /// A lobby event's fields in a `--json` line (docs/LOBBY.md lists the events). Names, greetings and reasons are
 /// written exactly as heard (`JSONLine` escapes control and bidi characters as `\u`).

@@ -1,6 +1,6 @@
 import AppManifest
-import JSONLines
 import LocalNetworkPrivacy
+import TextSupport
 
 /// What `tictactoe manifest` shows: what the app manifest declares (display name, usage description, Bonjour service
 /// types, App Transport Security, entitlements) and what it means for game connections, with the warnings App Review

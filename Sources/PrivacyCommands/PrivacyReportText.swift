@@ -1,6 +1,5 @@
 import FoundationEssentials
 import GameProtocol
-import JSONLines
 import LocalNetworkPrivacy
 import PrivacyReport
 import TextSupport

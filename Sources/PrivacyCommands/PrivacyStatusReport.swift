@@ -1,8 +1,8 @@
 import AppManifest
 import FoundationEssentials
-import JSONLines
 import LocalNetworkPrivacy
 import Localization
+import TextSupport
 
 /// What `tictactoe privacy status` shows: the remembered decision and its file, the app manifest (or why there is
 /// none) and the log file. Read once (`read(store:manifest:logFile:)`), then printed as text (`text`) or as one JSON

@@ -4,10 +4,10 @@ import Foundation
 import GameClient
 import GameProtocol
 import HeadlessUI
-import JSONLines
 import LocalNetworkPrivacy
 import Logging
 import PrivacyCommands
+import TextSupport
 import TicTacToeTestSupport
 import XCTest
 

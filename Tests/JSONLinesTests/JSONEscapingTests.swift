@@ -5,6 +5,7 @@ import GameProtocol
 import GameRules
 @testable import HeadlessUI
 @testable import JSONLines
+import TextSupport
 import TicTacToeTestSupport
 import XCTest
 

@@ -1,6 +1,4 @@
 import FoundationEssentials
-import GameProtocol
-import TextSupport
 
 /// The one way the app writes JSON (`--json` events, `privacy status --json`): an `Encodable` value as one line,
 /// keys sorted, `/` not escaped, non-ASCII text as UTF-8 (not `\u` escapes), integers as integers.
