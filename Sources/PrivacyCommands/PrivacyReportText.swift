@@ -40,8 +40,8 @@ public enum PrivacyReportText {
     }
 
     /// `--json`: the records, one JSON object a line (the file's own lines, in its format).
-    public static func jsonLines(_ contents: PrivacyReportLog.Contents) -> String {
-        contents.entries.map { String($0.line.dropLast()) }.joined(separator: "\n")
+    public static func jsonLines(_ contents: PrivacyReportLog.Contents) throws -> String {
+        try contents.entries.map { String(try $0.line().dropLast()) }.joined(separator: "\n")
     }
 
     /// "2026-11-25 15:30:00Z".

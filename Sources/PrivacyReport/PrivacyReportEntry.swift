@@ -1,16 +1,18 @@
 import FoundationEssentials
+import TextSupport
 
 /// One record of the privacy report (`PrivacyReportLog`): a decision of the gate about one local-network operation,
 /// or the prompt shown or answered, with what triggered it (the `OperationOrigin` of the screen or command). Its
 /// fields are text: LocalNetworkPrivacy makes records from the gate's operations and verdicts
 /// (`PrivacyReportLog+Gate.swift`).
 ///
-/// On disk it is one JSON object on one line (README "The privacy report", `tictactoe privacy report --help`), its
-/// keys in this order and always present (null when they do not apply):
+/// On disk it is one JSON object on one line (`tictactoe privacy report --help`), written by the one encoder
+/// (`JSONLine`: keys sorted), every key always present (null when it does not apply). The reader takes the keys in any
+/// order, so the lines of versions that wrote them in another order still read:
 ///
-///     {"v":1,"time":"2026-11-25T15:30:00.123Z","pid":4242,"event":"decision","operation":"connect",
-///      "destination":"192.168.1.20:7777","outcome":"allowed","verdict":"allowed","detail":null,"answer":null,
-///      "origin":"tictactoe join"}
+///     {"answer":null,"destination":"192.168.1.20:7777","detail":null,"event":"decision","operation":"connect",
+///      "origin":"tictactoe join","outcome":"allowed","pid":4242,"time":"2026-11-25T15:30:00.123Z","v":1,
+///      "verdict":"allowed"}
 public struct PrivacyReportEntry: Sendable, Hashable {
     /// The format written in `v`.
     public static let formatVersion = 1
@@ -78,25 +80,13 @@ public struct PrivacyReportEntry: Sendable, Hashable {
 
     // MARK: The line
 
-    /// Longest texts kept in a record (in UTF-8 bytes; longer ones are cut), so that a record stays one small write.
+    /// Longest texts kept in a record (in UTF-8 bytes of their JSON; longer ones are cut), so that a record stays one
+    /// small write.
     static let maximumFieldBytes = 512
 
-    /// The record as one line of JSON, with its newline.
-    public var line: String {
-        let fields: [(String, String)] = [
-            ("v", String(Self.formatVersion)),
-            ("time", Self.quoted(Self.timeFormat.format(time))),
-            ("pid", String(pid)),
-            ("event", Self.quoted(event.rawValue)),
-            ("operation", Self.quoted(operation)),
-            ("destination", Self.quoted(destination)),
-            ("outcome", Self.quoted(outcome?.rawValue)),
-            ("verdict", Self.quoted(verdict)),
-            ("detail", Self.quoted(detail)),
-            ("answer", Self.quoted(answer)),
-            ("origin", Self.quoted(origin)),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+    /// The record as one line of JSON, with its newline, written by the one encoder (`JSONLine`).
+    public func line() throws -> String {
+        try JSONLine.encode(self) + "\n"
     }
 
     /// Reads one line of the report; nil when it is not a record (corrupt, cut, or of another format version).
@@ -129,32 +119,38 @@ public struct PrivacyReportEntry: Sendable, Hashable {
     /// UTC with milliseconds: 2026-11-25T15:30:00.123Z.
     static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    /// A JSON string (or null), its escaped text cut to `maximumFieldBytes` at a character boundary: six such fields
-    /// and the rest keep a record well under 4 KiB, one write(2).
-    static func quoted(_ text: String?) -> String {
-        guard let text else { return "null" }
+    /// `text` cut at a character boundary so that it takes at most `maximumFieldBytes` as JSON: six such fields and
+    /// the rest keep a record well under 4 KiB, one write(2).
+    static func cut(_ text: String) throws -> String {
+        // A character takes at most six bytes of JSON for each of its UTF-8 bytes (`\u0000` for one byte).
+        guard text.utf8.count * 6 > maximumFieldBytes,
+              try JSONLine.encode(text).utf8.count - 2 > maximumFieldBytes
+        else { return text }
         var result = ""
         var bytes = 0
         for character in text {
-            var piece = ""
-            for scalar in character.unicodeScalars {
-                switch scalar {
-                case "\"": piece += "\\\""
-                case "\\": piece += "\\\\"
-                case "\n": piece += "\\n"
-                case "\r": piece += "\\r"
-                case "\t": piece += "\\t"
-                case _ where scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value)
-                    || scalar == "\u{2028}" || scalar == "\u{2029}":
-                    let hex = String(scalar.value, radix: 16)
-                    piece += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: piece.unicodeScalars.append(scalar)
-                }
-            }
-            bytes += piece.utf8.count
+            bytes += try JSONLine.encode(String(character)).utf8.count - 2
             if bytes > maximumFieldBytes { break }
-            result += piece
+            result.append(character)
         }
-        return "\"" + result + "\""
+        return result
+    }
+}
+
+extension PrivacyReportEntry: Encodable {
+    /// Every key always present (null when it does not apply); the encoder sorts them.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(Self.formatVersion, forKey: "v")
+        try container.encode(Self.timeFormat.format(time), forKey: "time")
+        try container.encode(pid, forKey: "pid")
+        try container.encode(event.rawValue, forKey: "event")
+        try container.encodeOrNull(operation.map(Self.cut), forKey: "operation")
+        try container.encodeOrNull(destination.map(Self.cut), forKey: "destination")
+        try container.encodeOrNull(outcome?.rawValue, forKey: "outcome")
+        try container.encodeOrNull(verdict.map(Self.cut), forKey: "verdict")
+        try container.encodeOrNull(detail.map(Self.cut), forKey: "detail")
+        try container.encodeOrNull(answer.map(Self.cut), forKey: "answer")
+        try container.encodeOrNull(origin.map(Self.cut), forKey: "origin")
     }
 }

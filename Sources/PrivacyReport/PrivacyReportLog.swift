@@ -10,7 +10,7 @@ import Glibc
 
 /// The privacy report: what the gate decided about each local-network operation, and the prompt shown and answered,
 /// for the last 7 days, in `privacy-report.jsonl` under `$XDG_STATE_HOME/tictactoe/` (`AppDirectories.state`). One
-/// JSON object a line (`PrivacyReportEntry.line`); `tictactoe privacy report` and Settings read it.
+/// JSON object a line (`PrivacyReportEntry.line()`); `tictactoe privacy report` and Settings read it.
 ///
 /// Recording never fails an operation and never waits for another process: each record is one `write(2)` of a whole
 /// line to the file opened with `O_APPEND` (so records of several processes never interleave, and none is lost), and
@@ -96,7 +96,7 @@ public final class PrivacyReportLog: Sendable {
             return !checked
         }
         if first { maintain() }
-        let bytes = Array(entry.line.utf8)
+        let bytes = Array(try entry.line().utf8)
         var fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o600)
         if fd < 0, errno == ENOENT {
             try ensureDirectory()

@@ -213,8 +213,8 @@ struct PrivacyReport: ParsableCommand {
             whole by every tictactoe process; past 256 KiB the file is rotated to .1, so the report stays under \
             about 512 KiB; older records are dropped.
 
-            With --json, each record is one JSON object on its own line, with these keys in this order, always \
-            present (null when they do not apply): v (1), time (ISO 8601, UTC, milliseconds), pid, event \
+            With --json, each record is one JSON object on its own line, with these keys (sorted in the line), \
+            always present (null when they do not apply): v (1), time (ISO 8601, UTC, milliseconds), pid, event \
             (decision, prompt-shown, prompt-answered, operation), operation (browse, advertise, listen, connect, \
             multicast, browse-service-types; for the event operation: resolve, permission), destination (for \
             permission: allowed, denied, not-determined), outcome (allowed, waiting, refused), verdict (allowed, exempt, \
@@ -249,7 +249,7 @@ struct PrivacyReport: ParsableCommand {
             printError("tictactoe: \(contents.skippedLines) line(s) of the privacy report are not records: skipped")
         }
         if json {
-            let lines = PrivacyReportText.jsonLines(contents)
+            let lines = try PrivacyReportText.jsonLines(contents)
             if !lines.isEmpty { try printOutput(lines) }
         } else {
             try printOutput(PrivacyReportText.text(contents, path: log.path))

@@ -35,9 +35,9 @@ final class GateReportTests: XCTestCase {
                             origin: OperationOrigin("tictactoe join"))
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
         XCTAssertEqual(text, """
-            {"v":1,"time":"2026-11-18T11:06:40.000Z","pid":\(getpid()),"event":"operation","operation":"resolve",\
-            "destination":"Dana's game (_tictactoe._tcp): 198.18.0.11:7878","outcome":null,"verdict":null,"detail":null,\
-            "answer":null,"origin":"tictactoe join"}
+            {"answer":null,"destination":"Dana's game (_tictactoe._tcp): 198.18.0.11:7878","detail":null,\
+            "event":"operation","operation":"resolve","origin":"tictactoe join","outcome":null,"pid":\(getpid()),\
+            "time":"2026-11-18T11:06:40.000Z","v":1,"verdict":null}
 
             """)
         let entry = try XCTUnwrap(try log.read().entries.first)

@@ -13,14 +13,14 @@ final class PrivacyReportLogTests: XCTestCase {
 
     // MARK: The format
 
-    func testARecordIsOneLineOfJSONWithItsKeysInTheDocumentedOrder() throws {
+    func testARecordIsOneLineOfJSONWithItsKeysSorted() throws {
         let log = try makeReportLog()
         log.recordDecision("allowed", .allowed, origin: "tictactoe join")
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
         XCTAssertEqual(text, """
-            {"v":1,"time":"2026-11-18T11:06:40.000Z","pid":\(getpid()),"event":"decision","operation":"connect",\
-            "destination":"198.18.0.1:7878","outcome":"allowed","verdict":"allowed","detail":null,"answer":null,\
-            "origin":"tictactoe join"}
+            {"answer":null,"destination":"198.18.0.1:7878","detail":null,"event":"decision","operation":"connect",\
+            "origin":"tictactoe join","outcome":"allowed","pid":\(getpid()),"time":"2026-11-18T11:06:40.000Z","v":1,\
+            "verdict":"allowed"}
 
             """)
         let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
@@ -31,6 +31,34 @@ final class PrivacyReportLogTests: XCTestCase {
         XCTAssertEqual(entry.outcome, .allowed)
         XCTAssertEqual(entry.origin, "tictactoe join")
         XCTAssertEqual(entry.time, Date(timeIntervalSince1970: 1_795_000_000))
+    }
+
+    /// Records written by versions that put the keys in another order, and escaped text with their own escaper, read
+    /// as they were written.
+    func testRecordsOfEarlierVersionsStillRead() throws {
+        let log = try makeReportLog()
+        try FileManager.default.createDirectory(atPath: log.directory, withIntermediateDirectories: true)
+        let earlier = """
+            {"v":1,"time":"2026-11-18T11:06:40.000Z","pid":4242,"event":"decision","operation":"connect",\
+            "destination":"198.18.0.1:7878","outcome":"allowed","verdict":"allowed","detail":null,"answer":null,\
+            "origin":"tictactoe join"}
+            {"v":1,"time":"2026-11-18T11:06:41.500Z","pid":4242,"event":"prompt-answered","operation":"browse",\
+            "destination":"_tictactoe._tcp","outcome":null,"verdict":null,"detail":"a\\u001b[2J\\u009b\\\"b\\u2028",\
+            "answer":"allow","origin":"Search for games screen"}
+
+            """
+        try earlier.write(toFile: log.path, atomically: true, encoding: .utf8)
+        let contents = try log.read()
+        XCTAssertEqual(contents.skippedLines, 0)
+        XCTAssertEqual(contents.entries, [
+            PrivacyReportEntry(
+                time: Date(timeIntervalSince1970: 1_795_000_000), pid: 4242, event: .decision, operation: "connect",
+                destination: "198.18.0.1:7878", outcome: .allowed, verdict: "allowed", origin: "tictactoe join"),
+            PrivacyReportEntry(
+                time: Date(timeIntervalSince1970: 1_795_000_001.5), pid: 4242, event: .promptAnswered,
+                operation: "browse", destination: "_tictactoe._tcp", detail: "a\u{1b}[2J\u{9b}\"b\u{2028}",
+                answer: "allow", origin: "Search for games screen"),
+        ])
     }
 
     func testHostileTextStaysOnItsLineAndLongTextIsCut() throws {
@@ -133,10 +161,10 @@ final class PrivacyReportLogTests: XCTestCase {
         for index in 0..<500 {
             log.recordDecision("allowed", .allowed, origin: "record \(index)")
         }
-        let record = PrivacyReportEntry(
+        let record = try PrivacyReportEntry(
             time: Date(), pid: getpid(), event: .decision, operation: "connect", destination: "198.18.0.1:7878",
             outcome: .allowed, verdict: "allowed", origin: "record 499"
-        ).line.utf8.count
+        ).line().utf8.count
         for path in [log.path, log.previousPath] {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             XCTAssertLessThanOrEqual(size, limit + record, path)
@@ -192,7 +220,7 @@ final class PrivacyReportLogTests: XCTestCase {
         // writer waits for the lock); the next record, with the lock free, rotates it again.
         log.recordDecision("denied", .waiting, origin: "after the writers")
         let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
-        let record = (try log.read().entries.last?.line.utf8.count) ?? 0
+        let record = (try log.read().entries.last?.line().utf8.count) ?? 0
         XCTAssertLessThanOrEqual(size, limit + record, "\(log.path) after the next record")
     }
 }
