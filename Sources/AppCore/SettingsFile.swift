@@ -103,10 +103,11 @@ public struct SettingsFile: Sendable {
     static func parse(_ data: Data) -> Result<[String: PropertyValue], ParseProblem> {
         guard data.count <= maximumFileSize, let object = try? PropertyValue.json(data), let dictionary = object.dictionary
         else { return .failure(.corrupt) }
-        if let version = dictionary["version"] {
-            // Compared as JSON text: `1` is this format; `true`, `"1"` or `2` are not.
-            let text = version.jsonText
-            guard text == String(formatVersion) else { return .failure(.unknownVersion(String(text.prefix(40)))) }
+        if let version = dictionary["version"], version != .integer(formatVersion) {
+            // `1` is this format; `true`, `"1"`, `1.5` or `2` are not. Shown as JSON text (a value JSON cannot hold,
+            // never one read from JSON, as a property list's).
+            let text = (try? version.jsonText()) ?? version.plistDescription
+            return .failure(.unknownVersion(String(text.prefix(40))))
         }
         return .success(dictionary)
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextSupport
 
 /// A value read from a property list or a JSON file without a fixed schema, as the manifest, the entitlements, the
 /// decision file and the settings file are read: through FoundationEssentials' `PropertyListDecoder` and
@@ -104,22 +105,9 @@ public indirect enum PropertyValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// The value as JSON text (`7`, `"2"`, `true`, `null`, `[1,2]`).
-    public var jsonText: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .integer(let number): return String(number)
-        case .real(let number): return "\(number)"
-        case .string(let text):
-            let encoded = try? JSONEncoder().encode(text)
-            return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "\"\(text)\""
-        case .array(let array): return "[" + array.map(\.jsonText).joined(separator: ",") + "]"
-        case .dictionary(let dictionary):
-            let pairs = dictionary.keys.sorted().map { PropertyValue.string($0).jsonText + ":" + dictionary[$0]!.jsonText }
-            return "{" + pairs.joined(separator: ",") + "}"
-        case .date(let date): return PropertyValue.string(date.formatted(.iso8601)).jsonText
-        case .data(let data): return PropertyValue.string(data.base64EncodedString()).jsonText
-        }
+    /// The value as JSON text (`7`, `"2"`, `true`, `null`, `[1,2]`), written by the one encoder (`JSONLine`). Throws
+    /// for what JSON cannot hold (a non-finite number, which only a property list can have).
+    public func jsonText() throws -> String {
+        try JSONLine.encode(self)
     }
 }

@@ -164,8 +164,8 @@ public final class DecisionStore: Sendable {
         guard let object = try? PropertyValue.json(data), let dictionary = object.dictionary else {
             return .failure(.corrupt("not a JSON object (corrupt)"))
         }
-        if let version = dictionary["version"].map(describeVersion), version != String(formatVersion) {
-            return .failure(.unknownVersion(version))
+        if let version = dictionary["version"], version != .integer(formatVersion) {
+            return .failure(.unknownVersion(describeVersion(version)))
         }
         guard let stateText = dictionary["state"]?.string else {
             return .failure(.corrupt("missing its \"state\""))
@@ -179,8 +179,9 @@ public final class DecisionStore: Sendable {
     }
 
     /// A found `version` as JSON text, as the warning shows it (`7`, `"2"`, `true`, `null`; at most 40 characters).
+    /// A value JSON cannot hold (never one read from JSON) shows as a property list's.
     private static func describeVersion(_ version: PropertyValue) -> String {
-        let text = version.jsonText
+        let text = (try? version.jsonText()) ?? version.plistDescription
         return text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 

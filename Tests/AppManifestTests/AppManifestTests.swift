@@ -269,4 +269,15 @@ final class AppManifestTests: XCTestCase {
         // The test bundle is not installed, so <bin>/../share/tictactoe does not exist: the checkout's Assets win.
         XCTAssertEqual(try AppManifest.locate(explicitPath: nil).path, assetsDirectory + "/Info.plist")
     }
+
+    /// A value's JSON text comes from the one encoder: keys sorted, `/` as it is, a bidi override escaped; a value
+    /// JSON cannot hold is an error, never text that is not JSON.
+    func testAValuesJSONTextIsTheOneEncoders() throws {
+        let value = PropertyValue.dictionary(["b": .integer(2), "a": .string("x/y\u{202E}z"), "c": .null])
+        XCTAssertEqual(try value.jsonText(), #"{"a":"x/y\u202ez","b":2,"c":null}"#)
+        XCTAssertEqual(try PropertyValue.string("2").jsonText(), #""2""#)
+        XCTAssertEqual(try PropertyValue.bool(true).jsonText(), "true")
+        XCTAssertThrowsError(try PropertyValue.real(.nan).jsonText())
+        XCTAssertThrowsError(try PropertyValue.array([.real(.infinity)]).jsonText())
+    }
 }
