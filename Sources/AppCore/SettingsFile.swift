@@ -1,8 +1,9 @@
+import AppManifest
 import FoundationEssentials
 import GameClient
 import LocalNetworkPrivacy
 import Logging
-import AppManifest
+import TextSupport
 
 /// The person's settings between launches: `settings.json` next to the local network decision
 /// (`AppDirectories.config`: `$TICTACTOE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/tictactoe`, else
@@ -142,8 +143,9 @@ public struct SettingsFile: Sendable {
         return nil
     }
 
-    /// The bytes written: `settings` over `object` (the file's other keys), keys sorted, one line.
-    static func encode(_ settings: StoredSettings, over object: [String: PropertyValue] = [:]) -> Data {
+    /// The bytes written: `settings` over `object` (the file's other keys), one line by the one encoder (`JSONLine`:
+    /// keys sorted). Throws what the encoder throws (a value JSON cannot hold): the save fails, the file stays as it was.
+    static func encode(_ settings: StoredSettings, over object: [String: PropertyValue] = [:]) throws -> Data {
         var object = object
         object["version"] = .integer(formatVersion)
         let fields: [(String, PropertyValue?)] = [
@@ -159,9 +161,6 @@ public struct SettingsFile: Sendable {
             ("spectators", settings.spectators.map(PropertyValue.integer)),
         ]
         for (key, value) in fields { object[key] = value }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(object)) ?? Data()
-        return data + Data("\n".utf8)
+        return Data((try JSONLine.encode(object) + "\n").utf8)
     }
 }

@@ -1,8 +1,9 @@
-import FoundationEssentials
-import Synchronization
-import Logging
 import AppManifest
+import FoundationEssentials
+import Logging
 import PrivacyReport
+import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -206,15 +207,12 @@ public final class DecisionStore: Sendable {
         }
     }
 
-    /// The bytes written for a decision (keys sorted, one line).
-    static func encode(_ decision: LocalNetworkDecision) -> Data {
+    /// The bytes written for a decision: one line by the one encoder (`JSONLine`: keys sorted).
+    static func encode(_ decision: LocalNetworkDecision) throws -> Data {
         let contents = DecisionJSON(
             version: formatVersion, state: decision.state.rawValue,
             decidedAt: decision.decidedAt.map { Date.ISO8601FormatStyle().format($0) }, source: decision.source)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(contents)) ?? Data()
-        return data + Data("\n".utf8)
+        return Data((try JSONLine.encode(contents) + "\n").utf8)
     }
 
     private func warnOnce(_ text: String) {
@@ -264,12 +262,14 @@ public final class DecisionStore: Sendable {
         try storing { try file.ensureDirectory() }
     }
 
-    /// `body`, its write failure told as the decision's.
+    /// `body`, its failure to write or to encode the decision told as the decision's.
     private func storing(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as LockedFile.WriteFailure {
             throw DecisionStoreError.cannotWrite(path: failure.path, reason: failure.reason)
+        } catch let error as EncodingError {
+            throw DecisionStoreError.cannotWrite(path: decisionPath, reason: "cannot encode it: \(error)")
         }
     }
 

@@ -107,6 +107,23 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(try load("{\"name\": \"Zoe\"}").settings.name, "Zoe", "no version: read as version 1")
     }
 
+    /// The file as it is written: one line, keys sorted, `/` as it is (the one encoder, `JSONLine`).
+    func testTheFileIsOneLineWithItsKeysSorted() throws {
+        let file = SettingsFile(directory: try makeTemporaryDirectory(self))
+        try file.save(StoredSettings(name: "Zoë", difficulty: "easy", lastAddress: "a/b:1", colors: true))
+        XCTAssertEqual(
+            try String(contentsOfFile: file.path, encoding: .utf8),
+            #"{"colors":true,"difficulty":"easy","last_address":"a/b:1","name":"Zoë","version":1}"# + "\n")
+    }
+
+    /// A value JSON cannot hold is an encoding error, which fails the save (its caller says so): never an empty file.
+    func testAValueJSONCannotHoldFailsTheSave() throws {
+        XCTAssertThrowsError(try SettingsFile.encode(sample, over: ["kept": .real(.nan)]))
+        XCTAssertEqual(
+            String(decoding: try SettingsFile.encode(StoredSettings(name: "a"), over: ["kept": .integer(3)]), as: UTF8.self),
+            #"{"kept":3,"name":"a","version":1}"# + "\n")
+    }
+
     func testAnOversizedFileIsRefusedBeforeReading() throws {
         let padding = String(repeating: " ", count: 64 * 1024)
         let loaded = try load("{\"version\": 1, \"name\": \"Zoe\"}" + padding)

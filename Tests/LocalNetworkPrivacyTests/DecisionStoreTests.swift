@@ -53,6 +53,15 @@ final class DecisionStoreTests: XCTestCase {
         XCTAssertNotNil(dictionary["decided_at"] as? String)
     }
 
+    /// The file as it is written: one line, keys sorted, `/` as it is (the one encoder, `JSONLine`).
+    func testTheFileIsOneLineWithItsKeysSorted() throws {
+        let decision = LocalNetworkDecision(
+            state: .denied, decidedAt: Date(timeIntervalSince1970: 1_714_979_289), source: "a/b")
+        XCTAssertEqual(
+            String(decoding: try DecisionStore.encode(decision), as: UTF8.self),
+            #"{"decided_at":"2024-05-06T07:08:09Z","source":"a/b","state":"denied","version":1}"# + "\n")
+    }
+
     func testResetForgetsTheDecision() throws {
         let store = DecisionStore(directory: try makeTemporaryDirectory(self))
         try store.write(.denied)
