@@ -163,6 +163,7 @@ let package = Package(
             name: "PrivacyReport",
             dependencies: [
                 "AppManifest",
+                "GameProtocol",
                 "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),

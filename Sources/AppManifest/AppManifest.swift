@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GameProtocol
 import Localization
 import Logging
 import TextSupport
@@ -186,14 +187,17 @@ public struct AppManifest: Sendable, Hashable {
     }
 }
 
-/// Why the app manifest could not be used. The text says which paths were tried and what to do.
-public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why the app manifest could not be used. The text says which paths were tried and what to do. Without a manifest
+/// there is no local network access (exit 12).
+public enum ManifestError: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
     /// No file at any of the paths tried. `explicit`: the only path was given with `--info-plist`.
     case notFound(tried: [String], explicit: Bool)
     /// The file exists but cannot be read (permissions, a directory, …).
     case unreadable(path: String, reason: String)
     /// The file is not an XML property list dictionary with the expected value types.
     case invalid(path: String, reason: String)
+
+    public var exitStatus: ExitStatus { .localNetworkNotAllowed }
 
     public var description: String {
         switch self {

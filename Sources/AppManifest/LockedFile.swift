@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GameProtocol
 import TextSupport
 
 #if canImport(Glibc)
@@ -50,10 +51,11 @@ public struct LockedFile: Sendable {
     /// The lock file writers serialize on.
     public var lockPath: String { PathText.join(directory, lockFileName) }
 
-    /// Why the file could not be written: the path and the reason.
-    public struct WriteFailure: Error, Sendable, Hashable {
+    /// Why the file could not be written: the path and the reason. A run it ends exits 1.
+    public struct WriteFailure: ExitStatusConvertible, Sendable, Hashable {
         public var path: String
         public var reason: String
+        public var exitStatus: ExitStatus { .failure }
     }
 
     // MARK: Reading

@@ -17,8 +17,10 @@ public final class CursesTerminal: Terminal {
 
     public init() {}
 
-    public enum Failure: Error, CustomStringConvertible {
+    /// The terminal UI cannot start (exit 1).
+    public enum Failure: ExitStatusConvertible, CustomStringConvertible {
         case noTerminal
+        public var exitStatus: ExitStatus { .failure }
         public var description: String { "cannot start the terminal UI: standard input/output is not a terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))" }
     }
 

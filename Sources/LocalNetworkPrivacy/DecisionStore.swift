@@ -1,5 +1,6 @@
 import AppManifest
 import FoundationEssentials
+import GameProtocol
 import Logging
 import PrivacyReport
 import Synchronization
@@ -276,9 +277,11 @@ public final class DecisionStore: Sendable {
     static func lastErrorText() -> String { LockedFile.lastErrorText() }
 }
 
-/// The decision could not be stored.
-public enum DecisionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+/// The decision could not be stored (`tictactoe privacy grant`, `deny`, `reset`: exit 1).
+public enum DecisionStoreError: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
+
+    public var exitStatus: ExitStatus { .failure }
 
     public var description: String {
         switch self {

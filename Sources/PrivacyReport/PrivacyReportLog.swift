@@ -1,5 +1,6 @@
 import AppManifest
 import FoundationEssentials
+import GameProtocol
 import Logging
 import Synchronization
 import TextSupport
@@ -81,10 +82,11 @@ public final class PrivacyReportLog: Sendable {
         }
     }
 
-    /// Why a record could not be written, or the report read.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a record could not be written, or the report read (`tictactoe privacy report`: exit 1).
+    public struct Failure: ExitStatusConvertible, Sendable, Hashable, CustomStringConvertible {
         public var path: String
         public var reason: String
+        public var exitStatus: ExitStatus { .failure }
         public var description: String { "\(path): \(reason)" }
     }
 

@@ -70,7 +70,7 @@ struct Manifest: ParsableCommand {
             manifest = located
         case .failure(let error):
             printError("tictactoe: \(error)")
-            throw ExitCode(ExitStatus.localNetworkNotAllowed.rawValue)
+            throw ExitCode(ExitStatus(failure: error).rawValue)
         }
         let report = ManifestReport.read(manifest: manifest)
         try printOutput(json ? try report.json() : report.text)

@@ -148,7 +148,7 @@ struct PlayOptions: Sendable {
             status = try app.run()
         } catch {
             printError("tictactoe: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus(failure: error).rawValue)
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -243,7 +243,7 @@ struct PrivacyReport: ParsableCommand {
             contents = try log.read()
         } catch {
             printError("tictactoe: cannot read the privacy report \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
+            throw ExitCode(ExitStatus(failure: error).rawValue)
         }
         if contents.skippedLines > 0 {
             printError("tictactoe: \(contents.skippedLines) line(s) of the privacy report are not records: skipped")

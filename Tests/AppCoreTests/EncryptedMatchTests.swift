@@ -145,6 +145,20 @@ final class EncryptedMatchTests: XCTestCase {
         XCTAssertEqual(encryptedStatus, .success)
     }
 
+    /// Without a manifest there is no transport security policy to allow plaintext on the LAN: the host ends with
+    /// the manifest error's own code (12), before it listens.
+    func testAPlaintextHostWithoutAManifestEndsWithTheManifestsCode() async throws {
+        let gate = try makeGate(.allowed, manifest: nil)
+        let host = JSONSide()
+        let request = HostRequest(port: 0, matches: 1, advertise: false, origin: origin, security: .plaintext)
+        let status = await hostMatches(
+            request, options: MatchOptions(name: "host", player: .perfect, seed: 1, games: 1), gate: gate,
+            reporter: host.reporter)
+        XCTAssertEqual(status, .localNetworkNotAllowed)
+        XCTAssertTrue(errorMessage(host).hasPrefix("no app manifest (Info.plist) found"), errorMessage(host))
+        XCTAssertTrue(host.events(named: "listening").isEmpty)
+    }
+
     func testTheManifestRefusesPlaintextOnTheLANBeforeAnythingIsSent() async throws {
         // Allowed access, so that only the manifest's transport security stands in the way. 192.0.2.1 is TEST-NET-1:
         // the refusal comes before any socket is opened.

@@ -6,6 +6,7 @@ import GameProtocol
 import GameTransport
 import LocalNetworkPrivacy
 import MatchPlay
+import PrivacyReport
 import Series
 import TicTacToeTestSupport
 import XCTest
@@ -43,6 +44,11 @@ final class ExitStatusTests: XCTestCase {
             (SecureChannelError.closedDuringHandshake, .peerLeft),
             (BonjourError.unavailable, .bonjourUnavailable),
             (BonjourError.notFound(name: "x"), .unreachable),
+            // No manifest, none readable or a broken one: no local network access.
+            (ManifestError.notFound(tried: ["/nowhere/Info.plist"], explicit: true), .localNetworkNotAllowed),
+            (ManifestError.invalid(path: "Info.plist", reason: "r"), .localNetworkNotAllowed),
+            // A decision that cannot be stored: 1, as documented.
+            (DecisionStoreError.cannotWrite(path: "p", reason: "r"), .failure),
         ]
         for (error, status) in cases {
             XCTAssertEqual(ExitStatus(failure: error), status, "\(error)")
@@ -112,7 +118,8 @@ final class ExitStatusTests: XCTestCase {
         // The lower modules' errors that end runs (each says its code in its own file).
         let lower: [any ExitStatusConvertible.Type] = [
             ConnectionError.self, SecureChannelError.self, BonjourError.self, TransportSecurityRefusal.self,
+            ManifestError.self, LockedFile.WriteFailure.self, DecisionStoreError.self, PrivacyReportLog.Failure.self,
         ]
-        XCTAssertEqual(lower.count, 4)
+        XCTAssertEqual(lower.count, 8)
     }
 }
