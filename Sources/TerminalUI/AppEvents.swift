@@ -89,7 +89,7 @@ public enum AppEffect: Hashable, Sendable {
     case saveGame(GameRecord)
     /// Past games: read the saved games (answered with `.pastGames`).
     case loadPastGames
-    case quit(status: Int32)
+    case quit(status: ExitStatus)
 }
 
 /// The smallest window the game draws in.

@@ -19,7 +19,7 @@ public struct AppModel: Sendable {
     /// A question before leaving a match, resigning or quitting (modal): `y` confirms, any other key cancels.
     public private(set) var confirmation: Confirmation?
     /// Set once the person quits; the runtime exits after the network had a moment to say bye.
-    public private(set) var quitting: Int32?
+    public private(set) var quitting: ExitStatus?
 
     public init(settings: UISettings, size: TerminalSize, seed: UInt64) {
         shared = Shared(settings: settings, size: size, seed: seed)
@@ -73,7 +73,7 @@ public struct AppModel: Sendable {
             return effects
         case .signal(let reason):
             confirmation = nil  // Ctrl-C never asks
-            return quit(status: reason == .shutdown ? 143 : 130, reason: reason)
+            return quit(status: ExitStatus(stoppedBy: reason), reason: reason)
         case .discovery(let update):
             guard case .search(var search) = screen else { return [] }
             search.apply(update)
@@ -111,7 +111,7 @@ public struct AppModel: Sendable {
             flash = nil
             return []
         case .quitGrace:
-            return [.quit(status: quitting ?? 0)]
+            return [.quit(status: quitting ?? .success)]
         case .connectCountdown:
             guard case .network(var game) = screen else { return [] }
             let more = game.countDown()
@@ -175,7 +175,7 @@ public struct AppModel: Sendable {
             return step.effects
         case .back:
             // The replay of `tictactoe replay` has nothing below: leaving it quits.
-            guard stack.count > 1 else { return step.effects + [.quit(status: 0)] }
+            guard stack.count > 1 else { return step.effects + [.quit(status: .success)] }
             let left = stack.removeLast()
             var top = screen
             let resumed = top.resumed(after: left)
@@ -185,7 +185,7 @@ public struct AppModel: Sendable {
             confirmation = question
             return step.effects
         case .quit:
-            return step.effects + quit(status: 0, reason: .quit)
+            return step.effects + quit(status: .success, reason: .quit)
         }
     }
 
@@ -221,14 +221,14 @@ public struct AppModel: Sendable {
             confirmation = Confirmation(.quit, gameInProgress: game.phase == .playing)
             return []
         }
-        return quit(status: 0, reason: .quit)
+        return quit(status: .success, reason: .quit)
     }
 
     /// Carries out what the person confirmed (if it still applies: the match may have moved on meanwhile).
     private mutating func confirmed(_ action: Confirmation.Action) -> [AppEffect] {
         switch action {
         case .quit:
-            return quit(status: 0, reason: .quit)
+            return quit(status: .success, reason: .quit)
         case .leave:
             guard case .network(let game) = screen else { return [] }
             return go(game.leave())
@@ -250,7 +250,7 @@ public struct AppModel: Sendable {
     }
 
     /// Leaves: tells a connected peer (bye), then quits after a short grace period for the frame to go out.
-    mutating func quit(status: Int32, reason: ByeReason) -> [AppEffect] {
+    mutating func quit(status: ExitStatus, reason: ByeReason) -> [AppEffect] {
         guard quitting == nil else { return [.quit(status: status)] }
         quitting = status
         let grace = AppEffect.schedule(.quitGrace, after: .milliseconds(300))

@@ -77,7 +77,7 @@ public final class UIApp {
     }
 
     /// Runs until the person quits; returns the exit status. The terminal is restored on every way out.
-    public func run() throws -> Int32 {
+    public func run() throws -> ExitStatus {
         try terminal.start(colors: colors)
         // A terminal that cannot show UTF-8 (the ASCII mode: the locale named in the environment may not even be
         // installed) shows English, whatever LANGUAGE asks for: the other languages' characters would be garbage.
@@ -122,7 +122,7 @@ public final class UIApp {
                 inputs.append(.timer(id))
             }
             if inputs.isEmpty {
-                if !alive { return 0 }
+                if !alive { return .success }
                 continue
             }
             dirty = true
@@ -134,7 +134,7 @@ public final class UIApp {
 
     /// Hands `input` to the model and carries out its effects; answers the runtime has at once (the gate's verdict,
     /// the privacy state) go back to the model before anything else. Returns the exit status once the model quits.
-    private func apply(_ input: AppInput) -> Int32? {
+    private func apply(_ input: AppInput) -> ExitStatus? {
         var inputs = [input]
         while !inputs.isEmpty {
             let next = inputs.removeFirst()
@@ -152,7 +152,7 @@ public final class UIApp {
 
     private enum Performed {
         case feed([AppInput])
-        case quit(Int32)
+        case quit(ExitStatus)
     }
 
     private func privacyInfo() -> [AppInput] {

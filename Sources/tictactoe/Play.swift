@@ -143,14 +143,14 @@ struct PlayOptions: Sendable {
         // Never over the curses screen: a failing log file is one warning in the status line.
         log.onFailure { [queue = app.queue] error in queue.post(.notice("Warning: \(FileLogHandler.warning(error))")) }
         if let warning = loaded.warning { app.queue.post(.notice("Warning: \(warning)")) }
-        let status: Int32
+        let status: ExitStatus
         do {
             status = try app.run()
         } catch {
             printError("tictactoe: \(error)")
             throw ExitCode(ExitStatus(failure: error).rawValue)
         }
-        if status != 0 { throw ExitCode(status) }
+        if status != .success { throw ExitCode(status.rawValue) }
     }
 }
 

@@ -91,6 +91,6 @@ struct Replay: ParsableCommand {
         let signals = catchSignals(for: app)
         defer { withExtendedLifetime(signals) {} }
         let status = try app.run()
-        if status != 0 { throw ExitCode(status) }
+        if status != .success { throw ExitCode(status.rawValue) }
     }
 }

@@ -64,7 +64,7 @@ final class ConfirmationTests: XCTestCase {
         // Esc Esc no longer leaves and quits: the second Esc only cancels the question.
         let twice = FakeTerminal(script: inAMatch([.key(.escape), .key(.escape)]))
         let (app, status) = try runApp(twice, network: network)
-        XCTAssertEqual(status, 0)
+        XCTAssertEqual(status, .success)
         guard case .network = app.model.screen else { return XCTFail("Esc Esc left: \(app.model.screen)") }
         XCTAssertNil(app.model.quitting)
     }
@@ -76,7 +76,7 @@ final class ConfirmationTests: XCTestCase {
             .key(.escape), .keys("y"), .key(.escape), .keys("n"), .key(.escape), .keys("y"), .keys("p"),
         ]))
         let (app, status) = try runApp(terminal, network: network)
-        XCTAssertEqual(status, 0)
+        XCTAssertEqual(status, .success)
         XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.leave(.quit))])
         XCTAssertNotNil(app.model.quitting, "Esc y at the menu did not quit")
         XCTAssertEqual(menuTitle(app), "Host a game", "the p after quitting was read")
@@ -169,11 +169,20 @@ final class ConfirmationTests: XCTestCase {
         XCTAssertEqual(network.handles.first?.sent, [])
     }
 
+    /// A stop's exit status is the one mapping's (`ExitStatus(stoppedBy:)`): 143 for SIGTERM or SIGHUP, 130 for Ctrl-C.
+    func testAStopAtTheMenuQuitsWithItsStatus() {
+        for (reason, status) in [(ByeReason.shutdown, ExitStatus.terminated), (.quit, .interrupted)] {
+            var model = AppModel(settings: UISettings(name: "tester"), size: TerminalSize(rows: 30, columns: 100), seed: 1)
+            XCTAssertEqual(model.handle(.signal(reason)), [.quit(status: status)], "\(reason)")
+            XCTAssertEqual(model.quitting?.rawValue, status.rawValue)
+        }
+    }
+
     func testCtrlCDuringAQuestionQuitsAtOnceAndTellsThePeer() throws {
         let network = FakeNetwork()
         let terminal = FakeTerminal(script: inAMatch([.keys("q"), .input(.signal(.quit))]))
         let (_, status) = try runApp(terminal, network: network)
-        XCTAssertEqual(status, 130)
+        XCTAssertEqual(status, .interrupted)
         XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.leave(.quit))])
         XCTAssertTrue(terminal.stopped)
     }
@@ -197,7 +206,7 @@ final class ConfirmationTests: XCTestCase {
         let quitting = FakeTerminal(script: inAMatch([.resize(small), .keys("q"), .keys("y")]))
         let quitNetwork = FakeNetwork()
         let (_, status) = try runApp(quitting, network: quitNetwork)
-        XCTAssertEqual(status, 0)
+        XCTAssertEqual(status, .success)
         XCTAssertEqual(quitNetwork.handles.first?.sent, [LocalCommandRecord(.leave(.quit))])
     }
 

@@ -275,7 +275,7 @@ final class FakePrivacy {
 func runApp(_ terminal: FakeTerminal, network: FakeNetwork = FakeNetwork(),
             privacy: FakePrivacy = FakePrivacy(state: .allowed),
             promptAtLaunch: Bool = false, settings: UISettings = UISettings(name: "tester"),
-            seed: UInt64 = 7, colors: Bool = true, archive: GameArchiveClient = .none) throws -> (UIApp, Int32) {
+            seed: UInt64 = 7, colors: Bool = true, archive: GameArchiveClient = .none) throws -> (UIApp, ExitStatus) {
     let app = UIApp(terminal: terminal, settings: settings, client: fakeClient(network, privacy),
                     gameArchive: archive, promptAtLaunch: promptAtLaunch, colors: colors, seed: seed,
                     clock: { [unowned terminal] in terminal.now })

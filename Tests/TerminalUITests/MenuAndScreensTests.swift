@@ -68,7 +68,7 @@ final class MenuAndScreensTests: XCTestCase {
     func testQuitFromTheMenu() throws {
         let terminal = FakeTerminal(script: [.keys("q"), .keys("p")])
         let (app, status) = try runApp(terminal)
-        XCTAssertEqual(status, 0)
+        XCTAssertEqual(status, .success)
         // The "p" after quitting was never read: the app had ended.
         guard case .menu = app.model.screen else { return XCTFail("the app went on after q") }
     }

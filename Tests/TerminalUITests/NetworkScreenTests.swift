@@ -106,7 +106,7 @@ final class NetworkScreenTests: XCTestCase {
             .input(.signal(.quit)),
         ]))
         let (_, status) = try runApp(terminal, network: network)
-        XCTAssertEqual(status, 130)
+        XCTAssertEqual(status, .interrupted)
         XCTAssertEqual(network.handles.first?.sent, [LocalCommandRecord(.leave(.quit))])
         XCTAssertTrue(network.handles.first?.cancelled ?? false)
         XCTAssertTrue(terminal.stopped, "the terminal was not restored")

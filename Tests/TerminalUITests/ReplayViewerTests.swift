@@ -64,7 +64,7 @@ final class ReplayViewerTests: XCTestCase {
 
     func testQQuitsAReplayOpenedByTheCommand() throws {
         var model = model()
-        XCTAssertEqual(model.handle(.key(.character("q"))), [.quit(status: 0)])
+        XCTAssertEqual(model.handle(.key(.character("q"))), [.quit(status: .success)])
     }
 
     /// Each game against the computer is handed over to be saved once, when it ends, with its moves and result.

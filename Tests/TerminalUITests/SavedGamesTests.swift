@@ -47,7 +47,7 @@ final class SavedGamesTests: XCTestCase {
                            replay: ReplayViewer(record: record, title: name), seed: 7,
                            clock: { [unowned viewer] in viewer.now })
         viewer.queue = replay.queue
-        XCTAssertEqual(try replay.run(), 0)
+        XCTAssertEqual(try replay.run(), .success)
         let start = try XCTUnwrap(frame(viewer, showing: "· move 0 of \(moves)"), viewer.lastFrame)
         XCTAssertTrue(viewer.frames[start].text.contains("The empty board"), viewer.frames[start].text)
         XCTAssertFalse(viewer.frames[start].text.contains(" X ") || viewer.frames[start].text.contains(" O "))
