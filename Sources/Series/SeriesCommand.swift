@@ -76,7 +76,7 @@ public struct SeriesCommand: Sendable {
             errors.writeLine("tictactoe: \(output.failure.map { "\($0)" } ?? "standard output failed")")
             return .outputFailed
         }
-        if let network, let refused = await Self.obtainAccess(network, clock: clock, errors: errors) {
+        if let network, let refused = await Self.obtainAccess(network, clock: clock, stop: stop, errors: errors) {
             errors.writeLine("tictactoe: \(refused.message)")
             return refused.status
         }
@@ -158,20 +158,28 @@ public struct SeriesCommand: Sendable {
     /// Permission comes first, once (a prompt on a terminal; or a wait, said on standard error); why it did not come
     /// and the exit status that says so, or nil once it has.
     private static func obtainAccess(
-        _ network: SeriesNetwork, clock: any Clock<Duration>, errors: CheckedOutput
+        _ network: SeriesNetwork, clock: any Clock<Duration>, stop: StopSignal, errors: CheckedOutput
     ) async -> (message: String, status: ExitStatus)? {
         do {
             try await network.obtainAccess(clock: clock) {
                 errors.writeLine("tictactoe: waiting for local network permission: \($0)")
             }
             return nil
-        } catch let error as LocalNetworkAccessError {
-            return ("\(error)", error.exitStatus)
-        } catch let refusal as TransportSecurityRefusal {
-            return ("cannot play unencrypted games (--plaintext) over \(network.address): \(refusal)", refusal.exitStatus)
         } catch {
-            return ("\(error)", (error as? any ExitStatusConvertible)?.exitStatus ?? .failure)
+            return noAccess(error, over: network.address, stop: stop.raised)
         }
+    }
+
+    /// Why the series cannot be played over `address`, and its exit status: the error's own (`ExitStatus(failure:)`;
+    /// a wait cancelled by a stop ends as that stop).
+    static func noAccess(
+        _ error: any Error, over address: String, stop: ByeReason?
+    ) -> (message: String, status: ExitStatus) {
+        let status = ExitStatus(failure: error, stop: stop)
+        if let refusal = error as? TransportSecurityRefusal {
+            return ("cannot play unencrypted games (--plaintext) over \(address): \(refusal)", status)
+        }
+        return ("\(error)", status)
     }
 
     /// `game-0001.jsonl` (four digits at least).

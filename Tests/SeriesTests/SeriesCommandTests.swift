@@ -1,9 +1,10 @@
+import AppCore
 import AppProcess
 import Foundation
 import GameProtocol
 import MatchPlay
 import MatchStatistics
-import Series
+@testable import Series
 import TicTacToeTestSupport
 import XCTest
 
@@ -241,5 +242,16 @@ final class SeriesCommandTests: XCTestCase {
         XCTAssertEqual(run.status, .transportSecurityRefused, run.errors)
         XCTAssertTrue(run.errors.contains("cannot play unencrypted games (--plaintext) over 192.0.2.1: "), run.errors)
         XCTAssertFalse(run.errors.contains("waiting"), run.errors)
+    }
+
+    /// A series that cannot get the network ends with the error's own code, and a wait cancelled by a stop as that
+    /// stop (143 for SIGTERM, 130 for Ctrl-C), through the one mapping (`ExitStatus(failure:stop:)`).
+    func testNoAccessEndsWithTheErrorsOwnCodeOrTheStop() {
+        XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: .shutdown).status, .terminated)
+        XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: .quit).status, .interrupted)
+        XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: nil).status, .failure)
+        let timedOut = LocalNetworkAccessError.timedOut(after: .seconds(1), reason: "not determined")
+        XCTAssertEqual(SeriesCommand.noAccess(timedOut, over: "192.0.2.1", stop: .quit).status, .localNetworkWaitTimedOut)
+        XCTAssertEqual(SeriesCommand.noAccess(timedOut, over: "192.0.2.1", stop: nil).message, "\(timedOut)")
     }
 }
