@@ -49,7 +49,8 @@ enum Entry {
         do {
             command = try TicTacToe.parseAsRoot()
         } catch {
-            fail(error)
+            // A usage error, --help, --version: argument-parser's message and exit code.
+            TicTacToe.exit(withError: error)
         }
         guard let asyncCommand = command as? any AsyncParsableCommand else {
             runThenExit { try command.run() }
@@ -70,7 +71,7 @@ enum Entry {
         exitWhenWritten()
     }
 
-    /// Runs `body`, then exits: as `exitWhenWritten`, or as argument-parser does for what it threw.
+    /// Runs `body`, then exits: as `exitWhenWritten`, or as `fail` for what it threw.
     private static func runThenExit(_ body: () throws -> Void) -> Never {
         do {
             try body()
@@ -92,13 +93,23 @@ enum Entry {
         exit(0)
     }
 
-    /// Exits as argument-parser does for `error` (its message on standard error, its exit code), once the lines
-    /// standard output still holds are written (gathered output: they came first). An `ExitCode` (a game that ended
-    /// with a status, the full-screen game stopped by a signal) has no message: it exits with its code at once, as
-    /// argument-parser would after building its help generator for the message it then does not print.
+    /// Exits for what a command threw, once the lines standard output still holds are written (gathered output: they
+    /// came first). An `ExitCode` (a game that ended with a status, the full-screen game stopped by a signal) has no
+    /// message: it exits with its code at once. An error that says its exit code (`ExitStatusConvertible`) is the
+    /// app's: its message as argument-parser writes one, and that code (`ExitStatus(failure:)`). Anything else is
+    /// argument-parser's (a usage error, help, `tictactoe help`), or an error without a code, which it exits 1 with as
+    /// `ExitStatus(failure:)` does.
     private static func fail(_ error: Error) -> Never {
         CheckedOutput.standardOutput.waitUntilWritten()
-        if let code = error as? ExitCode { exit(code.rawValue) }
-        TicTacToe.exit(withError: error)
+        switch error {
+        case let code as ExitCode:
+            exit(code.rawValue)
+        case is any ExitStatusConvertible:
+            let message = TicTacToe.fullMessage(for: error)
+            if !message.isEmpty { printError(message) }
+            exit(ExitStatus(failure: error).rawValue)
+        default:
+            TicTacToe.exit(withError: error)
+        }
     }
 }
