@@ -152,8 +152,8 @@ final class EncryptedMatchTests: XCTestCase {
         let host = JSONSide()
         let request = HostRequest(port: 0, matches: 1, advertise: false, origin: origin, security: .plaintext)
         let status = await hostMatches(
-            request, options: MatchOptions(name: "host", player: .perfect, seed: 1, games: 1), gate: gate,
-            reporter: host.reporter)
+            request, options: MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock()),
+            gate: gate, reporter: host.reporter)
         XCTAssertEqual(status, .localNetworkNotAllowed)
         XCTAssertTrue(errorMessage(host).hasPrefix("no app manifest (Info.plist) found"), errorMessage(host))
         XCTAssertTrue(host.events(named: "listening").isEmpty)
