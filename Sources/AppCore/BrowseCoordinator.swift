@@ -73,14 +73,15 @@ func browseGames(
 ) async -> ExitStatus {
     let elapsed = clock.stopwatch()
     var list = list
+    let events = browser.events()  // before the timer: its stop ends this subscription
     let timer = Task {
         guard let duration = request.duration else { return }
         try? await clock.sleep(for: duration)
-        browser.stop()  // ends the event stream
+        browser.stop()
     }
     defer { timer.cancel() }
     var failure: BonjourError?
-    await follow(browser, &list, elapsed: elapsed) { event, _ in
+    await follow(browser, events, &list, elapsed: elapsed) { event, _ in
         guard case .unavailable(let error) = event else { return true }
         failure = error
         return false
@@ -109,7 +110,8 @@ public func searchGames(
         ) { capability in
             // The events end when the session is cancelled (access turned off, or leaving).
             var list = GameList.onThisMachine()
-            await follow(GameBrowser(capability: capability), &list, elapsed: elapsed) { event, list in
+            let browser = GameBrowser(capability: capability)
+            await follow(browser, browser.events(), &list, elapsed: elapsed) { event, list in
                 switch event {
                 case .available: onUpdate(.available)
                 case .unavailable(let error): onUpdate(.unavailable(error.description))
@@ -129,13 +131,12 @@ public func searchGames(
 }
 
 /// The one loop over a game browser, for a one-shot browse and a live search alike: starts `browser`, keeps `list` up
-/// to date with each list it reports (on `elapsed`), and hands each event with the list after it to `keepGoing`, until
-/// the events end or `keepGoing` returns false; then stops the browser.
+/// to date with each list its `events` (a subscription made before) report (on `elapsed`), and hands each event with
+/// the list after it to `keepGoing`, until the events end or `keepGoing` returns false; then stops the browser.
 private func follow(
-    _ browser: GameBrowsing, _ list: inout GameList, elapsed: () -> Duration,
+    _ browser: GameBrowsing, _ events: AsyncStream<BrowserEvent>, _ list: inout GameList, elapsed: () -> Duration,
     _ keepGoing: (BrowserEvent, GameList) -> Bool
 ) async {
-    let events = browser.events()
     browser.start()
     for await event in events {
         if case .updated(let games) = event { list.update(games.map(GameListing.init), at: elapsed()) }

@@ -45,14 +45,15 @@ func browseServiceTypes(
     _ browser: ServiceTypeBrowsing, duration: Duration, clock: some Clock<Duration>,
     reporter: MatchReporter
 ) async -> ExitStatus {
+    let events = browser.events()  // before the timer: its stop ends this subscription
     let timer = Task {
         try? await clock.sleep(for: duration)
-        browser.stop()  // ends the event stream
+        browser.stop()
     }
     defer { timer.cancel() }
     var types: [ServiceType] = []
     var failure: BonjourError?
-    await follow(browser) { event in
+    await follow(browser, events) { event in
         switch event {
         case .updated(let list): types = list
         case .unavailable(let error): failure = error
@@ -85,7 +86,8 @@ public func watchServiceTypes(
             { $0.browseServiceTypes(for: origin) }, onWaiting: { onUpdate(.waiting($0)) }
         ) { capability in
             // The events end when the session is cancelled (access turned off, or leaving).
-            await follow(makeBrowser(capability)) { event in
+            let browser = makeBrowser(capability)
+            await follow(browser, browser.events()) { event in
                 switch event {
                 case .available: onUpdate(.available)
                 case .unavailable(let error): onUpdate(.unavailable(error.description))
@@ -105,9 +107,11 @@ public func watchServiceTypes(
 }
 
 /// The one loop over a service-type browser, for a one-shot listing and a live one alike: starts `browser` and hands
-/// each event to `keepGoing` until the events end or `keepGoing` returns false; then stops the browser.
-private func follow(_ browser: ServiceTypeBrowsing, _ keepGoing: (ServiceTypeEvent) -> Bool) async {
-    let events = browser.events()
+/// each of its `events` (a subscription made before) to `keepGoing` until they end or `keepGoing` returns false; then
+/// stops the browser.
+private func follow(
+    _ browser: ServiceTypeBrowsing, _ events: AsyncStream<ServiceTypeEvent>, _ keepGoing: (ServiceTypeEvent) -> Bool
+) async {
     browser.start()
     for await event in events {
         guard keepGoing(event) else { break }
