@@ -5,8 +5,9 @@ import FoundationEssentials
 ///
 /// Text from outside stays lossless (a peer's name is written as it was sent), but nothing in a line can act on a
 /// terminal that shows it: `JSONEncoder` escapes only C0 controls, so a second pass writes DEL, the C1 controls
-/// (U+0080–U+009F) and the bidirectional formatting characters (`DisplayText.isBidiFormatting`) as `\u` escapes too
-/// (`\u009b`, `\u202e`). Every JSON parser reads them back as the original characters.
+/// (U+0080–U+009F), the bidirectional formatting characters (`DisplayText.isBidiFormatting`) and the line and
+/// paragraph separators (U+2028, U+2029, which some readers split lines on) as `\u` escapes too (`\u009b`,
+/// `\u202e`). Every JSON parser reads them back as the original characters.
 public enum JSONLine {
     /// Shared by every caller: `JSONEncoder` is thread-safe once configured.
     private static let encoder: JSONEncoder = {
@@ -36,9 +37,11 @@ public enum JSONLine {
         return String(result)
     }
 
-    /// What the encoder leaves raw but a terminal would act on. (C0 controls are escaped by `JSONEncoder` already.)
+    /// What the encoder leaves raw but a terminal or a line reader would act on. (C0 controls are escaped by
+    /// `JSONEncoder` already.)
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         (DisplayText.isControl(scalar) && scalar.value >= 0x7F) || DisplayText.isBidiFormatting(scalar)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }
 

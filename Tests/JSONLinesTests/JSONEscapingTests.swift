@@ -17,10 +17,10 @@ final class JSONEscapingTests: XCTestCase {
         + "\u{A0}é☃😀\u{61C}\u{200E}\u{200F}\u{2028}\u{2029}\u{202A}\u{202E}\u{2066}\u{2069}\u{FEFF}\u{FFFD}e\u{301}"
 
     /// What a line may never hold raw: C0, DEL, C1, the bidi formatting characters (the sanitizer's rule, spelled
-    /// out here).
+    /// out here), and the line and paragraph separators, which some readers split lines on.
     private func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }
