@@ -96,20 +96,24 @@ enum Entry {
     /// Exits for what a command threw, once the lines standard output still holds are written (gathered output: they
     /// came first). An `ExitCode` (a game that ended with a status, the full-screen game stopped by a signal) has no
     /// message: it exits with its code at once. An error that says its exit code (`ExitStatusConvertible`) is the
-    /// app's: its message as argument-parser writes one, and that code (`ExitStatus(failure:)`). Anything else is
-    /// argument-parser's (a usage error, help, `tictactoe help`), or an error without a code, which it exits 1 with as
-    /// `ExitStatus(failure:)` does.
+    /// app's: it ends as `commandFailure` ends a command. Anything else is argument-parser's (a usage error, help,
+    /// `tictactoe help`), or an error without a code, which it exits 1 with as `ExitStatus(failure:)` does.
     private static func fail(_ error: Error) -> Never {
         CheckedOutput.standardOutput.waitUntilWritten()
         switch error {
         case let code as ExitCode:
             exit(code.rawValue)
         case is any ExitStatusConvertible:
-            let message = TicTacToe.fullMessage(for: error)
-            if !message.isEmpty { printError(message) }
-            exit(ExitStatus(failure: error).rawValue)
+            exit(commandFailure(error).rawValue)
         default:
             TicTacToe.exit(withError: error)
         }
     }
+}
+
+/// How a command ends on an error of the app's: `tictactoe: MESSAGE` (the error's own words unless `message` is
+/// given) on standard error, and the error's exit status (`ExitStatus(failure:)`) to throw.
+func commandFailure(_ error: any Error, saying message: String? = nil) -> ExitCode {
+    printError("tictactoe: \(message ?? "\(error)")")
+    return ExitCode(ExitStatus(failure: error).rawValue)
 }

@@ -69,8 +69,7 @@ struct Manifest: ParsableCommand {
         case .success(let located):
             manifest = located
         case .failure(let error):
-            printError("tictactoe: \(error)")
-            throw ExitCode(ExitStatus(failure: error).rawValue)
+            throw commandFailure(error)
         }
         let report = ManifestReport.read(manifest: manifest)
         try printOutput(json ? try report.json() : report.text)

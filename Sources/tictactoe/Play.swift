@@ -147,8 +147,7 @@ struct PlayOptions: Sendable {
         do {
             status = try app.run()
         } catch {
-            printError("tictactoe: \(error)")
-            throw ExitCode(ExitStatus(failure: error).rawValue)
+            throw commandFailure(error)
         }
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -105,8 +105,7 @@ private func apply(_ change: PrivacyChange, options: PrivacyOptions) throws {
         // Recorded in the privacy report with the command as its origin.
         told = try change.apply(to: DecisionStore(report: PrivacyReportLog()), displayName: name)
     } catch {
-        printError("tictactoe: \(error)")
-        throw ExitCode(ExitStatus(failure: error).rawValue)
+        throw commandFailure(error)
     }
     try printOutput(told)
 }
@@ -242,8 +241,7 @@ struct PrivacyReport: ParsableCommand {
         do {
             contents = try log.read()
         } catch {
-            printError("tictactoe: cannot read the privacy report \(error)")
-            throw ExitCode(ExitStatus(failure: error).rawValue)
+            throw commandFailure(error, saying: "cannot read the privacy report \(error)")
         }
         if contents.skippedLines > 0 {
             printError("tictactoe: \(contents.skippedLines) line(s) of the privacy report are not records: skipped")
