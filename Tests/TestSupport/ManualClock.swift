@@ -113,13 +113,28 @@ public final class ManualClock: Clock, Sendable {
     /// wait ends as soon as it begins, for code whose waits a test need not take one by one.
     public func keepAdvancing(by step: Duration = .milliseconds(100)) -> Task<Void, Never> {
         Task {
-            while !Task.isCancelled {
-                guard sleeping > 0 else {
-                    await Task.yield()
-                    continue
+            while await sleeperArrives() { await advance(by: step) }
+        }
+    }
+
+    /// Waits, without real time, until something sleeps on the clock (true) or the waiting task is cancelled (false).
+    private func sleeperArrives() async -> Bool {
+        let id = state.withLock { state -> Int in
+            defer { state.nextWatcher += 1 }
+            return state.nextWatcher
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
+                    if !state.sleepers.isEmpty { return true }
+                    state.watchers[id] = Watcher(sleeping: 1, begun: 0, continuation: continuation)
+                    return nil
                 }
-                await advance(by: step)
+                if let answer { continuation.resume(returning: answer) }
             }
+        } onCancel: {
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.continuation.resume(returning: false)
         }
     }
 
