@@ -67,7 +67,7 @@ public actor EnginePlayer {
     ///   - logPath: the file the engine's standard error is appended to (created if missing).
     ///   - clock: the clock every limit is measured on.
     public static func start(
-        command: String, logPath: String, clock: any Clock<Duration> = ContinuousClock(),
+        command: String, logPath: String, clock: any Clock<Duration>,
         replyTimeout: Duration = defaultReplyTimeout,
         moveTimeoutWithoutClock: Duration = defaultMoveTimeoutWithoutClock
     ) async throws(EngineFailure) -> EnginePlayer {

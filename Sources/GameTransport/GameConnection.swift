@@ -37,7 +37,7 @@ public final class GameConnection: Sendable {
         public var limits: TimeLimits?
         public init(
             connectTimeout: Duration = .seconds(10), timeouts: ConnectionTimeouts = .default,
-            clock: any Clock<Duration> = ContinuousClock(), security: JoinerSecurity = .plaintext,
+            clock: any Clock<Duration>, security: JoinerSecurity = .plaintext,
             role: PeerRole = .player, limits: TimeLimits? = nil
         ) {
             self.role = role
@@ -79,7 +79,7 @@ public final class GameConnection: Sendable {
     public init(
         to endpoint: Endpoint,
         localName: String,
-        configuration: Configuration = .init(),
+        configuration: Configuration,
         gate: LocalNetworkGate,
         origin: OperationOrigin,
         group: EventLoopGroup = EventLoops.group,

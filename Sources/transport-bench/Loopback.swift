@@ -51,7 +51,7 @@ struct BenchGate: Sendable {
     func connection(to port: Int, security: JoinerSecurity) -> GameConnection {
         GameConnection(
             to: Endpoint(host: Loopback.host, port: port), localName: "Bench joiner",
-            configuration: .init(connectTimeout: .seconds(10), security: security),
+            configuration: .init(connectTimeout: .seconds(10), clock: ContinuousClock(), security: security),
             gate: gate, origin: Loopback.origin, logger: Loopback.logger)
     }
 

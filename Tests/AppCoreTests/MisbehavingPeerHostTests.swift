@@ -58,8 +58,8 @@ final class MisbehavingPeerHostTests: XCTestCase {
         port: Int, _ body: @escaping @Sendable (inout PeerLink) async throws -> Void = { _ in }
     ) async throws -> [GameMessage] {
         let connection = GameConnection(
-            to: Endpoint(host: "127.0.0.1", port: port), localName: "raw", gate: try makeGate(.notDetermined),
-            origin: origin)
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "raw",
+            configuration: .init(clock: ContinuousClock()), gate: try makeGate(.notDetermined), origin: origin)
         return try await connection.run { link in
             try await body(&link)
             var frames: [GameMessage] = []

@@ -43,7 +43,9 @@ final class MoveTimeoutTests: XCTestCase {
     }
 
     private func connection(to port: Int, gate: LocalNetworkGate) -> GameConnection {
-        GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "staller", gate: gate, origin: origin)
+        GameConnection(
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "staller",
+            configuration: .init(clock: ContinuousClock()), gate: gate, origin: origin)
     }
 
     private func json(_ reports: [MatchReport]) -> [String] {

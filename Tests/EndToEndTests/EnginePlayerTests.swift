@@ -29,7 +29,7 @@ final class EnginePlayerTests: XCTestCase {
         let path = try sandbox.engine(overrides: overrides, preamble: preamble)
         var pid: Int32 = -1
         do {
-            let engine = try await EnginePlayer.start(command: "'\(path)'", logPath: sandbox.logPath)
+            let engine = try await EnginePlayer.start(command: "'\(path)'", logPath: sandbox.logPath, clock: ContinuousClock())
             pid = engine.pid
             try await engine.newGame(engineMark: mark)
             let cell = try await engine.move(in: game, timeLeft: .seconds(10))
@@ -90,7 +90,7 @@ final class EnginePlayerTests: XCTestCase {
         let sandbox = try EngineSandbox()
         let path = try sandbox.engine(overrides: #"protocol_version) printf '=%s 2\n\n' "$id" ;;"#)
         do {
-            _ = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+            _ = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: ContinuousClock())
             XCTFail("started")
         } catch {
             XCTAssertEqual(error.reason, .protocolError(.unsupportedProtocolVersion("2")))
@@ -220,7 +220,7 @@ final class EnginePlayerTests: XCTestCase {
     func testCallsAtOnceDoNotInterleave() async throws {
         let sandbox = try EngineSandbox()
         let path = try sandbox.engine(overrides: #"play) echo "play $*" >&2; printf '=%s\n\n' "$id" ;;"#)
-        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: ContinuousClock())
         try await engine.newGame(engineMark: .x)
         async let first: Void = engine.opponentMoved(0)
         async let second: Void = engine.opponentMoved(1)
@@ -234,13 +234,13 @@ final class EnginePlayerTests: XCTestCase {
     func testCannotStart() async throws {
         let sandbox = try EngineSandbox()
         do {
-            _ = try await EnginePlayer.start(command: "/nonexistent/engine --x", logPath: sandbox.logPath)
+            _ = try await EnginePlayer.start(command: "/nonexistent/engine --x", logPath: sandbox.logPath, clock: ContinuousClock())
             XCTFail("started")
         } catch {
             XCTAssertEqual(error.reason, .cannotStart("/nonexistent/engine: no such program (No such file or directory)"))
         }
         do {
-            _ = try await EnginePlayer.start(command: "no-such-engine-program", logPath: sandbox.logPath)
+            _ = try await EnginePlayer.start(command: "no-such-engine-program", logPath: sandbox.logPath, clock: ContinuousClock())
             XCTFail("started")
         } catch {
             XCTAssertEqual(
@@ -248,7 +248,7 @@ final class EnginePlayerTests: XCTestCase {
                 "could not be started: no-such-engine-program: no such program in PATH (give its path, e.g. ./no-such-engine-program)")
         }
         do {
-            _ = try await EnginePlayer.start(command: "true", logPath: "/nonexistent/dir/engine.log")
+            _ = try await EnginePlayer.start(command: "true", logPath: "/nonexistent/dir/engine.log", clock: ContinuousClock())
             XCTFail("started")
         } catch {
             guard case .cannotStart(let why) = error.reason else { return XCTFail("\(error)") }
@@ -258,7 +258,7 @@ final class EnginePlayerTests: XCTestCase {
 
     func testInvalidCommandLine() async throws {
         do {
-            _ = try await EnginePlayer.start(command: "python3 'bot.py", logPath: "/dev/null")
+            _ = try await EnginePlayer.start(command: "python3 'bot.py", logPath: "/dev/null", clock: ContinuousClock())
             XCTFail("started")
         } catch {
             XCTAssertEqual(error.reason, .invalidCommandLine(.unterminatedQuote("'")))
@@ -270,7 +270,7 @@ final class EnginePlayerTests: XCTestCase {
         let sandbox = try EngineSandbox()
         let path = try sandbox.engine(overrides: "name) exit 0 ;;")
         do {
-            _ = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+            _ = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: ContinuousClock())
             XCTFail("started")
         } catch {
             XCTAssertEqual(error.reason, .exited("exited with status 0"))
@@ -281,7 +281,7 @@ final class EnginePlayerTests: XCTestCase {
         let sandbox = try EngineSandbox()
         try "earlier\n".write(toFile: sandbox.logPath, atomically: true, encoding: .utf8)
         let path = try sandbox.engine(preamble: "echo 'engine starting' >&2")
-        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: ContinuousClock())
         let name = await engine.name
         XCTAssertEqual(name, "test-engine")
         try await engine.newGame(engineMark: .o)
@@ -303,7 +303,7 @@ final class EnginePlayerTests: XCTestCase {
             position) board="........."; m=x; for c in "$@"; do put "$c" $m; [ $m = x ] && m=o || m=x; done
                       echo "position $*" >&2; printf '=%s\\n\\n' "$id" ;;
             """)
-        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath)
+        let engine = try await EnginePlayer.start(command: path, logPath: sandbox.logPath, clock: ContinuousClock())
         try await engine.newGame(engineMark: .x)
         var game = Game()
         let first = try await engine.move(in: game, timeLeft: nil)

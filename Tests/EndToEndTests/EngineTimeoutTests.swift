@@ -51,8 +51,8 @@ final class EngineTimeoutTests: XCTestCase {
             return port != 0
         }
 
-        let connection = GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "joiner", gate: gate,
-                                        origin: origin)
+        let connection = GameConnection(to: Endpoint(host: "127.0.0.1", port: port), localName: "joiner",
+                                        configuration: .init(clock: ContinuousClock()), gate: gate, origin: origin)
         let frames = try await connection.run { link -> [GameMessage] in
             var frames: [GameMessage] = []
             guard let start = try await link.next() else { return frames }

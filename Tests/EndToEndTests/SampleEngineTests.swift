@@ -29,7 +29,7 @@ final class SampleEngineTests: XCTestCase {
     func testPerfectEngineNeverLosesToRandomPlayer() async throws {
         let sandbox = try EngineSandbox()
         let engine = try await EnginePlayer.start(
-            command: EngineSandbox.sample("perfect.py") + " --seed 7", logPath: sandbox.logPath)
+            command: EngineSandbox.sample("perfect.py") + " --seed 7", logPath: sandbox.logPath, clock: ContinuousClock())
         let (name, version) = (await engine.name, await engine.version)
         XCTAssertEqual(name, "perfect.py")
         XCTAssertEqual(version, "1.0")
@@ -49,9 +49,9 @@ final class SampleEngineTests: XCTestCase {
     func testFirstFreeEngineLosesToPerfectEngineBothWays() async throws {
         let sandbox = try EngineSandbox()
         let perfect = try await EnginePlayer.start(
-            command: EngineSandbox.sample("perfect.py") + " --seed 1", logPath: sandbox.logPath)
+            command: EngineSandbox.sample("perfect.py") + " --seed 1", logPath: sandbox.logPath, clock: ContinuousClock())
         let firstFree = try await EnginePlayer.start(
-            command: EngineSandbox.sample("first-free.sh"), logPath: sandbox.logPath)
+            command: EngineSandbox.sample("first-free.sh"), logPath: sandbox.logPath, clock: ContinuousClock())
         let name = await firstFree.name
         XCTAssertEqual(name, "first-free.sh")
         var unused = RandomPlayer(rng: SplitMix64(seed: 0))
@@ -68,7 +68,7 @@ final class SampleEngineTests: XCTestCase {
     func testFirstFreeEngineIsBeatable() async throws {
         let sandbox = try EngineSandbox()
         let engine = try await EnginePlayer.start(
-            command: EngineSandbox.sample("first-free.sh"), logPath: sandbox.logPath)
+            command: EngineSandbox.sample("first-free.sh"), logPath: sandbox.logPath, clock: ContinuousClock())
         var perfect = PerfectPlayer(rng: SplitMix64(seed: 3))
         let game = try await play(engines: [.x: engine], builtIn: &perfect)
         XCTAssertEqual(game.result?.winner, .o, "\(game.moves)")

@@ -57,7 +57,7 @@ final class ConnectionFailureTests: XCTestCase {
         let port = try await closedPort()
         let connection = GameConnection(
             to: Endpoint(host: loopback, port: port), localName: "Joiner",
-            configuration: .init(connectTimeout: .seconds(60), timeouts: testTimeouts())
+            configuration: .init(connectTimeout: .seconds(60), timeouts: testTimeouts(), clock: ContinuousClock())
         )
         let run = Task { try await connection.run { _ in XCTFail("connected to a closed port") } }
         await assertEventually("\(connection.state)") { connection.state.name == "waiting" }
@@ -80,7 +80,7 @@ final class ConnectionFailureTests: XCTestCase {
             return .keepListening
         }
         let connection = GameConnection(
-            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         let run = Task {
             try await connection.run { link -> GameMessage? in try await link.next() }
@@ -103,7 +103,7 @@ final class ConnectionFailureTests: XCTestCase {
         let notDetermined = LocalNetworkGate.waitingReason(for: .notDetermined)
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
-            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
+            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock()),
             gate: gate, origin: testOrigin, onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { link in try await link.next() } }
@@ -124,7 +124,7 @@ final class ConnectionFailureTests: XCTestCase {
     func testCancelWhileTheGateSaysWait() async throws {
         let gate = try makeGate(loopbackIsLAN: true)  // a connection to loopback waits like a LAN one
         let connection = GameConnection(
-            to: Endpoint(host: loopback, port: 9), localName: "Joiner", configuration: .init(timeouts: testTimeouts()),
+            to: Endpoint(host: loopback, port: 9), localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock()),
             gate: gate, origin: testOrigin
         )
         let run = Task { try await connection.run { _ in XCTFail("connected without permission") } }
@@ -143,7 +143,7 @@ final class ConnectionFailureTests: XCTestCase {
         let server = try await ScriptedServer()
         let connection = GameConnection(
             to: server.endpoint, localName: "Joiner",
-            configuration: .init(timeouts: testTimeouts(handshake: .milliseconds(300)))
+            configuration: .init(timeouts: testTimeouts(handshake: .milliseconds(300)), clock: ContinuousClock())
         )
         let expected = ConnectionError.timedOut("no handshake from the peer within 0.3 s")
         do {
@@ -172,7 +172,7 @@ final class ConnectionFailureTests: XCTestCase {
         reply.writeGameMessage(.start(game: 1, joinerMark: .x, firstMover: .x))
         let server = try await ScriptedServer(reply: Array(reply.readableBytesView))
         let connection = GameConnection(
-            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         do {
             _ = try await within(10, "the handshake") { try await connection.run { _ in XCTFail("not accepted") } }
@@ -188,7 +188,7 @@ final class ConnectionFailureTests: XCTestCase {
     func testHostSendingGarbageIsAProtocolViolation() async throws {
         let server = try await ScriptedServer(reply: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
         let connection = GameConnection(
-            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         let tooLong = GameProtocolError.frameTooLong(length: 0x4854, maximum: 512)  // "HT"
         do {
@@ -205,7 +205,7 @@ final class ConnectionFailureTests: XCTestCase {
     func testHostClosingDuringTheHandshake() async throws {
         let server = try await ScriptedServer(closeAfterReply: true)
         let connection = GameConnection(
-            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         do {
             _ = try await within(10, "the handshake") { try await connection.run { _ in XCTFail("not accepted") } }
@@ -222,7 +222,7 @@ final class ConnectionFailureTests: XCTestCase {
         reply.writeGameMessage(.error(code: .unexpectedMessage, text: "nope"))
         let server = try await ScriptedServer(reply: Array(reply.readableBytesView), closeAfterReply: true)
         let connection = GameConnection(
-            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: server.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         do {
             _ = try await within(10, "the handshake") { try await connection.run { _ in XCTFail("not accepted") } }

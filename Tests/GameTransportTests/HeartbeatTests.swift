@@ -79,7 +79,7 @@ final class HeartbeatTests: XCTestCase {
             return .keepListening
         }
         let connection = GameConnection(
-            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: timeouts)
+            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: timeouts, clock: ContinuousClock())
         )
         let (first, pongs, roundTrip) = try await connection.run { link -> (GameMessage?, Int, Duration?) in
             // Pings and pongs are handled in the pipeline: the first frame the match code sees is the host's bye.

@@ -21,7 +21,7 @@ final class ListenerMatchTests: XCTestCase {
         let connection = GameConnection(
             to: listener.endpoint,
             localName: "Joiner",
-            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts()),
+            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock()),
             onStateChange: { states.append($0) }
         )
         XCTAssertEqual(connection.state, .setup)
@@ -79,7 +79,7 @@ final class ListenerMatchTests: XCTestCase {
     /// Holds the listener's match with a joiner named "First" until `release` is set.
     private func occupy(_ listener: RunningListener, release: Flag) async throws -> (GameConnection, Task<String, Error>) {
         let first = GameConnection(
-            to: listener.endpoint, localName: "First", configuration: .init(timeouts: testTimeouts())
+            to: listener.endpoint, localName: "First", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         let firstRun = Task {
             try await first.run { link -> String in
@@ -196,7 +196,7 @@ final class ListenerMatchTests: XCTestCase {
             return .keepListening
         }
         let connection = GameConnection(
-            to: listener.endpoint, localName: "", configuration: .init(timeouts: testTimeouts())
+            to: listener.endpoint, localName: "", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         do {
             _ = try await connection.run { _ in }
@@ -216,7 +216,7 @@ final class ListenerMatchTests: XCTestCase {
             return .keepListening
         }
         let connection = GameConnection(
-            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts())
+            to: listener.endpoint, localName: "Joiner", configuration: .init(timeouts: testTimeouts(), clock: ContinuousClock())
         )
         do {
             _ = try await connection.run { _ in throw Boom() }

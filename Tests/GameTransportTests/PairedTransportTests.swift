@@ -44,7 +44,7 @@ final class PairedTransportTests: XCTestCase {
         GameConnection(
             to: endpoint, localName: name,
             configuration: .init(
-                connectTimeout: .seconds(10), timeouts: testTimeouts(), security: .tlsPSK(.pairing(code: code))),
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock(), security: .tlsPSK(.pairing(code: code))),
             onStateChange: { states?.append($0) })
     }
 

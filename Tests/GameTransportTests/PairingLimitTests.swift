@@ -31,7 +31,7 @@ final class PairingLimitTests: XCTestCase {
         GameConnection(
             to: endpoint, localName: name,
             configuration: .init(
-                connectTimeout: .seconds(10), timeouts: testTimeouts(), security: .tlsPSK(.pairing(code: code))))
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock(), security: .tlsPSK(.pairing(code: code))))
     }
 
     /// Runs a joiner that must fail, and returns its error.

@@ -17,7 +17,7 @@ final class SecureTransportTests: XCTestCase {
         GameConnection(
             to: endpoint, localName: name,
             configuration: .init(
-                connectTimeout: .seconds(10), timeouts: testTimeouts(),
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock(),
                 security: testJoinerSecurity(code: code, seenHints: seenHints)),
             onStateChange: { states?.append($0) })
     }
@@ -127,7 +127,7 @@ final class SecureTransportTests: XCTestCase {
         let connection = GameConnection(
             to: listener.endpoint, localName: "Refuser",
             configuration: .init(
-                connectTimeout: .seconds(10), timeouts: testTimeouts(),
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock(),
                 security: .tlsPSK(SecureJoiner { RefusingJoinerExchange() })))
         do {
             _ = try await within(20, "the refusing joiner") { try await connection.run { _ in XCTFail("joined") } }
@@ -156,7 +156,7 @@ final class SecureTransportTests: XCTestCase {
         let connection = GameConnection(
             to: listener.endpoint, localName: "Stranger",
             configuration: .init(
-                connectTimeout: .seconds(10), timeouts: testTimeouts(),
+                connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock(),
                 security: .tlsPSK(SecureJoiner { WrongIdentity() })))
         do {
             _ = try await within(20, "the refused identity") { try await connection.run { _ in XCTFail("joined") } }
@@ -339,13 +339,13 @@ final class SecureTransportTests: XCTestCase {
             return try await client.next()
         }
         XCTAssertEqual(frames, .accept(version: 1, name: "Host"))
-        XCTAssertEqual(GameConnection.Configuration().security.protocolVersion, 1)
+        XCTAssertEqual(GameConnection.Configuration(clock: ContinuousClock()).security.protocolVersion, 1)
         XCTAssertEqual(testJoinerSecurity(code: "000000").protocolVersion, 2)
         XCTAssertEqual(HostSecurity.plaintext.protocolVersion, 1)
         XCTAssertEqual(TestSecureHost(code: "000000").security.protocolVersion, 2)
         let connection = GameConnection(
             to: listener.endpoint, localName: "Plain",
-            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts()))
+            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock()))
         let (joiner, security) = try await playJoinerSide(of: connection, "the plaintext match")
         XCTAssertEqual(joiner.end, .completed(by: .local))
         XCTAssertNil(security)
@@ -371,7 +371,7 @@ final class SecureTransportTests: XCTestCase {
         // The real v1 joiner code.
         let connection = GameConnection(
             to: listener.endpoint, localName: "Old",
-            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts()))
+            configuration: .init(connectTimeout: .seconds(10), timeouts: testTimeouts(), clock: ContinuousClock()))
         do {
             _ = try await within(20, "the v1 joiner") { try await connection.run { _ in XCTFail("joined") } }
             XCTFail("no error")

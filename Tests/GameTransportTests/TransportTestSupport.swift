@@ -39,7 +39,7 @@ func loopbackListenCapability() -> ListenCapability {
 extension GameConnection {
     /// A connection for the loopback tests, through the loopback gate.
     convenience init(
-        to endpoint: Endpoint, localName: String, configuration: Configuration = .init(),
+        to endpoint: Endpoint, localName: String, configuration: Configuration = .init(clock: ContinuousClock()),
         onStateChange: @escaping @Sendable (ConnectionState) -> Void = { _ in }
     ) {
         self.init(to: endpoint, localName: localName, configuration: configuration, gate: loopbackGate,
@@ -223,7 +223,7 @@ func joinWhenFree<T>(
     _ body: (inout PeerLink) async throws -> T
 ) async throws -> T {
     let connection = GameConnection(
-        to: endpoint, localName: name, configuration: .init(connectTimeout: .seconds(10), timeouts: timeouts)
+        to: endpoint, localName: name, configuration: .init(connectTimeout: .seconds(10), timeouts: timeouts, clock: ContinuousClock())
     )
     return try await connection.run(body)
 }

@@ -99,7 +99,8 @@ final class WaitingTests: XCTestCase {
         let port = try closedLoopbackPort()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
-            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate, origin: origin,
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test",
+            configuration: .init(clock: ContinuousClock()), gate: gate, origin: origin,
             onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { _ in } }
@@ -133,7 +134,8 @@ final class WaitingTests: XCTestCase {
         let port = try closedLoopbackPort()
         let states = Recorder<ConnectionState>()
         let connection = GameConnection(
-            to: Endpoint(host: "127.0.0.1", port: port), localName: "test", gate: gate, origin: origin,
+            to: Endpoint(host: "127.0.0.1", port: port), localName: "test",
+            configuration: .init(clock: ContinuousClock()), gate: gate, origin: origin,
             onStateChange: { states.append($0) }
         )
         let run = Task { try await connection.run { _ in } }
