@@ -43,7 +43,7 @@
 //   GameProtocol         messages, session and connection states, exit codes (pure: no NIO)
 //   GameRules            the rules and the computer players (pure; imports nothing)
 //   TextSupport          terminal-safe text, display width, wrapping, paths, white space, the one JSON encoder
-//                        (`JSONLine`: sorted keys, controls escaped; pure, imports nothing)
+//                        (`JSONLine`: sorted keys, controls escaped; pure, imports nothing of the app)
 //   CDNSSD, CNCurses, CSodium   the C libraries: Avahi's dns_sd compatibility library, ncursesw, libsodium
 //
 // Tools, not installed: `transport-bench` (make bench's transport figures) and `GameWireFuzzing` (the fuzzer's

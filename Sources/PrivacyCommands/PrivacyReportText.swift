@@ -39,7 +39,7 @@ public enum PrivacyReportText {
         return DisplayText.escaped("\(longTime(entry.time))  \(what)\(origin)")
     }
 
-    /// `--json`: the records, one JSON object a line (the file's own lines, in its format).
+    /// `--json`: the records, one JSON object a line, each written again by the one encoder (the file's format).
     public static func jsonLines(_ contents: PrivacyReportLog.Contents) throws -> String {
         try contents.entries.map { String(try $0.line().dropLast()) }.joined(separator: "\n")
     }

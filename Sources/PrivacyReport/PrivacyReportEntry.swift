@@ -8,7 +8,7 @@ import TextSupport
 ///
 /// On disk it is one JSON object on one line (`tictactoe privacy report --help`), written by the one encoder
 /// (`JSONLine`: keys sorted), every key always present (null when it does not apply). The reader takes the keys in any
-/// order, so the lines of versions that wrote them in another order still read:
+/// order:
 ///
 ///     {"answer":null,"destination":"192.168.1.20:7777","detail":null,"event":"decision","operation":"connect",
 ///      "origin":"tictactoe join","outcome":"allowed","pid":4242,"time":"2026-11-25T15:30:00.123Z","v":1,
