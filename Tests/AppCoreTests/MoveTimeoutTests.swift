@@ -42,6 +42,24 @@ final class MoveTimeoutTests: XCTestCase {
         return (task, reports, listeners, try await listeningPort(reports))
     }
 
+    /// What the host on `port` sends a joiner (X, to move first) that never moves: the host's turn timer on `clock`
+    /// still waits a second before `limit`, and has run out at it.
+    private func framesToAJoinerThatNeverMoves(
+        port: Int, gate: LocalNetworkGate, clock: ManualClock, limit: Duration
+    ) async throws -> [GameMessage] {
+        try await connection(to: port, gate: gate).run { link -> [GameMessage] in
+            var frames: [GameMessage] = []
+            guard let start = try await link.next() else { return frames }
+            frames.append(start)
+            await clock.waitForSleepers(1)  // the host's turn timer
+            await clock.advance(by: limit - .seconds(1))
+            XCTAssertEqual(clock.sleeping, 1, "a second before the limit, the timer still waits")
+            await clock.advance(by: .seconds(1))
+            while let frame = try await link.next() { frames.append(frame) }
+            return frames
+        }
+    }
+
     private func connection(to port: Int, gate: LocalNetworkGate) -> GameConnection {
         GameConnection(
             to: Endpoint(host: "127.0.0.1", port: port), localName: "staller",
@@ -130,18 +148,7 @@ final class MoveTimeoutTests: XCTestCase {
         let clock = ManualClock()
         let (host, reports, _, port) = try await startHost(games: 1, clock: clock, gate: gate)
 
-        let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
-            var frames: [GameMessage] = []
-            guard let start = try await link.next() else { return frames }
-            frames.append(start)
-            // We are X and must move first, and do not. The host's timer runs on the test's clock.
-            await clock.waitForSleepers(1)  // the host's turn timer
-            await clock.advance(by: .seconds(119))
-            XCTAssertEqual(clock.sleeping, 1, "119 s is not yet 120")
-            await clock.advance(by: .seconds(1))
-            while let frame = try await link.next() { frames.append(frame) }
-            return frames
-        }
+        let frames = try await framesToAJoinerThatNeverMoves(port: port, gate: gate, clock: clock, limit: .seconds(120))
         XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
 
         // The host reports the game lost on time, and the match as ended by the opponent's timeout.
@@ -200,18 +207,8 @@ final class MoveTimeoutTests: XCTestCase {
         let (host, reports, listeners, port) = try await startHost(
             games: 1, clock: clock, gate: gate, gameTime: .seconds(10))
 
-        let frames = try await connection(to: port, gate: gate).run { link -> [GameMessage] in
-            var frames: [GameMessage] = []
-            guard let start = try await link.next() else { return frames }
-            frames.append(start)
-            // We are X and do not move: the game clock (10 s) runs out before the move limit (120 s) would.
-            await clock.waitForSleepers(1)  // the host's turn timer
-            await clock.advance(by: .seconds(9))
-            XCTAssertEqual(clock.sleeping, 1, "9 s is not yet 10")
-            await clock.advance(by: .seconds(1))
-            while let frame = try await link.next() { frames.append(frame) }
-            return frames
-        }
+        // The game clock (10 s) runs out before the move limit (120 s) would.
+        let frames = try await framesToAJoinerThatNeverMoves(port: port, gate: gate, clock: clock, limit: .seconds(10))
         XCTAssertEqual(frames, [.start(game: 1, joinerMark: .x, firstMover: .x), .bye(.timeout)])
         await waitForMatchOver(reports)
         let lines = json(reports.all)

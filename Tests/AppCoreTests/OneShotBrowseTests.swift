@@ -2,44 +2,22 @@
 @testable import Bonjour
 import GameClient
 import GameProtocol
-import Synchronization
 import TicTacToeTestSupport
 import XCTest
 
 /// A game browser whose events the test gives: each subscription gets them all, `stop()` ends it.
 private final class ListingBrowser: GameBrowsing {
-    private struct State {
-        var events: [BrowserEvent]
-        var continuations: [AsyncStream<BrowserEvent>.Continuation] = []
-        var stops = 0
-    }
-    private let state: Mutex<State>
+    private let feed: EventFeed<BrowserEvent>
 
-    init(_ events: [BrowserEvent]) { state = Mutex(State(events: events)) }
+    init(_ events: [BrowserEvent]) { feed = EventFeed(events) }
 
-    var stops: Int { state.withLock { $0.stops } }
+    var stops: Int { feed.finishes }
 
     func start() {}
-
-    func stop() {
-        let continuations = state.withLock { state in
-            state.stops += 1
-            defer { state.continuations = [] }
-            return state.continuations
-        }
-        for continuation in continuations { continuation.finish() }
-    }
+    func stop() { feed.finish() }
+    func events() -> AsyncStream<BrowserEvent> { feed.stream() }
 
     func setHiddenNames(_ names: Set<String>) {}
-
-    func events() -> AsyncStream<BrowserEvent> {
-        let (stream, continuation) = AsyncStream<BrowserEvent>.makeStream()
-        state.withLock { state in
-            for event in state.events { continuation.yield(event) }
-            state.continuations.append(continuation)
-        }
-        return stream
-    }
 
     func observe(_ handler: @escaping @Sendable (BrowserEvent) -> Void) -> BonjourSubscription {
         BonjourSubscription {}

@@ -12,45 +12,17 @@ import AppManifest
 
 /// A service-type browser for tests: no daemon, the test says what the network announces.
 final class FakeServiceTypeBrowser: ServiceTypeBrowsing {
-    private struct State {
-        var continuations: [AsyncStream<ServiceTypeEvent>.Continuation] = []
-        var current: [ServiceTypeEvent] = []
-        var starts = 0
-        var stops = 0
-    }
-    private let state = Mutex(State())
+    private let feed = EventFeed<ServiceTypeEvent>()
+    private let started = Mutex(0)
 
-    var starts: Int { state.withLock { $0.starts } }
-    var stops: Int { state.withLock { $0.stops } }
-    var subscribers: Int { state.withLock { $0.continuations.count } }
+    var starts: Int { started.withLock { $0 } }
+    var stops: Int { feed.finishes }
+    var subscribers: Int { feed.subscribers }
 
-    func start() { state.withLock { $0.starts += 1 } }
-
-    func stop() {
-        let continuations = state.withLock { state in
-            state.stops += 1
-            defer { state.continuations = [] }
-            return state.continuations
-        }
-        for continuation in continuations { continuation.finish() }
-    }
-
-    func events() -> AsyncStream<ServiceTypeEvent> {
-        let (stream, continuation) = AsyncStream<ServiceTypeEvent>.makeStream()
-        state.withLock { state in
-            for event in state.current { continuation.yield(event) }
-            state.continuations.append(continuation)
-        }
-        return stream
-    }
-
-    func send(_ event: ServiceTypeEvent) {
-        let continuations = state.withLock { state in
-            state.current.append(event)
-            return state.continuations
-        }
-        for continuation in continuations { continuation.yield(event) }
-    }
+    func start() { started.withLock { $0 += 1 } }
+    func stop() { feed.finish() }
+    func events() -> AsyncStream<ServiceTypeEvent> { feed.stream() }
+    func send(_ event: ServiceTypeEvent) { feed.send(event) }
 }
 
 /// `browse --all-types` and the TUI's "All services on this network" in the app core: the gate's
