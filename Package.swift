@@ -17,7 +17,8 @@
 //   CursesTerminal       the real `Terminal` on ncursesw: the only importer of CNCurses
 //   TerminalWidgets      the `Terminal` seam, the canvas, the line editor, the board's drawing
 //   AppCore              the app core: the host, join, browse, lobby and service-type coordinators both front ends
-//                        drive, `GameClient.live`, the saved games, the settings file
+//                        drive, and `GameClient.live`
+//   AppFiles             the files the app keeps for its player: the settings, the saved games, a record read back
 //   PrivacyCommands      `privacy` and `manifest`: the gate's state, a change to the decision, the reports
 //   JSONLines            the JSON lines of a match's events, of discovery, of the lobby and of a game's record
 //   MatchPlay            one match: the runner over a peer link, the local players (line, computer, engine)
@@ -267,14 +268,27 @@ let package = Package(
                 "LocalNetworkPrivacy",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
+        // The files the app keeps for its player: the settings (settings.json), the saved games, and a game record
+        // read back (`tictactoe replay`, Past games), each behind GameClient's interface.
+        .target(
+            name: "AppFiles",
+            dependencies: [
+                "AppManifest",
+                "GameClient",
+                "GameProtocol",
+                "GameRules",
+                "JSONLines",
+                "Localization",
+                "TextSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The app core: the host, join (by name or address), browse, lobby and service-type coordinators both front
-        // ends drive, and `GameClient.live` (every local-network operation through the gate); the saved games, the
-        // settings file. One clock from the root for every wait (AppCore.swift).
+        // ends drive, and `GameClient.live` (every local-network operation through the gate). One clock from the root
+        // for every wait (AppCore.swift).
         .target(
             name: "AppCore",
             dependencies: [
                 "PrivacyCommands",
-                "JSONLines",
                 "MatchPlay",
                 "AppProcess",
                 "Lobby",
@@ -384,7 +398,7 @@ let package = Package(
             dependencies: ["CNCurses", "TerminalWidgets", "GameProtocol"]),
         .executableTarget(
             name: "tictactoe",
-            dependencies: [
+            dependencies: ["AppFiles", 
                 "PrivacyReport",
                 "AppManifest",
                 "TextSupport",
@@ -464,7 +478,7 @@ let package = Package(
         // What the command line writes: transcripts, JSON lines (escaping, samples), the line game, the reports' text.
         .testTarget(
             name: "HeadlessUITests",
-            dependencies: [
+            dependencies: ["AppFiles", 
                 "HeadlessUI", "AppCore", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
@@ -535,7 +549,7 @@ let package = Package(
         // in a scratch directory where a test follows a setting or a game through a relaunch.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: [
+            dependencies: ["AppFiles", 
                 "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
                 "GameRules",
                 "GameProtocol", "Localization", "AppCore", "AppManifest", "AppProcess", "TicTacToeTestSupport",
@@ -543,7 +557,7 @@ let package = Package(
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "AppCoreTests",
-            dependencies: [
+            dependencies: ["AppFiles", 
                 "PrivacyReport",
                 "AppManifest",
                 "PairingCode",

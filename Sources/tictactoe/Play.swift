@@ -1,4 +1,5 @@
 import AppCore
+import AppFiles
 import AppManifest
 import AppProcess
 import ArgumentParser

@@ -1,3 +1,4 @@
+@testable import AppFiles
 import AppProcess
 import Bonjour
 import Foundation

@@ -1,4 +1,5 @@
 import AppCore
+import AppFiles
 import AppProcess
 import Foundation
 import GameClient

@@ -5,7 +5,7 @@ import LocalNetworkPrivacy
 import TicTacToeTestSupport
 import XCTest
 
-@testable import AppCore
+@testable import AppFiles
 import AppManifest
 
 /// `settings.json`: versioned, tolerant, written atomically under its own lock, read bounded.

@@ -1,4 +1,5 @@
 import AppCore
+import AppFiles
 import Foundation
 import GameClient
 import TerminalUI

@@ -1,7 +1,6 @@
 import AppManifest
 import FoundationEssentials
 import GameClient
-import LocalNetworkPrivacy
 import Logging
 import TextSupport
 

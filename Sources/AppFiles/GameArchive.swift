@@ -2,7 +2,6 @@ import AppManifest
 import FoundationEssentials
 import GameClient
 import JSONLines
-import LocalNetworkPrivacy
 import Synchronization
 
 #if canImport(Glibc)
