@@ -20,7 +20,8 @@
 //                        drive, and `GameClient.live`
 //   AppFiles             the files the app keeps for its player: the settings, the saved games, a record read back
 //   PrivacyCommands      `privacy` and `manifest`: the gate's state, a change to the decision, the reports
-//   JSONLines            the JSON lines of a match's events, of discovery, of the lobby and of a game's record
+//   JSONLines            the one event type of the command line's JSON lines (`JSONEvent`): a match's events,
+//                        discovery's, the lobby's, a record's, a replayed game, a series' lines
 //   MatchPlay            one match: the runner over a peer link, the local players (line, computer, engine)
 //   AppProcess           the process's edges: signals and shutdown, checked output, the log file, the main
 //                        thread's wait, the command lines taken without argument-parser
@@ -221,10 +222,12 @@ let package = Package(
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(
             name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Lobby", "Localization"]),
-        // The JSON lines of the one event stream: a match's events, discovery's, the lobby's, and a game's record,
-        // each written by TextSupport's one encoder (`JSONLine`).
+        // The one event type of the command line's JSON lines (`JSONEvent`): a match's events, discovery's, the
+        // lobby's, a game record's, a replayed game and a series' own lines, each written by TextSupport's one
+        // encoder (`JSONLine`).
         .target(
-            name: "JSONLines", dependencies: ["GameClient", "GameProtocol", "GameRules", "Lobby", "TextSupport"]),
+            name: "JSONLines",
+            dependencies: ["GameClient", "GameProtocol", "GameRules", "Lobby", "MatchStatistics", "TextSupport"]),
         // The work of `tictactoe privacy` and `tictactoe manifest`: the gate's state and the remembered decision
         // (`PrivacyStatusReport`), a change to the decision (`PrivacyChange`), the privacy report's lines
         // (`PrivacyReportText`) and what the manifest declares and means (`ManifestReport`).

@@ -1,5 +1,6 @@
 import GameClient
 import GameRules
+import JSONLines
 import Localization
 import TextSupport
 
@@ -23,26 +24,6 @@ extension GameRecord {
 
     /// `--json`: one `replay` line with the game's moves, final board and result.
     public func replayJSON(path: String) throws -> String {
-        try JSONLine.encode(ReplayLine(game: self, path: path))
-    }
-}
-
-private struct ReplayLine: Encodable {
-    var game: GameRecord
-    var path: String
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encode("replay", forKey: "event")
-        try object.encode(path, forKey: "file")
-        try object.encode(game.number, forKey: "game")
-        try object.encode(game.name(of: .x), forKey: "x")
-        try object.encode(game.name(of: .o), forKey: "o")
-        try object.encode(game.cells.map { $0 + 1 }, forKey: "moves")
-        try object.encode((game.positions.last ?? Board()).compactText, forKey: "board")
-        try object.encode(game.isFinished, forKey: "finished")
-        try object.encodeOrNull(game.result?.winner?.description, forKey: "winner")
-        try object.encodeOrNull(game.result.map { RecordEvent.reasonName($0.reason) }, forKey: "reason")
-        if case .line(let cells)? = game.result?.reason { try object.encode(cells.map { $0 + 1 }, forKey: "line") }
+        try JSONEvent.line(.replay(self, file: path))
     }
 }

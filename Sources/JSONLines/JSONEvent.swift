@@ -3,13 +3,28 @@ import GameProtocol
 import GameRules
 import TextSupport
 
-/// One `--json` line: a report as README's "JSON output" table describes it (an `event` key and its fields; cells
-/// numbered 1-9; boards as nine characters; fields with no value written as `null` where the table has them). Text
-/// from the peer or from Bonjour is written as it came: `JSONLine` escapes what a terminal would act on.
-public struct JSONEvent: Encodable, Sendable {
-    public var report: MatchReport
+/// One `--json` line, the one event type of the JSON the command line writes: a report of the one event stream as
+/// README's "JSON output" table describes it (an `event` key and its fields; cells numbered 1-9; boards as nine
+/// characters; fields with no value written as `null` where the table has them), a game's record event, a replayed
+/// game, or a line of a series. Text from the peer or from Bonjour is written as it came: `JSONLine` escapes what a
+/// terminal would act on. A record is read back with `RecordEvent`, whose lines these are.
+public enum JSONEvent: Encodable, Sendable {
+    /// What a match, discovery or the lobby reports (`MatchReport`).
+    case report(MatchReport)
+    /// A record's own event (`players` in a series' transcript).
+    case record(RecordEvent)
+    /// `tictactoe replay --json`: one game of the record in `file`.
+    case replay(GameRecord, file: String)
+    /// `tictactoe match --json`: the series' own lines.
+    case series(SeriesEvent)
 
-    public init(_ report: MatchReport) { self.report = report }
+    public init(_ report: MatchReport) { self = .report(report) }
+
+    /// The line printed for `event`; throws what `JSONLine.encode` throws.
+    public static func line(_ event: JSONEvent) throws -> String {
+        if case .report(let report) = event { return try line(report) }
+        return try JSONLine.encode(event)
+    }
 
     /// The line printed for `report`; throws what `JSONLine.encode` throws.
     public static func line(_ report: MatchReport) throws -> String {
@@ -19,7 +34,7 @@ public struct JSONEvent: Encodable, Sendable {
            case .success(let lines) = moveLines {
             return lines[moveIndex(mark: mark, cell: cell, side: side)]
         }
-        return try JSONLine.encode(JSONEvent(report))
+        return try JSONLine.encode(JSONEvent.report(report))
     }
 
     /// Every move's line (2 sides × 2 marks × 9 cells), or why they could not be written (then each move is encoded
@@ -30,7 +45,7 @@ public struct JSONEvent: Encodable, Sendable {
             for mark in Mark.allCases {
                 for cell in 0..<Board.cellCount {
                     lines[moveIndex(mark: mark, cell: cell, side: side)] =
-                        try JSONLine.encode(JSONEvent(.session(.moved(mark: mark, cell: cell, by: side))))
+                        try JSONLine.encode(JSONEvent.report(.session(.moved(mark: mark, cell: cell, by: side))))
                 }
             }
         }
@@ -42,9 +57,42 @@ public struct JSONEvent: Encodable, Sendable {
     }
 
     public func encode(to encoder: Encoder) throws {
-        // A game's own events (listening, connected, game-start, move, game-over) as a record holds them.
-        if let event = RecordEvent(report) { return try event.encode(to: encoder) }
-        var object = encoder.container(keyedBy: JSONKey.self)
+        switch self {
+        case .report(let report):
+            // A game's own events (listening, connected, game-start, move, game-over) as a record holds them.
+            if let event = RecordEvent(report) { return try event.encode(to: encoder) }
+            var object = encoder.container(keyedBy: JSONKey.self)
+            try Self.encode(report, into: &object)
+        case .record(let event):
+            try event.encode(to: encoder)
+        case .replay(let game, let file):
+            var object = encoder.container(keyedBy: JSONKey.self)
+            try Self.encode(game, file: file, into: &object)
+        case .series(let event):
+            var object = encoder.container(keyedBy: JSONKey.self)
+            try event.encode(into: &object)
+        }
+    }
+
+    /// `replay`: the game's moves, final board and result.
+    private static func encode(
+        _ game: GameRecord, file: String, into object: inout KeyedEncodingContainer<JSONKey>
+    ) throws {
+        try object.encode("replay", forKey: "event")
+        try object.encode(file, forKey: "file")
+        try object.encode(game.number, forKey: "game")
+        try object.encode(game.name(of: .x), forKey: "x")
+        try object.encode(game.name(of: .o), forKey: "o")
+        try object.encode(game.cells.map { $0 + 1 }, forKey: "moves")
+        try object.encode((game.positions.last ?? Board()).compactText, forKey: "board")
+        try object.encode(game.isFinished, forKey: "finished")
+        try object.encodeOrNull(game.result?.winner?.description, forKey: "winner")
+        try object.encodeOrNull(game.result.map { RecordEvent.reasonName($0.reason) }, forKey: "reason")
+        if case .line(let cells)? = game.result?.reason { try object.encode(cells.map { $0 + 1 }, forKey: "line") }
+    }
+
+    /// A report that is no record event.
+    private static func encode(_ report: MatchReport, into object: inout KeyedEncodingContainer<JSONKey>) throws {
         switch report {
         case .seed(let seed):
             try object.encode("seed", forKey: "event")

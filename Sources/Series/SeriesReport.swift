@@ -143,38 +143,44 @@ public struct SeriesReport: Sendable {
 
     // MARK: JSON
 
-    /// Every JSON line below throws what `JSONLine.encode` throws: its numbers are rounded, non-finite ones `null`.
+    /// Every JSON line below is a `JSONEvent`, and throws what `JSONLine.encode` throws.
     public func seedJSON() throws -> String { try JSONEvent.line(.seed(seed)) }
 
     /// `match-game` then `progress`.
     public func gameJSON(_ record: SeriesGameRecord, scores: [MatchScore]) throws -> [String] {
         let (first, second) = pairNames(record.game.pair)
-        let score = scores[record.game.pair]
+        let game = record.game
+        let failure = record.engineFailure.map { (kind: $0.kind, reason: $0.reason, log: $0.logPath) }
         return [
-            try JSONLine.encode(GameLine(record: record, names: names, first: first, second: second)),
-            try JSONLine.encode(ScoreLine(event: "progress", first: first, second: second, score: score, sprt: nil,
-                                          decision: nil)),
+            try JSONEvent.line(.series(.game(SeriesEvent.Game(
+                number: game.number, pairGame: game.pairGame, first: first, second: second, x: names[game.x],
+                o: names[game.o], result: record.result, outcome: record.outcome, moves: record.moves,
+                board: record.board, engineFailure: failure)))),
+            try JSONEvent.line(.series(.score(SeriesEvent.Score(
+                first: first, second: second, score: scores[game.pair], final: false)))),
         ]
     }
 
     /// `match-result` for every pair, `standings` for a round robin, then `match-end`.
     public func finalJSON(_ outcome: SeriesRunner.Outcome, elapsed: Duration, exit: ExitStatus) throws -> [String] {
-        var lines: [String] = []
+        var events: [SeriesEvent] = []
         for (pair, score) in outcome.scores.enumerated() {
             let (first, second) = pairNames(pair)
             let single = outcome.scores.count == 1
-            lines.append(try JSONLine.encode(ScoreLine(
-                event: "match-result", first: first, second: second, score: score, sprt: single ? sprt : nil,
+            events.append(.score(SeriesEvent.Score(
+                first: first, second: second, score: score, final: true, sprt: single ? sprt : nil,
                 decision: single ? outcome.decision : nil)))
         }
         if schedule.players > 2 {
-            lines.append(try JSONLine.encode(StandingsLine(entries: standings(outcome.scores), names: names)))
+            events.append(.standings(standings(outcome.scores).enumerated().map { rank, entry in
+                SeriesEvent.Standing(
+                    rank: rank + 1, name: names[entry.player], points: entry.points, score: entry.score)
+            }))
         }
-        lines.append(try JSONLine.encode(EndLine(
+        events.append(.end(SeriesEvent.End(
             games: outcome.games, scheduled: schedule.count, seed: seed, exit: exit, decision: outcome.decision,
-            milliseconds: (elapsed.milliseconds * 1000).rounded() / 1000, error: outcome.failure?.description,
-            stopped: outcome.interrupted != nil)))
-        return lines
+            elapsed: elapsed, error: outcome.failure?.description, stopped: outcome.interrupted != nil)))
+        return try events.map { try JSONEvent.line(.series($0)) }
     }
 
     // MARK: Transcripts
@@ -207,166 +213,8 @@ public struct SeriesReport: Sendable {
         let players = RecordEvent.players(RecordEvent.Players(
             seriesGame: game.number, x: names[game.x], o: names[game.o], local: names[game.first],
             peer: names[game.first == game.x ? game.o : game.x]))
-        lines.insert(try JSONLine.encode(players), at: 1)
+        lines.insert(try JSONEvent.line(.record(players)), at: 1)
         return lines
-    }
-}
-
-/// Non-finite numbers (an Elo of ±∞) are `null`; the others rounded to a readable precision.
-private func finite(_ value: Double?, digits: Double = 1000) -> Double? {
-    guard let value, value.isFinite else { return nil }
-    return (value * digits).rounded() / digits
-}
-
-private struct GameLine: Encodable {
-    var record: SeriesGameRecord
-    var names: [String]
-    var first: String
-    var second: String
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        let game = record.game
-        try object.encode("match-game", forKey: "event")
-        try object.encode(game.number, forKey: "game")
-        try object.encode(game.pairGame, forKey: "pair_game")
-        try object.encode(first, forKey: "first")
-        try object.encode(second, forKey: "second")
-        try object.encode(names[game.x], forKey: "x")
-        try object.encode(names[game.o], forKey: "o")
-        try object.encodeOrNull(record.result.winner?.description, forKey: "winner")
-        let result: String
-        switch record.outcome {
-        case .win: result = "1-0"
-        case .loss: result = "0-1"
-        case .draw: result = "1/2-1/2"
-        }
-        try object.encode(result, forKey: "result")
-        try object.encode(record.moves.map { $0 + 1 }, forKey: "moves")
-        try object.encode(record.board.compactText, forKey: "board")
-        try object.encode(RecordEvent.reasonName(record.result.reason), forKey: "reason")
-        if let note = record.engineFailure {
-            try object.encode(note.kind, forKey: "engine_failure")
-            try object.encode(note.reason, forKey: "engine_failure_reason")
-            try object.encode(note.logPath, forKey: "engine_log")
-        }
-    }
-}
-
-private struct ScoreLine: Encodable {
-    var event: String
-    var first: String
-    var second: String
-    var score: MatchScore
-    var sprt: SPRT?
-    var decision: SPRT.Decision?
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encode(event, forKey: "event")
-        try object.encode(first, forKey: "first")
-        try object.encode(second, forKey: "second")
-        try object.encode(score.wins, forKey: "wins")
-        try object.encode(score.losses, forKey: "losses")
-        try object.encode(score.draws, forKey: "draws")
-        try object.encode(score.games, forKey: "games")
-        try object.encodeOrNull(finite(score.score), forKey: "score")
-        guard event == "match-result" else { return }
-        let elo = score.elo
-        try object.encodeOrNull(finite(elo?.difference), forKey: "elo")
-        try object.encodeOrNull(finite(elo?.lower), forKey: "elo_lower")
-        try object.encodeOrNull(finite(elo?.upper), forKey: "elo_upper")
-        try object.encodeOrNull(finite(elo?.margin), forKey: "elo_margin")
-        try object.encodeOrNull(finite(elo?.likelihoodOfSuperiority), forKey: "los")
-        try object.encodeOrNull(finite(elo?.drawRatio), forKey: "draw_ratio")
-        if let sprt {
-            try object.encode(SPRTFields(sprt: sprt, score: score, decision: decision ?? .continue), forKey: "sprt")
-        }
-    }
-}
-
-private struct SPRTFields: Encodable {
-    var sprt: SPRT
-    var score: MatchScore
-    var decision: SPRT.Decision
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encodeOrNull(finite(sprt.logLikelihoodRatio(score)), forKey: "llr")
-        try object.encodeOrNull(finite(sprt.lowerBound), forKey: "lower_bound")
-        try object.encodeOrNull(finite(sprt.upperBound), forKey: "upper_bound")
-        try object.encode(sprt.elo0, forKey: "elo0")
-        try object.encode(sprt.elo1, forKey: "elo1")
-        try object.encode(sprt.alpha, forKey: "alpha")
-        try object.encode(sprt.beta, forKey: "beta")
-        try object.encode(decision.rawValue, forKey: "decision")
-    }
-}
-
-private struct StandingsLine: Encodable {
-    var entries: [(player: Int, points: Double, score: MatchScore)]
-    var names: [String]
-
-    struct Entry: Encodable {
-        var rank: Int
-        var name: String
-        var points: Double
-        var score: MatchScore
-
-        func encode(to encoder: Encoder) throws {
-            var object = encoder.container(keyedBy: JSONKey.self)
-            try object.encode(rank, forKey: "rank")
-            try object.encode(name, forKey: "player")
-            try object.encode(points, forKey: "points")
-            try object.encode(score.games, forKey: "games")
-            try object.encode(score.wins, forKey: "wins")
-            try object.encode(score.losses, forKey: "losses")
-            try object.encode(score.draws, forKey: "draws")
-        }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encode("standings", forKey: "event")
-        try object.encode(
-            entries.enumerated().map {
-                Entry(rank: $0.offset + 1, name: names[$0.element.player], points: $0.element.points,
-                      score: $0.element.score)
-            }, forKey: "players")
-    }
-}
-
-private struct EndLine: Encodable {
-    var games: Int
-    var scheduled: Int
-    var seed: UInt64
-    var exit: ExitStatus
-    var decision: SPRT.Decision?
-    var milliseconds: Double
-    var error: String?
-    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP).
-    var stopped = false
-
-    func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: JSONKey.self)
-        try object.encode("match-end", forKey: "event")
-        try object.encode(games, forKey: "games")
-        try object.encode(scheduled, forKey: "scheduled")
-        try object.encode(seed, forKey: "seed")
-        try object.encode(Int(exit.rawValue), forKey: "exit")
-        try object.encode(milliseconds, forKey: "elapsed_ms")
-        let end: String
-        if stopped {
-            end = "stopped"
-        } else if error != nil {
-            end = "script-error"
-        } else if let decision, decision != .continue {
-            end = "sprt"
-        } else {
-            end = "completed"
-        }
-        try object.encode(end, forKey: "end")
-        if let error { try object.encode(error, forKey: "error") }
     }
 }
 
