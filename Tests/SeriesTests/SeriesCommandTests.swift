@@ -250,6 +250,8 @@ final class SeriesCommandTests: XCTestCase {
         XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: .shutdown).status, .terminated)
         XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: .quit).status, .interrupted)
         XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: nil).status, .failure)
+        XCTAssertEqual(SeriesCommand.noAccess(CancellationError(), over: "192.0.2.1", stop: .quit).message,
+                       "stopped before the series began")
         let timedOut = LocalNetworkAccessError.timedOut(after: .seconds(1), reason: "not determined")
         XCTAssertEqual(SeriesCommand.noAccess(timedOut, over: "192.0.2.1", stop: .quit).status, .localNetworkWaitTimedOut)
         XCTAssertEqual(SeriesCommand.noAccess(timedOut, over: "192.0.2.1", stop: nil).message, "\(timedOut)")
