@@ -116,10 +116,7 @@ struct PlayOptions: Sendable {
             _ = game.run()
             // The game ends at its next prompt once standard output fails (a closed pipe, a full disk). Lines still
             // held when it returns are `Entry`'s to write, and a failure then is exit 74 too.
-            if let failure = CheckedOutput.standardOutput.failure {
-                printError("tictactoe: \(failure)")
-                throw ExitCode(failure.exitStatus.rawValue)
-            }
+            if let failure = CheckedOutput.standardOutput.failure { throw commandFailure(failure) }
             return
         }
         let logPath = logFile ?? FileLogHandler.defaultPath

@@ -91,8 +91,7 @@ func printOutput(_ text: String) throws {
     do throws(OutputError) {
         try CheckedOutput.standardOutput.write(text + "\n")
     } catch {
-        printError("tictactoe: \(error)")
-        throw ExitCode(error.exitStatus.rawValue)
+        throw commandFailure(error)
     }
 }
 

@@ -67,8 +67,7 @@ struct Replay: ParsableCommand {
         do throws(ReplayReport.Failure) {
             record = try ReplayReport.load(path: file, game: game)
         } catch {
-            printError("tictactoe: \(error)")
-            throw ExitCode(error.exitStatus.rawValue)
+            throw commandFailure(error)
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if headless || json || !interactive {
