@@ -20,8 +20,8 @@
 //                        drive, and `GameClient.live`
 //   AppFiles             the files the app keeps for its player: the settings, the saved games, a record read back
 //   PrivacyCommands      `privacy` and `manifest`: the gate's state, a change to the decision, the reports
-//   JSONLines            the one event type of the command line's JSON lines (`JSONEvent`): a match's events,
-//                        discovery's, the lobby's, a record's, a replayed game, a series' lines
+//   JSONLines            the one event type of the command line's `--json` event lines (`JSONEvent`): a match's
+//                        events, discovery's, the lobby's, a record's, a replayed game, a series' lines
 //   MatchPlay            one match: the runner over a peer link, the local players (line, computer, engine)
 //   AppProcess           the process's edges: signals and shutdown, checked output, the log file, the main
 //                        thread's wait, the command lines taken without argument-parser
@@ -222,9 +222,9 @@ let package = Package(
         // networking types: the TUI depends on this, not on Bonjour, GameTransport, the gate or NIO.
         .target(
             name: "GameClient", dependencies: ["TextSupport", "GameRules", "GameProtocol", "Lobby", "Localization"]),
-        // The one event type of the command line's JSON lines (`JSONEvent`): a match's events, discovery's, the
-        // lobby's, a game record's, a replayed game and a series' own lines, each written by TextSupport's one
-        // encoder (`JSONLine`).
+        // The one event type of the command line's `--json` event lines (`JSONEvent`): a match's events,
+        // discovery's, the lobby's, a game record's, a replayed game and a series' own lines, each written by
+        // TextSupport's one encoder (`JSONLine`).
         .target(
             name: "JSONLines",
             dependencies: ["GameClient", "GameProtocol", "GameRules", "Lobby", "MatchStatistics", "TextSupport"]),
@@ -314,8 +314,8 @@ let package = Package(
             ]
         ),
         // The headless front end, the terminal UI's sibling: what the command line writes, as text transcripts or JSON
-        // lines (one event a line), the line-mode game, `replay`'s reading of a record and its text, and the text of
-        // the lobby, discovery, manifest and privacy reports. It reads the events, never the app core that makes them.
+        // lines (one event a line), the line-mode game, a replayed game's text, and the text of the lobby, discovery,
+        // manifest and privacy reports. It reads the events, never the app core that makes them.
         .target(
             name: "HeadlessUI",
             dependencies: [
@@ -401,7 +401,8 @@ let package = Package(
             dependencies: ["CNCurses", "TerminalWidgets", "GameProtocol"]),
         .executableTarget(
             name: "tictactoe",
-            dependencies: ["AppFiles", 
+            dependencies: [
+                "AppFiles",
                 "PrivacyReport",
                 "AppManifest",
                 "TextSupport",
@@ -481,8 +482,8 @@ let package = Package(
         // What the command line writes: transcripts, JSON lines (escaping, samples), the line game, the reports' text.
         .testTarget(
             name: "HeadlessUITests",
-            dependencies: ["AppFiles", 
-                "HeadlessUI", "AppCore", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
+            dependencies: [
+                "AppFiles", "HeadlessUI", "AppCore", "PrivacyCommands", "JSONLines", "MatchPlay", "Series", "TicTacToeTestSupport", "AppManifest", "LocalNetworkPrivacy",
                 "GameClient", "GameProtocol", "GameRules", "TextSupport", "MatchStatistics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -552,15 +553,16 @@ let package = Package(
         // in a scratch directory where a test follows a setting or a game through a relaunch.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["AppFiles", 
-                "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
+            dependencies: [
+                "AppFiles", "TextSupport", "TerminalWidgets", "NetworkScreenState", "TerminalUI", "GameClient", "Lobby",
                 "GameRules",
                 "GameProtocol", "Localization", "AppCore", "AppManifest", "AppProcess", "TicTacToeTestSupport",
             ]),
         // The app core: coordinators in process over loopback, exit codes, waiting with a clock the test advances.
         .testTarget(
             name: "AppCoreTests",
-            dependencies: ["AppFiles", 
+            dependencies: [
+                "AppFiles",
                 "PrivacyReport",
                 "AppManifest",
                 "PairingCode",

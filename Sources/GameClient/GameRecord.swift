@@ -238,7 +238,7 @@ private struct RecordReader {
     }
 }
 
-/// Keeping the games the terminal UI plays (`GameArchive` in AppCore: `$XDG_DATA_HOME/tictactoe/games`); tests
+/// Keeping the games the terminal UI plays (`GameArchive` in AppFiles: `$XDG_DATA_HOME/tictactoe/games`); tests
 /// pass closures and need no disk.
 public struct GameArchiveClient: Sendable {
     /// Keeps a finished game; returns a warning when it could not be written (the game goes on).

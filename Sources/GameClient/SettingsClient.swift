@@ -38,7 +38,7 @@ public struct StoredSettings: Sendable, Hashable {
     }
 }
 
-/// Loading and saving the settings (`settings.json`): `SettingsClient.live` in AppCore is the file; tests pass
+/// Loading and saving the settings (`settings.json`): `SettingsFile.client()` in AppFiles is the file; tests pass
 /// closures and need no disk.
 public struct SettingsClient: Sendable {
     /// The stored settings, and a warning when the file was there but could not be used (then: the defaults).

@@ -3,8 +3,8 @@ import GameProtocol
 import GameRules
 import TextSupport
 
-/// One `--json` line, the one event type of the JSON the command line writes: a report of the one event stream as
-/// README's "JSON output" table describes it (an `event` key and its fields; cells numbered 1-9; boards as nine
+/// One `--json` event line, the one event type of the command line's event lines: a report of the one event stream as
+/// docs/HEADLESS.md's "JSON output" describes it (an `event` key and its fields; cells numbered 1-9; boards as nine
 /// characters; fields with no value written as `null` where the table has them), a game's record event, a replayed
 /// game, or a line of a series. Text from the peer or from Bonjour is written as it came: `JSONLine` escapes what a
 /// terminal would act on. A record is read back with `RecordEvent`, whose lines these are.

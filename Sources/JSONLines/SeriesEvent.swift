@@ -5,8 +5,8 @@ import MatchStatistics
 import TextSupport
 
 /// The lines of `tictactoe match --json` that are the series' own (each game's seed and transcript are a match's
-/// events): a game played, a pair's score, a round robin's standings, the end. README's "JSON output" lists their
-/// keys; numbers are rounded, non-finite ones `null`.
+/// events): a game played, a pair's score, a round robin's standings, the end. docs/HEADLESS.md's series section lists
+/// their keys; numbers are rounded, non-finite ones `null`.
 public enum SeriesEvent: Sendable {
     /// `match-game`: one game of the series and how it ended.
     case game(Game)

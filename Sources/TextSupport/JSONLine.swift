@@ -22,8 +22,9 @@ public enum JSONLine {
         escapingTerminalControls(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    /// `json` with DEL, C1 controls and bidi formatting characters written as `\u` escapes. They can only stand
-    /// inside strings (JSON's own syntax is ASCII), where an escape means the same character.
+    /// `json` with DEL, C1 controls, bidi formatting characters and the line and paragraph separators written as `\u`
+    /// escapes. They can only stand inside strings (JSON's own syntax is ASCII), where an escape means the same
+    /// character.
     static func escapingTerminalControls(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: needsEscape) else { return json }
         var result = String.UnicodeScalarView()

@@ -200,7 +200,7 @@ final class ImportBoundaryTests: XCTestCase {
         let seams: [(module: String, never: [String], why: String)] = [
             ("TerminalUI", ["GamePairing", "CSodium", "GameTransport", "Bonjour", "LocalNetworkPrivacy", "LobbyMulticast",
                             "NIOCore", "NIOPosix", "AppCore", "HeadlessUI", "AppProcess", "MatchPlay", "Series",
-                            "JSONLines", "PrivacyCommands"],
+                            "JSONLines", "PrivacyCommands", "AppFiles"],
              "the TUI sees GameClient (and PairingCode to check a typed code), never libsodium, NIO, Bonjour, the gate "
                 + "or the headless front end's and the app core's modules"),
             ("HeadlessUI", ["AppCore", "TerminalUI", "CursesTerminal", "Series", "Bonjour", "GameTransport",
