@@ -17,33 +17,18 @@ import XCTest
 final class EncryptedMatchTests: XCTestCase {
     private let cipher = "ECDHE-PSK-CHACHA20-POLY1305"
 
-    private struct RunningHost {
-        let task: Task<ExitStatus, Never>
-        let json: JSONSide
-        let port: Int
-    }
-
     /// A host on 127.0.0.1 for one match of `games` games, with `request`'s security and code.
     private func startHost(
         _ security: GameSecurity = .open, games: Int = 1, gate: LocalNetworkGate,
         makeCode: @escaping @Sendable () -> GameCode = { GameCode.random() },
         shown: Recorder<String> = Recorder(), log: Recorder<String> = Recorder(),
         clock: any Clock<Duration> = ContinuousClock()
-    ) async throws -> RunningHost {
-        let reports = Recorder<MatchReport>()
-        let json = JSONSide()
-        let jsonReporter = json.reporter
+    ) async throws -> LoopbackHost {
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin, security: security,
             showCode: { code, _ in shown.append(code.revealed ?? "") }, makeCode: makeCode)
         let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, clock: clock)
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { report in
-                reports.append(report)
-                jsonReporter.report(report)
-            }, logger: recordingLogger(log))
-        }
-        return RunningHost(task: task, json: json, port: try await listeningPort(reports))
+        return try await LoopbackHost.start(request, options: options, gate: gate, logger: recordingLogger(log))
     }
 
     private func errorMessage(_ side: JSONSide) -> String { side.events(named: "error").first?["message"] as? String ?? "" }

@@ -22,34 +22,20 @@ import Glibc
 /// "the opponent left".
 final class MisbehavingPeerHostTests: XCTestCase {
     private let origin = OperationOrigin("misbehaving peer tests")
-    /// The hosts' listeners, to stop a host that would keep serving.
-    private let listeners = Recorder<GameListener>()
-
-    private struct RunningHost {
-        let task: Task<ExitStatus, Never>
-        let json: JSONSide
-        let port: Int
-    }
+    /// The hosts started, to stop one that would keep serving.
+    private let hosts = Recorder<LoopbackHost>()
 
     /// A plaintext host of one-game matches on 127.0.0.1 that stops after one completed match.
     private func startHost(timeouts: ConnectionTimeouts = .default, moveDelay: Duration = .zero,
-                           clock: any Clock<Duration> = ContinuousClock()) async throws -> RunningHost {
+                           clock: any Clock<Duration> = ContinuousClock()) async throws -> LoopbackHost {
         let gate = try makeGate(.notDetermined)  // loopback: never asked
-        let reports = Recorder<MatchReport>()
-        let json = JSONSide()
-        let jsonReporter = json.reporter
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
                                   security: .plaintext)
         let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, timeouts: timeouts,
                                    moveDelay: moveDelay, clock: clock)
-        let listeners = self.listeners
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { report in
-                reports.append(report)
-                jsonReporter.report(report)
-            }, onListener: { listeners.append($0) })
-        }
-        return RunningHost(task: task, json: json, port: try await listeningPort(reports))
+        let host = try await LoopbackHost.start(request, options: options, gate: gate)
+        hosts.append(host)
+        return host
     }
 
     /// A protocol 1 joiner that completes its handshake, then does `body` instead of playing and reads every frame
@@ -69,7 +55,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
     }
 
     /// A well-behaved joiner plays the host's one game, and the host, its one match completed, ends with success.
-    private func assertTheNextJoinerPlays(_ host: RunningHost, file: StaticString = #filePath, line: UInt = #line)
+    private func assertTheNextJoinerPlays(_ host: LoopbackHost, file: StaticString = #filePath, line: UInt = #line)
         async throws
     {
         let json = JSONSide()
@@ -86,7 +72,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
     }
 
     /// How each match the host served ended (`match-over`'s `end`).
-    private func ends(_ host: RunningHost) -> [String] {
+    private func ends(_ host: LoopbackHost) -> [String] {
         host.json.events(named: "match-over").compactMap { $0["end"] as? String }
     }
 
@@ -146,7 +132,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
         guard case .error(let code, let text)? = frames.last else { return XCTFail("no error frame: \(frames)") }
         XCTAssertEqual(code, .notYourTurn, text)
         await assertEventually("\(host.json.lines.all)") { ends(host) == ["peer-violation"] }
-        for listener in listeners.all { listener.stop() }
+        for listener in hosts.all.flatMap(\.listeners.all) { listener.stop() }
         _ = await host.task.value
     }
 
@@ -181,7 +167,7 @@ final class MisbehavingPeerHostTests: XCTestCase {
         XCTAssertEqual(over["end"] as? String, "peer-timeout")
         XCTAssertTrue((over["detail"] as? String ?? "").hasPrefix("connection lost: nothing heard from the peer for "),
                       "\(over)")
-        for listener in listeners.all { listener.stop() }
+        for listener in hosts.all.flatMap(\.listeners.all) { listener.stop() }
         _ = await host.task.value
     }
 

@@ -27,19 +27,14 @@ final class MoveTimeoutTests: XCTestCase {
     private func startHost(
         games: Int, clock: ManualClock, gate: LocalNetworkGate, gameTime: Duration? = nil, moveDelay: Duration = .zero
     ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Recorder<GameListener>, Int) {
-        let reports = Recorder<MatchReport>()
-        let listeners = Recorder<GameListener>()
         var options = MatchOptions(name: "host", player: .perfect, seed: 1, games: games, moveDelay: moveDelay,
                                    moveTimeout: limit, clock: clock)
         options.gameTime = gameTime
         // The test's joiner is a raw plaintext (protocol 1) connection.
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
                                   security: .plaintext)
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
-                              onListener: { listeners.append($0) })
-        }
-        return (task, reports, listeners, try await listeningPort(reports))
+        let host = try await LoopbackHost.start(request, options: options, gate: gate)
+        return (host.task, host.reports, host.listeners, host.port)
     }
 
     /// What the host on `port` sends a joiner (X, to move first) that never moves: the host's turn timer on `clock`

@@ -18,39 +18,13 @@ import XCTest
 /// dropped without slowing the players, and a host without room or without spectators turns a watcher away.
 final class SpectatorMatchTests: XCTestCase {
 
-    private struct RunningHost {
-        let task: Task<ExitStatus, Never>
-        let json: JSONSide
-        let port: Int
-        /// The host's listeners (its spectators' hub is theirs).
-        let listeners: Recorder<GameListener>
-        /// Stops a host that would keep serving (what Ctrl-C does).
-        let stop: StopSignal
-
-        func spectatorEvent(_ name: String, joined: Bool) -> [String: Any]? {
-            json.events(named: "spectator").first { $0["name"] as? String == name && $0["joined"] as? Bool == joined }
-        }
-    }
-
     /// An encrypted host named "Host" on 127.0.0.1 for one match of `games` games, taking `spectators` watchers.
-    private func startHost(games: Int = 1, spectators: Int, gate: LocalNetworkGate) async throws -> RunningHost {
-        let reports = Recorder<MatchReport>()
-        let json = JSONSide()
-        let jsonReporter = json.reporter
-        let listeners = Recorder<GameListener>()
-        let stop = StopSignal()
+    private func startHost(games: Int = 1, spectators: Int, gate: LocalNetworkGate) async throws -> LoopbackHost {
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin,
             spectators: spectators)
         let options = MatchOptions(name: "Host", player: .perfect, seed: 1, games: games, clock: ContinuousClock())
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { report in
-                reports.append(report)
-                jsonReporter.report(report)
-            }, stop: stop, onListener: { listeners.append($0) })
-        }
-        return RunningHost(
-            task: task, json: json, port: try await listeningPort(reports), listeners: listeners, stop: stop)
+        return try await LoopbackHost.start(request, options: options, gate: gate)
     }
 
     func testTwoWatchersOneStalledThePlayersAreNotSlowedAndTheStalledOneIsDropped() async throws {
@@ -217,4 +191,11 @@ private func join(_ port: Int, gate: LocalNetworkGate, json: JSONSide, clock: an
     let options = MatchOptions(
         name: "Joiner", player: .perfect, seed: 2, games: nil, moveDelay: moveDelay, clock: clock)
     return await joinMatch(request, options: options, gate: gate, reporter: json.reporter)
+}
+
+extension LoopbackHost {
+    /// The host's `spectator` event for `name` joining or leaving.
+    fileprivate func spectatorEvent(_ name: String, joined: Bool) -> [String: Any]? {
+        json.events(named: "spectator").first { $0["name"] as? String == name && $0["joined"] as? Bool == joined }
+    }
 }
