@@ -10,26 +10,18 @@ final class ReplayCommandTests: ProcessTestCase {
     func testThroughAPipeItPrintsTheGameAndABrokenRecordExits65() throws {
         let directory = try makeTemporaryDirectory(self)
         let record = directory + "/game.jsonl"
-        let lines = [
-            #"{"event":"game-start","first":"X","game":1,"you":"X"}"#,
-            #"{"by":"local","cell":1,"event":"move","mark":"X"}"#,
-            #"{"by":"peer","cell":4,"event":"move","mark":"O"}"#,
-            #"{"by":"local","cell":2,"event":"move","mark":"X"}"#,
-            #"{"by":"peer","cell":5,"event":"move","mark":"O"}"#,
-            #"{"by":"local","cell":3,"event":"move","mark":"X"}"#,
-            #"{"board":"XXXOO....","event":"game-over","game":1,"line":[1,2,3],"reason":"line","score":{"draws":0,"games":1,"losses":0,"wins":1},"winner":"X"}"#,
-        ]
-        try (lines.joined(separator: "\n") + "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        try topRowWinRecord.write(toFile: record, atomically: true, encoding: .utf8)
         let replay = track(try TicTacToeProcess(["replay", record]))
         XCTAssertEqual(replay.waitForExit(timeout: 30), 0, replay.standardError)
         XCTAssertEqual(replay.output.first.map { $0.hasPrefix("Game 1 of \(record): X ") }, true, "\(replay.output)")
         XCTAssertEqual(replay.output.filter { $0.hasPrefix("Move ") }.count, 5, "\(replay.output)")
 
         let broken = directory + "/broken.jsonl"
-        try (lines.joined(separator: "\n").dropLast(10)).write(toFile: broken, atomically: true, encoding: .utf8)
+        // The record without its last newline and the 10 characters before it: its last line stops mid-object.
+        try topRowWinRecord.dropLast(11).write(toFile: broken, atomically: true, encoding: .utf8)
         let refused = track(try TicTacToeProcess(["replay", broken]))
         XCTAssertEqual(refused.waitForExit(timeout: 30), 65, refused.standardError)
-        XCTAssertEqual(refused.standardError, "tictactoe: \(broken):\(lines.count): the record is truncated: its "
+        XCTAssertEqual(refused.standardError, "tictactoe: \(broken):7: the record is truncated: its "
                         + "last line stops in the middle of an object\n")
         XCTAssertEqual(refused.output, [])
     }

@@ -158,15 +158,7 @@ final class TUITests: XCTestCase {
     /// `ReplayCommandTests`); → steps, q quits with 0.
     func testReplayOnATerminalOpensTheViewer() throws {
         let record = Scratch.path("tictactoe-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl")
-        try [
-            #"{"event":"game-start","first":"X","game":1,"you":"X"}"#,
-            #"{"by":"local","cell":1,"event":"move","mark":"X"}"#,
-            #"{"by":"peer","cell":4,"event":"move","mark":"O"}"#,
-            #"{"by":"local","cell":2,"event":"move","mark":"X"}"#,
-            #"{"by":"peer","cell":5,"event":"move","mark":"O"}"#,
-            #"{"by":"local","cell":3,"event":"move","mark":"X"}"#,
-            #"{"board":"XXXOO....","event":"game-over","game":1,"line":[1,2,3],"reason":"line","score":{"draws":0,"games":1,"losses":0,"wins":1},"winner":"X"}"#,
-        ].joined(separator: "\n").appending("\n").write(toFile: record, atomically: true, encoding: .utf8)
+        try topRowWinRecord.write(toFile: record, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: record) }
         let tmux = try Tmux()
         try tmux.start("replay", "env PS1='$ ' bash --norc --noprofile")

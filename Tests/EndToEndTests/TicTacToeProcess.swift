@@ -21,3 +21,14 @@ func startHost(_ extra: [String], file: StaticString = #filePath, line: UInt = #
     }
     return (host, port)
 }
+
+/// A saved game's record of one game X wins on the top row (cells 1, 2, 3), O having played 4 and 5.
+let topRowWinRecord = [
+    #"{"event":"game-start","first":"X","game":1,"you":"X"}"#,
+    #"{"by":"local","cell":1,"event":"move","mark":"X"}"#,
+    #"{"by":"peer","cell":4,"event":"move","mark":"O"}"#,
+    #"{"by":"local","cell":2,"event":"move","mark":"X"}"#,
+    #"{"by":"peer","cell":5,"event":"move","mark":"O"}"#,
+    #"{"by":"local","cell":3,"event":"move","mark":"X"}"#,
+    #"{"board":"XXXOO....","event":"game-over","game":1,"line":[1,2,3],"reason":"line","score":{"draws":0,"games":1,"losses":0,"wins":1},"winner":"X"}"#,
+].joined(separator: "\n") + "\n"
