@@ -17,10 +17,10 @@ import AppManifest
 /// gate treats loopback as the LAN (so nothing but 127.0.0.1 is ever used), over a decision in a temporary directory.
 final class CoordinatorTests: XCTestCase {
     private let origin = OperationOrigin("coordinator tests")
-    /// Every listener the hosts made, so that a test can stop a host that would keep serving.
-    private let listeners = Recorder<GameListener>()
+    /// Every host started, so that a test can stop one that would keep serving.
+    private let hosts = Recorder<LoopbackHost>()
 
-    /// A gate over a fresh decision; `loopbackIsLAN` makes 127.0.0.1 need permission like a LAN address.
+    /// A perfect player named `name`, on the real clock.
     private func options(_ name: String, games: Int? = 1, moveDelay: Duration = .zero) -> MatchOptions {
         MatchOptions(
             name: name, player: .perfect, seed: 1, games: games, moveDelay: moveDelay, clock: ContinuousClock())
@@ -30,16 +30,11 @@ final class CoordinatorTests: XCTestCase {
     private func startHost(
         gate: LocalNetworkGate, options: MatchOptions, matches: Int = 1, advertise: Bool = false
     ) async throws -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Int) {
-        let reports = Recorder<MatchReport>()
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: matches, advertise: advertise,
                                   origin: origin)
-        let listeners = self.listeners
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
-                              onListener: { listeners.append($0) })
-        }
-        let port = try await listeningPort(reports)
-        return (task, reports, port)
+        let host = try await LoopbackHost.start(request, options: options, gate: gate)
+        hosts.append(host)
+        return (host.task, host.reports, host.port)
     }
 
 
@@ -119,7 +114,6 @@ final class CoordinatorTests: XCTestCase {
     /// getifaddrs), with the port it got, link-local last; nothing connects to them.
     func testAHostOnEveryInterfaceReportsTheJoinAddressesOfItsInterfaces() async throws {
         let gate = try makeGate(.allowed)
-        let reports = Recorder<MatchReport>()
         let interfaces = [
             InterfaceAddress(interface: "lo", family: .ipv4, address: "127.0.0.1", isLoopback: true),
             InterfaceAddress(interface: "eth0", family: .ipv6, address: "fe80::1%eth0"),
@@ -127,16 +121,11 @@ final class CoordinatorTests: XCTestCase {
         ]
         let request = HostRequest(target: .everyInterface, port: 0, matches: 1, advertise: false, origin: origin,
                                   interfaces: { interfaces })
-        let listeners = self.listeners
-        let hostOptions = options("host")
-        let host = Task {
-            await hostMatches(request, options: hostOptions, gate: gate,
-                              reporter: ClosureReporter { reports.append($0) }, onListener: { listeners.append($0) })
-        }
-        let port = try await listeningPort(reports)
-        listeners.all.forEach { $0.stop() }
-        _ = await host.value
-        let listened = reports.all.compactMap { report -> (String, [JoinAddress])? in
+        let host = try await LoopbackHost.start(request, options: options("host"), gate: gate)
+        let port = host.port
+        host.listeners.all.forEach { $0.stop() }
+        _ = await host.task.value
+        let listened = host.reports.all.compactMap { report -> (String, [JoinAddress])? in
             if case .listening(let host, _, _, _, let addresses) = report { return (host, addresses) }
             return nil
         }
@@ -189,7 +178,7 @@ final class CoordinatorTests: XCTestCase {
             hostReports.all.contains { if case .session(.matchOver(.peerLeft, _)) = $0 { return true } else { return false } }
         }
         XCTAssertTrue(peerLeft, "\(hostReports.all)")
-        listeners.all.forEach { $0.stop() }
+        hosts.all.flatMap(\.listeners.all).forEach { $0.stop() }
         let hostStatus = await host.value
         XCTAssertEqual(hostStatus, .peerLeft, "\(hostReports.all)")
     }

@@ -17,26 +17,16 @@ import PairingCode
 /// it, and the right one connects, encrypted.
 final class LiveClientCodeTests: XCTestCase {
     private let code = "482913"
-    /// The hosts' listeners, to stop a host that would keep serving (a match the joiner left does not count).
-    private let listeners = Recorder<GameListener>()
 
-    /// A private host on 127.0.0.1 with a fixed code, for one match; its reports and port, and the codes it showed.
-    private func startPrivateHost(gate: LocalNetworkGate) async throws
-        -> (Task<ExitStatus, Never>, Recorder<MatchReport>, Int, Recorder<String>)
-    {
-        let reports = Recorder<MatchReport>()
+    /// A private host on 127.0.0.1 with a fixed code, for one match; the host, and the codes it showed.
+    private func startPrivateHost(gate: LocalNetworkGate) async throws -> (LoopbackHost, Recorder<String>) {
         let shown = Recorder<String>()
         let fixed = try GameCode(parsing: code)
         let request = HostRequest(
             target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: OperationOrigin("tests"),
             security: .private, showCode: { code, _ in shown.append(code.revealed ?? "") }, makeCode: { fixed })
         let options = MatchOptions(name: "host", player: .perfect, seed: 1, games: 1, clock: ContinuousClock())
-        let listeners = self.listeners
-        let task = Task {
-            await hostMatches(request, options: options, gate: gate, reporter: ClosureReporter { reports.append($0) },
-                              onListener: { listeners.append($0) })
-        }
-        return (task, reports, try await listeningPort(reports), shown)
+        return (try await LoopbackHost.start(request, options: options, gate: gate), shown)
     }
 
     /// Joins through the live client and collects its events until it finishes (or `until` says stop).
@@ -71,7 +61,8 @@ final class LiveClientCodeTests: XCTestCase {
 
     func testNoCodeOrAWrongCodeEndWith13AndTheRightCodeConnectsEncrypted() async throws {
         let gate = try makeGate()
-        let (host, hostReports, port, shown) = try await startPrivateHost(gate: gate)
+        let (host, shown) = try await startPrivateHost(gate: gate)
+        let port = host.port
         let client = GameClient.live(gate: gate, logFile: "/dev/null", clock: ContinuousClock())
         XCTAssertEqual(shown.all, [code])
 
@@ -94,9 +85,9 @@ final class LiveClientCodeTests: XCTestCase {
             return nil
         }.first
         XCTAssertEqual(cipher, "ECDHE-PSK-CHACHA20-POLY1305", "\(right)")
-        for listener in listeners.all { listener.stop() }
-        _ = await host.value
-        let failed = hostReports.all.compactMap { report -> String? in
+        for listener in host.listeners.all { listener.stop() }
+        _ = await host.task.value
+        let failed = host.reports.all.compactMap { report -> String? in
             if case .peerFailed(_, let error) = report { return error }
             return nil
         }

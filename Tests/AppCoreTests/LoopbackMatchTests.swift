@@ -24,19 +24,12 @@ final class LoopbackMatchTests: XCTestCase {
         host: MatchOptions, _ hostReporter: any MatchReporter, joiner: MatchOptions, _ joinerReporter: any MatchReporter
     ) async throws -> (host: ExitStatus, joiner: ExitStatus) {
         let gate = try makeGate(.notDetermined)  // loopback needs no permission
-        let reports = Recorder<MatchReport>()
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
-        let hostTask = Task {
-            await hostMatches(request, options: host, gate: gate, reporter: ClosureReporter { report in
-                reports.append(report)
-                hostReporter.report(report)
-            })
-        }
-        let port = try await listeningPort(reports)
+        let hosting = try await LoopbackHost.start(request, options: host, gate: gate, reporter: hostReporter)
         let join = JoinRequest(
-            target: try JoinTarget(parsing: "127.0.0.1:\(port)"), connectTimeout: .seconds(10), origin: origin)
+            target: try JoinTarget(parsing: "127.0.0.1:\(hosting.port)"), connectTimeout: .seconds(10), origin: origin)
         let joinerStatus = await joinMatch(join, options: joiner, gate: gate, reporter: joinerReporter)
-        return (await hostTask.value, joinerStatus)
+        return (await hosting.task.value, joinerStatus)
     }
 
     private func options(_ name: String, _ player: PlayerSpec, seed: UInt64, games: Int? = nil) -> MatchOptions {
@@ -169,20 +162,12 @@ final class LoopbackMatchTests: XCTestCase {
         let directory = try makeTemporaryDirectory(self)
         try "5\n".write(toFile: directory + "/short.txt", atomically: true, encoding: .utf8)
         let gate = try makeGate(.notDetermined)
-        let (host, reports, stop) = (JSONSide(), Recorder<MatchReport>(), StopSignal())
-        let hostReporter = host.reporter
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
-        let hostOptions = options("host", .perfect, seed: 1, games: 1)
-        let hostTask = Task {
-            await hostMatches(request, options: hostOptions, gate: gate,
-                              reporter: ClosureReporter { report in
-                                  reports.append(report)
-                                  hostReporter.report(report)
-                              }, stop: stop)
-        }
-        let port = try await listeningPort(reports)
+        let hosting = try await LoopbackHost.start(
+            request, options: options("host", .perfect, seed: 1, games: 1), gate: gate)
+        let host = hosting.json
         let joiner = JSONSide()
-        let join = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(port)"), origin: origin)
+        let join = JoinRequest(target: try JoinTarget(parsing: "127.0.0.1:\(hosting.port)"), origin: origin)
         let status = await joinMatch(
             join, options: options("joiner", .script(path: directory + "/short.txt"), seed: 2), gate: gate,
             reporter: joiner.reporter)
@@ -192,8 +177,8 @@ final class LoopbackMatchTests: XCTestCase {
         XCTAssertTrue(message.contains("no moves left"), message)
         await assertEventually("\(host.lines.all)") { host.events(named: "listening").count == 2 }
         XCTAssertEqual(host.events(named: "match-over").first?["end"] as? String, "peer-left")
-        stop.raise(.quit)
-        _ = await hostTask.value
+        hosting.stop.raise(.quit)
+        _ = await hosting.task.value
     }
 
     /// A script that cannot be read fails the join with exit 8 before anything is connected to.
@@ -247,17 +232,12 @@ final class LoopbackMatchTests: XCTestCase {
         }
         let request = HostRequest(
             target: .address("127.0.0.1"), port: port, matches: 1, advertise: false, origin: origin)
-        let reports = Recorder<MatchReport>()
-        let hostOptions = options("host", .perfect, seed: 2, games: 2)
-        let hostTask = Task {
-            await hostMatches(request, options: hostOptions, gate: gate, reporter: ClosureReporter { reports.append($0) })
-        }
-        _ = try await listeningPort(reports)
+        let hosting = try await LoopbackHost.start(request, options: options("host", .perfect, seed: 2, games: 2), gate: gate)
         await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(2))  // the joiner's wait before asking again, at most
         let status = await joining.value
         XCTAssertEqual(status, .success, "\(joiner.lines.all.suffix(5))")
-        let hostStatus = await hostTask.value
+        let hostStatus = await hosting.task.value
         XCTAssertEqual(hostStatus, .success)
         XCTAssertEqual(joiner.events(named: "summary").last?["games"] as? Int, 2)
     }

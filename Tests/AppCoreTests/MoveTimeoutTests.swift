@@ -224,20 +224,14 @@ final class MoveTimeoutTests: XCTestCase {
     func testAJoinersGameClockTimesOutAHostThatDoesNotMove() async throws {
         let gate = try makeGate()
         let clock = ManualClock()
-        let (host, joiner, reports, stop) = (JSONSide(), JSONSide(), Recorder<MatchReport>(), StopSignal())
-        let hostReporter = host.reporter
         let hostOptions = MatchOptions(name: "host", commands: AsyncStream { _ in }, clock: clock)  // never moves
         let request = HostRequest(target: .address("127.0.0.1"), port: 0, matches: 1, advertise: false, origin: origin)
-        let hosting = Task {
-            await hostMatches(request, options: hostOptions, gate: gate, reporter: ClosureReporter {
-                reports.append($0)
-                hostReporter.report($0)
-            }, stop: stop)
-        }
+        let hosting = try await LoopbackHost.start(request, options: hostOptions, gate: gate)
+        let (host, joiner) = (hosting.json, JSONSide())
         var joinerOptions = MatchOptions(name: "joiner", player: .perfect, seed: 6, games: nil, clock: clock)
         joinerOptions.gameTime = .milliseconds(500)
         let join = JoinRequest(
-            target: try JoinTarget(parsing: "127.0.0.1:\(try await listeningPort(reports))"), origin: origin)
+            target: try JoinTarget(parsing: "127.0.0.1:\(hosting.port)"), origin: origin)
         let joining = Task { await joinMatch(join, options: joinerOptions, gate: gate, reporter: joiner.reporter) }
         // The joiner (X) moves at once; once both sides have seen it, the host's half second runs out.
         await assertEventually("the first move on both sides") {
@@ -247,8 +241,8 @@ final class MoveTimeoutTests: XCTestCase {
         await clock.advance(by: .milliseconds(500))
         let status = await joining.value
         XCTAssertEqual(status, .timeout, "a match ended on time: \(joiner.lines.all)")
-        stop.raise(.quit)
-        _ = await hosting.value
+        hosting.stop.raise(.quit)
+        _ = await hosting.task.value
         for (name, side) in [("joiner", joiner), ("host", host)] {
             let over = try XCTUnwrap(side.events(named: "game-over").first, "\(name): \(side.lines.all)")
             XCTAssertEqual(over["reason"] as? String, "timeout", "\(name): \(over)")
