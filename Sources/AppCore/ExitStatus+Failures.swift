@@ -5,9 +5,13 @@ import GameProtocol
 /// Reports `error` as the run's last word and returns its exit status.
 func reportFailure(_ error: any Error, reporter: MatchReporter, stop: StopSignal?) -> ExitStatus {
     let status = ExitStatus(failure: error, stop: stop?.raised)
-    let message = error is CancellationError ? "stopped before the match began" : "\(error)"
-    reporter.report(.error(message, status))
+    reporter.report(.error(failureMessage(error, before: "the match"), status))
     return status
+}
+
+/// What a failure says: the error's own words, or, for a wait a stop cut short, that it stopped before `what` began.
+public func failureMessage(_ error: any Error, before what: String) -> String {
+    error is CancellationError ? "stopped before \(what) began" : "\(error)"
 }
 
 extension ExitStatus {

@@ -6,13 +6,9 @@ import TextSupport
 /// fields are text: LocalNetworkPrivacy makes records from the gate's operations and verdicts
 /// (`PrivacyReportLog+Gate.swift`).
 ///
-/// On disk it is one JSON object on one line (`tictactoe privacy report --help`), written by the one encoder
-/// (`JSONLine`: keys sorted), every key always present (null when it does not apply). The reader takes the keys in any
-/// order:
-///
-///     {"answer":null,"destination":"192.168.1.20:7777","detail":null,"event":"decision","operation":"connect",
-///      "origin":"tictactoe join","outcome":"allowed","pid":4242,"time":"2026-11-25T15:30:00.123Z","v":1,
-///      "verdict":"allowed"}
+/// On disk it is one JSON object on one line, written by the one encoder (`JSONLine`: keys sorted), every key always
+/// present (null when it does not apply); the reader takes the keys in any order. docs/PRIVACY.md lists the keys, and
+/// `PrivacyReportLogTests` pins a whole line.
 public struct PrivacyReportEntry: Sendable, Hashable {
     /// The format written in `v`.
     public static let formatVersion = 1

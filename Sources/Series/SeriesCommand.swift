@@ -179,8 +179,7 @@ public struct SeriesCommand: Sendable {
         if let refusal = error as? TransportSecurityRefusal {
             return ("cannot play unencrypted games (--plaintext) over \(address): \(refusal)", status)
         }
-        if error is CancellationError { return ("stopped before the series began", status) }
-        return ("\(error)", status)
+        return (failureMessage(error, before: "the series"), status)
     }
 
     /// `game-0001.jsonl` (four digits at least).
