@@ -66,6 +66,20 @@ final class ExitStatusTests: XCTestCase {
         XCTAssertEqual(ExitStatus(stoppedBy: .quit).rawValue, 130)
     }
 
+    /// A wait a stop cut short says so, and gets the stop's status; any other failure says its own words.
+    func testAFailureCutShortByAStopSaysSo() {
+        let reports = Recorder<MatchReport>()
+        let stop = StopSignal()
+        stop.raise(.quit)
+        let status = reportFailure(CancellationError(), reporter: ClosureReporter { reports.append($0) }, stop: stop)
+        XCTAssertEqual(status, .interrupted)
+        guard case .error("stopped before the match began", .interrupted)? = reports.all.last else {
+            return XCTFail("\(reports.all)")
+        }
+        XCTAssertEqual(failureMessage(ConnectionError.unreachable("x"), before: "the match"),
+                       "\(ConnectionError.unreachable("x"))")
+    }
+
     /// Reads the sources as text: every error type declared in the app core, the interface, the modules above the
     /// core and the executable says its exit code, or is listed here with why it never ends a run by itself.
     func testEveryErrorTypeOfTheAppSaysItsExitCode() throws {
